@@ -1,0 +1,139 @@
+//! Chat commands, the same in every channel: /memories, /forget, /reset, /usage, /help.
+
+use std::fmt::Write;
+
+use super::{Agent, Reply, ReplyKind, TurnContext};
+use crate::store::{MemoryFilter, MemoryScope};
+
+/// Most memories `/memories` lists in one reply.
+const LIST_LIMIT: usize = 50;
+
+pub const HELP: &str = "I'm Mneme, an assistant that remembers.\n\
+\n\
+• Just talk to me; in groups, @mention me or reply to my message.\n\
+• remember <fact> (or 记住…) saves a fact right away.\n\
+• /memories — what I remember in this chat, with ids\n\
+• /forget ID — delete one memory\n\
+• /reset — start a fresh conversation (memories are kept)\n\
+• /usage — tokens used in this chat\n\
+• /help — this message";
+
+/// Answers `text` if it is a command; `None` lets the message go on to the fast path or model.
+pub(super) async fn handle(
+    agent: &Agent,
+    ctx: &TurnContext,
+    text: &str,
+) -> anyhow::Result<Option<Reply>> {
+    let Some(rest) = text.strip_prefix('/') else {
+        return Ok(None);
+    };
+    let (word, arg) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    // Telegram appends the bot's name in groups: /memories@mneme_bot
+    let name = word.split('@').next().unwrap_or_default().to_lowercase();
+    let arg = arg.trim();
+    let text = match name.as_str() {
+        "memories" => memories(agent, ctx).await?,
+        "forget" => forget(agent, ctx, arg).await?,
+        "reset" | "new" => {
+            agent.store.start_session(ctx.chat.id).await?;
+            "Started a fresh conversation. What I remember stays; /memories shows it.".to_string()
+        }
+        "usage" => usage(agent, ctx).await?,
+        "help" => HELP.to_string(),
+        "start" => format!("Hello! {HELP}"),
+        // A path like /etc/hosts or a lone slash is a message, not a command.
+        "" => return Ok(None),
+        _ if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => return Ok(None),
+        other => format!("I don't know the command /{other}. /help lists what I understand."),
+    };
+    Ok(Some(Reply {
+        text,
+        kind: ReplyKind::Command,
+    }))
+}
+
+async fn memories(agent: &Agent, ctx: &TurnContext) -> anyhow::Result<String> {
+    let mut rows = agent
+        .store
+        .list_memories(&MemoryFilter {
+            scope: Some(MemoryScope::Chat(ctx.chat.id)),
+            ..MemoryFilter::default()
+        })
+        .await?;
+    rows.extend(
+        agent
+            .store
+            .list_memories(&MemoryFilter {
+                scope: Some(MemoryScope::Global),
+                ..MemoryFilter::default()
+            })
+            .await?,
+    );
+    if rows.is_empty() {
+        return Ok(
+            "I don't remember anything here yet. Say \"remember …\" to teach me something.".into(),
+        );
+    }
+    let mut out = format!("What I remember here ({}):\n", rows.len());
+    for m in rows.iter().take(LIST_LIMIT) {
+        let scope = if m.chat_id.is_some() { "" } else { " (global)" };
+        let _ = writeln!(out, "#{} [{}]{scope} {}", m.id, m.category, m.content);
+    }
+    if rows.len() > LIST_LIMIT {
+        let _ = writeln!(
+            out,
+            "… and {} more (`mneme memory list --chat {}` shows all)",
+            rows.len() - LIST_LIMIT,
+            ctx.key
+        );
+    }
+    out.push_str("/forget ID deletes one.");
+    Ok(out)
+}
+
+async fn forget(agent: &Agent, ctx: &TurnContext, arg: &str) -> anyhow::Result<String> {
+    let Ok(id) = arg.trim_start_matches('#').parse::<i64>() else {
+        return Ok("Usage: /forget ID — the ids are in /memories.".into());
+    };
+    let not_here = format!("There is no memory #{id} in this chat. /memories lists the ids.");
+    let Some(memory) = agent.store.get_memory(id).await? else {
+        return Ok(not_here);
+    };
+    match memory.scope() {
+        MemoryScope::Chat(chat_id) if chat_id == ctx.chat.id => {}
+        MemoryScope::Global if ctx.is_control => {}
+        MemoryScope::Global => {
+            return Ok(format!(
+                "Memory #{id} is global; it can only be forgotten from a control chat."
+            ));
+        }
+        MemoryScope::Chat(_) => return Ok(not_here),
+    }
+    agent.store.delete_memory(id).await?;
+    Ok(format!("Forgot memory #{id}: {}", memory.content))
+}
+
+async fn usage(agent: &Agent, ctx: &TurnContext) -> anyhow::Result<String> {
+    let rows = agent.store.usage_by_chat(Some(ctx.chat.id)).await?;
+    let mut out = String::new();
+    if rows.is_empty() {
+        out.push_str("No model calls in this chat yet.\n");
+    } else {
+        out.push_str("Tokens used in this chat:\n");
+        for r in &rows {
+            let _ = writeln!(
+                out,
+                "• {} ({}): {} calls, {} in / {} out",
+                r.model, r.purpose, r.calls, r.input_tokens, r.output_tokens
+            );
+        }
+    }
+    if let Some(log) = agent.store.last_injection(ctx.chat.id).await? {
+        let _ = writeln!(
+            out,
+            "Last prompt: {} of {} memories injected ({} tokens).",
+            log.selected, log.candidates, log.tokens
+        );
+    }
+    Ok(out.trim_end().to_string())
+}

@@ -1,0 +1,80 @@
+//! "remember …" straight into structured memory, without a model call.
+
+use super::{Agent, Reply, ReplyKind, TurnContext};
+use crate::memory::dedup::{self, JACCARD_THRESHOLD};
+use crate::memory::remember::{self, MAX_REMEMBER_CHARS};
+use crate::memory::{quality, text};
+use crate::store::{MemoryFilter, MemoryScope, NewMemory, Source};
+
+/// Confidence of a fact the user asked to remember in so many words.
+const EXPLICIT_CONFIDENCE: f64 = 0.95;
+
+pub(super) async fn handle(
+    agent: &Agent,
+    ctx: &TurnContext,
+    text: &str,
+) -> anyhow::Result<Option<Reply>> {
+    let Some(req) = remember::parse(text) else {
+        return Ok(None);
+    };
+    let reply = |text: String| {
+        Ok(Some(Reply {
+            text,
+            kind: ReplyKind::Remembered,
+        }))
+    };
+    let chars = req.content.chars().count();
+    if chars > MAX_REMEMBER_CHARS {
+        return reply(format!(
+            "That is too long to remember as one fact ({chars} characters; the limit is {MAX_REMEMBER_CHARS}). Say the essentials in a sentence or two."
+        ));
+    }
+    if quality::looks_like_secret(&req.content) {
+        return reply(
+            "I won't store that: it looks like a password, key or token. Keep secrets in a password manager.".into(),
+        );
+    }
+
+    let scope = MemoryScope::Chat(ctx.chat.id);
+    let existing = agent
+        .store
+        .list_memories(&MemoryFilter {
+            scope: Some(scope),
+            ..MemoryFilter::default()
+        })
+        .await?;
+    let fact_terms = text::term_set(&req.content);
+    let existing_terms: Vec<_> = existing
+        .iter()
+        .map(|m| (text::term_set(&m.content), m.id))
+        .collect();
+    let duplicate = dedup::best_duplicate(
+        &fact_terms,
+        existing_terms.iter().map(|(t, id)| (t, *id)),
+        JACCARD_THRESHOLD,
+    );
+
+    if let Some(id) = duplicate {
+        agent
+            .store
+            .refine_memory(id, &req.content, req.category, EXPLICIT_CONFIDENCE)
+            .await?;
+        return reply(format!("Updated memory #{id}: {}", req.content));
+    }
+    let id = agent
+        .store
+        .insert_memory(&NewMemory {
+            scope,
+            category: req.category,
+            content: req.content.clone(),
+            subject: None,
+            confidence: EXPLICIT_CONFIDENCE,
+            source: Source::Explicit,
+            source_message_ids: vec![ctx.message_id],
+            created_at: None,
+            last_seen_at: None,
+            archived: false,
+        })
+        .await?;
+    reply(format!("Noted. Saved memory #{id}: {}", req.content))
+}

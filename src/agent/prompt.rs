@@ -1,0 +1,110 @@
+//! The system prompt: identity, then file memory, then the structured memories that fit.
+
+use crate::llm::ChatMessage;
+use crate::memory::files::FileScope;
+use crate::memory::select::{self, Candidate, Selection};
+use crate::memory::tokens;
+use crate::store::{ChatKey, ChatRow, MemoryScope, MessageRow, now_ms};
+
+use super::Agent;
+
+/// Used when `<data_dir>/runtime/IDENTITY.md` does not exist.
+pub const DEFAULT_IDENTITY: &str = include_str!("../../runtime/IDENTITY.md");
+
+/// A built system prompt and what went into its memory section.
+#[derive(Debug, Clone)]
+pub struct PromptParts {
+    pub system: String,
+    pub selection: Selection,
+}
+
+impl Agent {
+    fn identity(&self) -> String {
+        let path = self.config.runtime_dir().join("IDENTITY.md");
+        match std::fs::read_to_string(&path) {
+            Ok(text) if !text.trim().is_empty() => text,
+            _ => DEFAULT_IDENTITY.to_string(),
+        }
+    }
+
+    /// Builds the system prompt for `chat`, choosing structured memories by relevance to
+    /// `query` (the incoming message) within `memory_token_budget`.
+    pub async fn build_prompt(
+        &self,
+        chat: &ChatRow,
+        key: &ChatKey,
+        query: &str,
+    ) -> anyhow::Result<PromptParts> {
+        let rows = self.store.injectable_memories(chat.id).await?;
+        let candidates: Vec<Candidate<'_>> = rows
+            .iter()
+            .map(|m| Candidate {
+                id: m.id,
+                category: m.category,
+                global: m.scope() == MemoryScope::Global,
+                content: &m.content,
+                confidence: m.confidence,
+                last_seen_ms: m.last_seen_at,
+            })
+            .collect();
+        let selection = select::select(
+            &candidates,
+            query,
+            now_ms(),
+            self.config.memory_token_budget as usize,
+            tokens::count,
+        );
+
+        let global = self.files.read(&FileScope::Global)?;
+        let chat_file = self.files.read(&FileScope::Chat(key))?;
+        let mut system = self.identity();
+        system.push_str(&format!(
+            "\n\nYou are in {} chat `{key}`{}. Now: {}.\n",
+            if chat.is_group {
+                "a group"
+            } else {
+                "a private"
+            },
+            chat.title
+                .as_deref()
+                .map(|t| format!(" ({t})"))
+                .unwrap_or_default(),
+            chrono::Utc::now().format("%Y-%m-%d %H:%M UTC"),
+        ));
+        push_block(&mut system, "global_memory", global.trim());
+        push_block(&mut system, "chat_memory", chat_file.trim());
+        let mut facts = selection.lines.join("\n");
+        if selection.omitted > 0 {
+            if !facts.is_empty() {
+                facts.push('\n');
+            }
+            facts.push_str(&format!("(+{} memories omitted)", selection.omitted));
+        }
+        push_block(&mut system, "structured_memories", &facts);
+        Ok(PromptParts { system, selection })
+    }
+}
+
+fn push_block(out: &mut String, tag: &str, body: &str) {
+    out.push_str(&format!("\n<{tag}>\n"));
+    if !body.is_empty() {
+        out.push_str(body);
+        out.push('\n');
+    }
+    out.push_str(&format!("</{tag}>\n"));
+}
+
+/// Stored messages as model history. In groups, people's messages carry their names.
+pub fn history(rows: &[MessageRow], is_group: bool) -> Vec<ChatMessage> {
+    rows.iter()
+        .map(|m| {
+            if m.is_from_bot {
+                ChatMessage::assistant(&m.text)
+            } else if is_group {
+                ChatMessage::user(format!("[{}]: {}", m.sender_name, m.text))
+            } else {
+                ChatMessage::user(&m.text)
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,129 @@
+//! A model turn: history + system prompt, then the tool loop until the model answers.
+
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::tools::{self, ToolContext};
+use super::{Agent, Reply, ReplyKind, TurnContext, prompt};
+use crate::llm::{ChatMessage, LlmRequest, LlmResponse};
+use crate::store::InjectionLog;
+
+pub(super) async fn run(
+    agent: &Agent,
+    ctx: &TurnContext,
+    is_group: bool,
+    deltas: Option<&UnboundedSender<String>>,
+) -> anyhow::Result<Reply> {
+    let config = &agent.config;
+    let rows = agent
+        .store
+        .session_history(ctx.session, config.max_history_messages)
+        .await?;
+    let query = rows.last().map(|m| m.text.as_str()).unwrap_or_default();
+    let parts = agent.build_prompt(&ctx.chat, &ctx.key, query).await?;
+    let sel = &parts.selection;
+    let log = InjectionLog {
+        candidates: sel.candidates as i64,
+        selected: sel.selected_ids.len() as i64,
+        omitted: sel.omitted as i64,
+        tokens: sel.tokens as i64,
+    };
+    if let Err(e) = agent.store.log_injection(ctx.chat.id, log).await {
+        tracing::warn!(error = %e, "could not log the memory injection");
+    }
+
+    let mut request = LlmRequest {
+        model: config.model.clone(),
+        system: parts.system,
+        messages: prompt::history(&rows, is_group),
+        tools: tools::specs(),
+        max_tokens: config.max_tokens,
+    };
+    let tool_ctx = ToolContext {
+        chat: &ctx.key,
+        is_control: ctx.is_control,
+        files: &agent.files,
+    };
+    for _ in 0..config.max_tool_iterations {
+        let response = match call(agent, &request, deltas).await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!(chat = %ctx.key, error = %e, "LLM call failed");
+                return Ok(Reply {
+                    text: format!(
+                        "Sorry, I couldn't get an answer: {}. Your message is saved; please try again in a moment.",
+                        e.user_summary()
+                    ),
+                    kind: ReplyKind::Error,
+                });
+            }
+        };
+        record_usage(agent, ctx, &response).await;
+        if response.tool_calls.is_empty() {
+            let text = response.text.trim();
+            if text.is_empty() {
+                return Ok(Reply {
+                    text: "Sorry, the model sent an empty answer. Please try again.".into(),
+                    kind: ReplyKind::Error,
+                });
+            }
+            return Ok(Reply {
+                text: text.to_string(),
+                kind: ReplyKind::Model,
+            });
+        }
+        let mut asked = ChatMessage::assistant(response.text);
+        asked.tool_calls = response.tool_calls;
+        let results: Vec<ChatMessage> = asked
+            .tool_calls
+            .iter()
+            .map(|c| {
+                let out = tools::execute(&tool_ctx, c);
+                tracing::debug!(chat = %ctx.key, tool = %c.name, ok = !out.starts_with("error:"), "tool call");
+                ChatMessage::tool_result(&c.id, out)
+            })
+            .collect();
+        request.messages.push(asked);
+        request.messages.extend(results);
+    }
+    Ok(Reply {
+        text: format!(
+            "I stopped after {} tool steps without reaching an answer. Please ask again, perhaps more narrowly.",
+            config.max_tool_iterations
+        ),
+        kind: ReplyKind::Error,
+    })
+}
+
+async fn call(
+    agent: &Agent,
+    request: &LlmRequest,
+    deltas: Option<&UnboundedSender<String>>,
+) -> Result<LlmResponse, crate::llm::LlmError> {
+    match deltas {
+        Some(tx) => {
+            let mut sink = |piece: &str| {
+                // A receiver that went away only means nobody watches the stream any more.
+                let _ = tx.send(piece.to_string());
+            };
+            agent.llm.complete_streaming(request, &mut sink).await
+        }
+        None => agent.llm.complete(request).await,
+    }
+}
+
+async fn record_usage(agent: &Agent, ctx: &TurnContext, r: &LlmResponse) {
+    let result = agent
+        .store
+        .record_usage(
+            Some(ctx.chat.id),
+            agent.llm.name(),
+            &agent.config.model,
+            "chat",
+            r.usage.input_tokens,
+            r.usage.output_tokens,
+        )
+        .await;
+    if let Err(e) = result {
+        tracing::warn!(error = %e, "could not record LLM usage");
+    }
+}

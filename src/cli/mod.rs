@@ -1,0 +1,184 @@
+//! The `mneme` command line: argument parsing and one function per command.
+
+mod init;
+mod memory;
+mod usage;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::{Parser, Subcommand};
+use tokio_util::sync::CancellationToken;
+
+use crate::agent::Agent;
+use crate::channels::Channel;
+use crate::channels::terminal::TerminalChannel;
+use crate::config::{self, Config, Loaded};
+use crate::store::Store;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "mneme",
+    version,
+    about = "A self-hosted chat bot that remembers"
+)]
+pub struct Cli {
+    /// Config file [default: $MNEME_CONFIG, else ./config.yaml]
+    #[arg(long, global = true, value_name = "PATH")]
+    pub config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the daemon: every enabled channel and the agent loop
+    Start,
+    /// Validate the config; print every problem with its key path
+    CheckConfig,
+    /// Write a starter config.yaml (from config.example.yaml)
+    Init(init::InitArgs),
+    /// Chat in the terminal (channel `cli`); reads stdin, so it also works piped
+    Chat {
+        /// Conversation name: the chat is `cli:NAME`
+        #[arg(long, default_value = "default", value_name = "NAME")]
+        chat: String,
+    },
+    /// Inspect and manage structured memory
+    #[command(subcommand)]
+    Memory(memory::MemoryCommand),
+    /// LLM tokens per chat and model, reflector runs, injection coverage
+    Usage,
+}
+
+/// Runs the parsed command; the exit code says how it went.
+pub async fn run(cli: Cli) -> ExitCode {
+    let path = config::resolve_path(cli.config.as_deref());
+    let result = match cli.command {
+        Command::CheckConfig => return check_config(&path),
+        Command::Init(args) => init::run(&path, &args),
+        command => match load(&path) {
+            Some(loaded) => dispatch(command, loaded).await,
+            None => return ExitCode::from(1),
+        },
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn dispatch(command: Command, loaded: Loaded) -> anyhow::Result<ExitCode> {
+    let config = Arc::new(loaded.config);
+    match command {
+        Command::Start => start(config).await,
+        Command::Chat { chat } => chat_in_terminal(config, chat).await,
+        Command::Memory(cmd) => memory::run(&open_store(&config).await?, cmd).await,
+        Command::Usage => usage::run(&open_store(&config).await?).await,
+        Command::CheckConfig | Command::Init(_) => {
+            unreachable!("handled before the config is loaded")
+        }
+    }
+}
+
+/// Loads the config, printing warnings; on errors prints them all and returns `None`.
+fn load(path: &std::path::Path) -> Option<Loaded> {
+    match Config::load(path) {
+        Ok(loaded) => {
+            for w in &loaded.warnings {
+                tracing::debug!("{}: {w}", path.display());
+            }
+            Some(loaded)
+        }
+        Err(e) => {
+            eprint!("{e}");
+            eprintln!("Run `mneme check-config` after fixing them.");
+            None
+        }
+    }
+}
+
+fn check_config(path: &std::path::Path) -> ExitCode {
+    match Config::load(path) {
+        Ok(loaded) => {
+            for w in &loaded.warnings {
+                println!("{w}");
+            }
+            println!("{}: OK", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            for p in &e.problems {
+                println!("{p}");
+            }
+            let errors = e.problems.iter().filter(|p| p.is_error()).count();
+            println!("{}: {errors} error(s)", path.display());
+            ExitCode::from(1)
+        }
+    }
+}
+
+pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
+    let url = config.database_url();
+    Store::open(&url)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot open the database {url}: {e}"))
+}
+
+async fn agent(config: Arc<Config>) -> anyhow::Result<Arc<Agent>> {
+    let store = open_store(&config).await?;
+    let llm = crate::llm::from_config(&config).map_err(anyhow::Error::msg)?;
+    Ok(Arc::new(Agent::new(config, store, llm)))
+}
+
+async fn chat_in_terminal(config: Arc<Config>, chat: String) -> anyhow::Result<ExitCode> {
+    if let Err(e) = crate::memory::files::encode_component(&chat) {
+        anyhow::bail!("--chat: {e}");
+    }
+    let agent = agent(config).await?;
+    let shutdown = CancellationToken::new();
+    let ctrl_c = shutdown.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            ctrl_c.cancel();
+        }
+    });
+    TerminalChannel::new(chat)
+        .run(agent.clone(), shutdown)
+        .await?;
+    agent.store().close().await;
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
+    let ch = &config.channels;
+    let enabled: Vec<&str> = [
+        ("telegram", ch.telegram.enabled),
+        ("discord", ch.discord.enabled),
+        ("web", ch.web.enabled),
+    ]
+    .into_iter()
+    .filter_map(|(name, on)| on.then_some(name))
+    .collect();
+    if enabled.is_empty() {
+        eprintln!(
+            "No channel is enabled, so there is nothing to serve.\n\
+             Enable one in the config (channels.telegram.enabled, channels.discord.enabled or channels.web.enabled),\n\
+             or talk to the bot in the terminal with `mneme chat`."
+        );
+        return Ok(ExitCode::from(2));
+    }
+    // Open everything first so a bad database or provider is reported before anything else.
+    let _agent = agent(config.clone()).await?;
+    eprintln!(
+        "Enabled channel(s) {} are not part of this build yet: Telegram, Discord and the web chat are still being built.\n\
+         Talk to the bot with `mneme chat` meanwhile.",
+        enabled.join(", ")
+    );
+    Ok(ExitCode::from(2))
+}

@@ -1,0 +1,53 @@
+//! `mneme usage`: what the bot spent and how its memory is doing.
+
+use std::process::ExitCode;
+
+use crate::store::{Store, now_ms};
+
+pub async fn run(store: &Store) -> anyhow::Result<ExitCode> {
+    let rows = store.usage_by_chat(None).await?;
+    if rows.is_empty() {
+        println!("No LLM calls recorded yet.");
+    } else {
+        println!(
+            "{:<28} {:<24} {:<10} {:>7} {:>12} {:>12}",
+            "CHAT", "MODEL", "PURPOSE", "CALLS", "IN TOKENS", "OUT TOKENS"
+        );
+        for r in &rows {
+            println!(
+                "{:<28} {:<24} {:<10} {:>7} {:>12} {:>12}",
+                r.chat.as_deref().unwrap_or("(background)"),
+                format!("{} ({})", r.model, r.provider),
+                r.purpose,
+                r.calls,
+                r.input_tokens,
+                r.output_tokens
+            );
+        }
+    }
+    let day = store.usage_summary(now_ms() - 86_400_000).await?;
+    let (active, archived, low) = store.memory_counts().await?;
+    println!();
+    println!("Memories: {active} active ({low} with confidence below 0.5), {archived} archived.");
+    println!(
+        "Reflector, last 24 h: {} runs ({} failed), {} facts extracted, {} inserted, {} skipped.",
+        day.reflector_runs,
+        day.reflector_failures,
+        day.reflector_extracted,
+        day.reflector_inserted,
+        day.reflector_skipped
+    );
+    let coverage = if day.injected_candidates > 0 {
+        format!(
+            "{:.0}%",
+            100.0 * day.injected_selected as f64 / day.injected_candidates as f64
+        )
+    } else {
+        "n/a".into()
+    };
+    println!(
+        "Injection, last 24 h: {} prompts, {} of {} candidate memories injected ({coverage}).",
+        day.injections, day.injected_selected, day.injected_candidates
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,385 @@
+//! Configuration: `config.yaml` plus `MNEME_*` secret overrides.
+//!
+//! Loading never stops at the first mistake: the YAML is first walked against the shape of
+//! [`Config::default`] (unknown keys, wrong types), then deserialized, then checked for
+//! meaning (missing tokens, bad URLs, …). Every problem carries the key path it is about, so
+//! `mneme check-config` can print them all at once.
+
+mod schema;
+mod validate;
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+pub use validate::{Problem, Severity};
+
+/// The file used when neither `--config` nor `$MNEME_CONFIG` names one.
+pub const DEFAULT_CONFIG_PATH: &str = "config.yaml";
+
+/// Environment variables that override secrets from the file (env wins).
+pub const SECRET_ENV_VARS: &[&str] = &[
+    "MNEME_API_KEY",
+    "MNEME_TELEGRAM_BOT_TOKEN",
+    "MNEME_DISCORD_BOT_TOKEN",
+    "MNEME_EMBEDDING_API_KEY",
+    "MNEME_WEB_AUTH_TOKEN",
+];
+
+/// A string that must never be printed: `Debug` and `Display` show only whether it is set.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.trim().is_empty()
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.is_empty() {
+            "<unset>"
+        } else {
+            "<redacted>"
+        })
+    }
+}
+
+impl Serialize for Secret {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // Only used to derive the schema from the defaults; never to write a real config out.
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Secret {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d).map(Secret)
+    }
+}
+
+/// An allowlist entry or chat id: YAML may write `123` or `"123"`; both become a string.
+fn deserialize_ids<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Id {
+        Int(i64),
+        Str(String),
+    }
+    let ids = Vec::<Id>::deserialize(d)?;
+    Ok(ids
+        .into_iter()
+        .map(|id| match id {
+            Id::Int(n) => n.to_string(),
+            Id::Str(s) => s.trim().to_string(),
+        })
+        .collect())
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    pub data_dir: PathBuf,
+    pub database_url: String,
+    pub llm_provider: String,
+    pub api_key: Secret,
+    pub llm_base_url: String,
+    pub model: String,
+    pub max_tokens: u32,
+    pub max_tool_iterations: u32,
+    pub max_history_messages: u32,
+    /// Seconds before one LLM HTTP request is abandoned.
+    pub llm_timeout_secs: u64,
+    /// Extra attempts after a 429, a 5xx or a connection failure.
+    pub llm_max_retries: u32,
+    #[serde(deserialize_with = "deserialize_ids")]
+    pub control_chat_ids: Vec<String>,
+    pub reflector_enabled: bool,
+    pub reflector_interval_mins: u32,
+    pub reflector_model: String,
+    pub memory_token_budget: u32,
+    pub embedding_provider: String,
+    pub embedding_api_key: Secret,
+    pub embedding_base_url: String,
+    pub embedding_model: String,
+    pub embedding_dim: u32,
+    pub channels: Channels,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Channels {
+    pub telegram: TelegramConfig,
+    pub discord: DiscordConfig,
+    pub web: WebConfig,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TelegramConfig {
+    pub enabled: bool,
+    pub bot_token: Secret,
+    pub api_url: String,
+    #[serde(deserialize_with = "deserialize_ids")]
+    pub allowed_user_ids: Vec<String>,
+    #[serde(deserialize_with = "deserialize_ids")]
+    pub allowed_groups: Vec<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DiscordConfig {
+    pub enabled: bool,
+    pub bot_token: Secret,
+    #[serde(deserialize_with = "deserialize_ids")]
+    pub allowed_channels: Vec<String>,
+    #[serde(deserialize_with = "deserialize_ids")]
+    pub allowed_user_ids: Vec<String>,
+    pub no_mention: bool,
+    pub api_url: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebConfig {
+    pub enabled: bool,
+    pub host: String,
+    pub port: u16,
+    pub auth_token: Secret,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            data_dir: PathBuf::from("./mneme.data"),
+            database_url: String::new(),
+            llm_provider: "openai".into(),
+            api_key: Secret::default(),
+            llm_base_url: String::new(),
+            model: String::new(),
+            max_tokens: 4096,
+            max_tool_iterations: 16,
+            max_history_messages: 40,
+            llm_timeout_secs: 120,
+            llm_max_retries: 3,
+            control_chat_ids: Vec::new(),
+            reflector_enabled: true,
+            reflector_interval_mins: 15,
+            reflector_model: String::new(),
+            memory_token_budget: 1500,
+            embedding_provider: "none".into(),
+            embedding_api_key: Secret::default(),
+            embedding_base_url: String::new(),
+            embedding_model: String::new(),
+            embedding_dim: 0,
+            channels: Channels::default(),
+        }
+    }
+}
+
+impl Default for TelegramConfig {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            bot_token: Secret::default(),
+            api_url: "https://api.telegram.org".into(),
+            allowed_user_ids: Vec::new(),
+            allowed_groups: Vec::new(),
+        }
+    }
+}
+
+impl Default for DiscordConfig {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            bot_token: Secret::default(),
+            allowed_channels: Vec::new(),
+            allowed_user_ids: Vec::new(),
+            no_mention: false,
+            api_url: "https://discord.com/api".into(),
+        }
+    }
+}
+
+impl Default for WebConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            host: "127.0.0.1".into(),
+            port: 10961,
+            auth_token: Secret::default(),
+        }
+    }
+}
+
+/// A config that failed to load: every problem found, errors and warnings alike.
+#[derive(Debug)]
+pub struct ConfigError {
+    pub path: PathBuf,
+    pub problems: Vec<Problem>,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} has problems:", self.path.display())?;
+        for p in &self.problems {
+            writeln!(f, "  {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// A loaded, valid config and the warnings it raised.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub config: Config,
+    pub path: PathBuf,
+    pub warnings: Vec<Problem>,
+}
+
+/// Which file to read: `--config`, else `$MNEME_CONFIG`, else `./config.yaml`.
+pub fn resolve_path(flag: Option<&Path>) -> PathBuf {
+    if let Some(p) = flag {
+        return p.to_path_buf();
+    }
+    match std::env::var_os("MNEME_CONFIG") {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => PathBuf::from(DEFAULT_CONFIG_PATH),
+    }
+}
+
+/// Reads the secret overrides from the process environment.
+pub fn env_overrides() -> Vec<(&'static str, String)> {
+    SECRET_ENV_VARS
+        .iter()
+        .filter_map(|name| match std::env::var(name) {
+            Ok(v) if !v.trim().is_empty() => Some((*name, v)),
+            _ => None,
+        })
+        .collect()
+}
+
+impl Config {
+    /// Loads and validates the file at `path` with the process environment's overrides.
+    pub fn load(path: &Path) -> Result<Loaded, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            path: path.to_path_buf(),
+            problems: vec![Problem::error(
+                "",
+                if e.kind() == std::io::ErrorKind::NotFound {
+                    format!(
+                        "file not found; run `mneme init` or copy config.example.yaml to {}",
+                        path.display()
+                    )
+                } else {
+                    format!("cannot read the file: {e}")
+                },
+            )],
+        })?;
+        Self::from_yaml(&text, path, &env_overrides())
+    }
+
+    /// Parses, applies overrides, resolves `data_dir` against the file's folder, validates.
+    pub fn from_yaml(
+        text: &str,
+        path: &Path,
+        env: &[(&'static str, String)],
+    ) -> Result<Loaded, ConfigError> {
+        let fail = |problems| ConfigError {
+            path: path.to_path_buf(),
+            problems,
+        };
+        let mut value: serde_yaml::Value = serde_yaml::from_str(text)
+            .map_err(|e| fail(vec![Problem::error("", format!("not valid YAML: {e}"))]))?;
+        if value.is_null() {
+            // An empty file (or one with only comments): every default applies.
+            value = serde_yaml::Value::Mapping(Default::default());
+        }
+        let mut problems = schema::check_shape(&value);
+        if problems.iter().any(Problem::is_error) {
+            return Err(fail(problems));
+        }
+        schema::drop_nulls(&mut value);
+        let mut config: Config = serde_path_to_error::deserialize(value).map_err(
+            |e: serde_path_to_error::Error<_>| {
+                let key = e.path().to_string();
+                fail(vec![Problem::error(
+                    if key == "." { "" } else { &key },
+                    e.into_inner().to_string(),
+                )])
+            },
+        )?;
+        config.apply_env(env);
+        if config.data_dir.is_relative() {
+            let base = path.parent().filter(|p| !p.as_os_str().is_empty());
+            if let Some(base) = base {
+                config.data_dir = base.join(&config.data_dir);
+            }
+        }
+        problems.extend(validate::check(&config));
+        if problems.iter().any(Problem::is_error) {
+            return Err(fail(problems));
+        }
+        Ok(Loaded {
+            config,
+            path: path.to_path_buf(),
+            warnings: problems,
+        })
+    }
+
+    fn apply_env(&mut self, env: &[(&'static str, String)]) {
+        for (name, value) in env {
+            let slot = match *name {
+                "MNEME_API_KEY" => &mut self.api_key,
+                "MNEME_TELEGRAM_BOT_TOKEN" => &mut self.channels.telegram.bot_token,
+                "MNEME_DISCORD_BOT_TOKEN" => &mut self.channels.discord.bot_token,
+                "MNEME_EMBEDDING_API_KEY" => &mut self.embedding_api_key,
+                "MNEME_WEB_AUTH_TOKEN" => &mut self.channels.web.auth_token,
+                _ => continue,
+            };
+            *slot = Secret::new(value.trim());
+        }
+    }
+
+    /// The SQLite file used when `database_url` is empty.
+    pub fn database_url(&self) -> String {
+        if self.database_url.trim().is_empty() {
+            format!("sqlite://{}", self.data_dir.join("mneme.db").display())
+        } else {
+            self.database_url.trim().to_string()
+        }
+    }
+
+    /// `data_dir/runtime`: identity override and the AGENTS.md tree.
+    pub fn runtime_dir(&self) -> PathBuf {
+        self.data_dir.join("runtime")
+    }
+
+    /// The model used by the reflector's calls.
+    pub fn reflector_model(&self) -> &str {
+        if self.reflector_model.trim().is_empty() {
+            &self.model
+        } else {
+            &self.reflector_model
+        }
+    }
+
+    /// True when `chat` (e.g. `telegram:123`) may write global memory.
+    pub fn is_control_chat(&self, chat: &str) -> bool {
+        self.control_chat_ids.iter().any(|c| c == chat)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,176 @@
+use std::path::Path;
+
+use super::*;
+
+const OK: &str = "model: llama3.2\nllm_base_url: http://127.0.0.1:11434/v1\n";
+
+fn load(yaml: &str) -> Result<Loaded, ConfigError> {
+    Config::from_yaml(yaml, Path::new("conf/config.yaml"), &[])
+}
+
+fn keys(err: &ConfigError) -> Vec<&str> {
+    err.problems
+        .iter()
+        .filter(|p| p.is_error())
+        .map(|p| p.key.as_str())
+        .collect()
+}
+
+#[test]
+fn defaults_match_the_interface() {
+    let c = load(OK).unwrap().config;
+    assert_eq!(c.llm_provider, "openai");
+    assert_eq!(c.max_tokens, 4096);
+    assert_eq!(c.max_tool_iterations, 16);
+    assert_eq!(c.max_history_messages, 40);
+    assert_eq!(c.memory_token_budget, 1500);
+    assert_eq!(c.reflector_interval_mins, 15);
+    assert!(c.reflector_enabled);
+    assert_eq!(c.embedding_provider, "none");
+    assert_eq!(c.channels.telegram.api_url, "https://api.telegram.org");
+    assert_eq!(c.channels.discord.api_url, "https://discord.com/api");
+    assert_eq!(c.channels.web.port, 10961);
+    assert_eq!(c.channels.web.host, "127.0.0.1");
+    // relative data_dir is taken from the config file's folder
+    assert_eq!(c.data_dir, Path::new("conf/./mneme.data"));
+    assert_eq!(c.database_url(), "sqlite://conf/./mneme.data/mneme.db");
+    assert_eq!(c.reflector_model(), "llama3.2");
+}
+
+#[test]
+fn every_problem_is_reported_with_its_key_path() {
+    let yaml = "\
+model: m
+llm_base_url: http://localhost:1/v1
+max_tokens: lots
+colour: blue
+channels:
+  telegram:
+    enabled: yes please
+    allowed_user_ids: [123, \"*\", [1]]
+  web:
+    prot: 80
+";
+    let err = load(yaml).unwrap_err();
+    assert_eq!(
+        keys(&err),
+        [
+            "max_tokens",
+            "colour",
+            "channels.telegram.enabled",
+            "channels.telegram.allowed_user_ids[2]",
+            "channels.web.prot"
+        ]
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("max_tokens: expected an integer, got a string"),
+        "{text}"
+    );
+    assert!(text.contains("colour: unknown key"), "{text}");
+}
+
+#[test]
+fn meaning_checks_name_their_keys() {
+    let yaml = "\
+llm_provider: gemini
+max_tool_iterations: 0
+control_chat_ids: [\"irc:1\"]
+channels:
+  telegram:
+    enabled: true
+  discord:
+    enabled: true
+    api_url: ftp://x
+  web:
+    host: 0.0.0.0
+";
+    let err = load(yaml).unwrap_err();
+    let k = keys(&err);
+    for expected in [
+        "llm_provider",
+        "model",
+        "api_key",
+        "max_tool_iterations",
+        "control_chat_ids[0]",
+        "channels.telegram.bot_token",
+        "channels.discord.bot_token",
+        "channels.discord.api_url",
+        "channels.web.auth_token",
+    ] {
+        assert!(k.contains(&expected), "{expected} missing from {k:?}");
+    }
+}
+
+#[test]
+fn api_key_needed_only_for_remote_servers() {
+    let remote = load("model: gpt-4o-mini\n").unwrap_err();
+    assert_eq!(keys(&remote), ["api_key"]);
+    let named = load("model: m\nllm_base_url: https://openrouter.ai/api/v1\n").unwrap_err();
+    assert_eq!(keys(&named), ["api_key"]);
+    for local in [
+        "http://127.0.0.1:11434/v1",
+        "http://localhost:8000/v1",
+        "http://192.168.1.5:11434/v1",
+        "http://[::1]:8000/v1",
+    ] {
+        assert!(
+            load(&format!("model: m\nllm_base_url: {local}\n")).is_ok(),
+            "{local}"
+        );
+    }
+    assert!(load("model: m\napi_key: sk-x\n").is_ok());
+}
+
+#[test]
+fn env_secrets_win_and_never_print() {
+    let yaml = "model: m\napi_key: from-file\nchannels:\n  telegram:\n    enabled: true\n";
+    let env = [
+        ("MNEME_API_KEY", "from-env".to_string()),
+        ("MNEME_TELEGRAM_BOT_TOKEN", "123:abc".to_string()),
+    ];
+    let loaded = Config::from_yaml(yaml, Path::new("c.yaml"), &env).unwrap();
+    assert_eq!(loaded.config.api_key.expose(), "from-env");
+    assert_eq!(
+        loaded.config.channels.telegram.bot_token.expose(),
+        "123:abc"
+    );
+    let debug = format!("{:?}", loaded.config);
+    assert!(
+        !debug.contains("from-env") && !debug.contains("123:abc"),
+        "{debug}"
+    );
+}
+
+#[test]
+fn empty_values_and_files_mean_defaults() {
+    assert!(load("model: m\napi_key:\nllm_base_url: http://127.0.0.1:1/v1\n").is_ok());
+    let err = load("# nothing here\n").unwrap_err();
+    assert!(keys(&err).contains(&"model"));
+}
+
+#[test]
+fn ids_may_be_numbers_or_strings() {
+    let yaml = format!(
+        "{OK}channels:\n  telegram:\n    allowed_user_ids: [42, \"*\"]\n    allowed_groups: [-100123]\n"
+    );
+    let c = load(&yaml).unwrap().config;
+    assert_eq!(c.channels.telegram.allowed_user_ids, ["42", "*"]);
+    assert_eq!(c.channels.telegram.allowed_groups, ["-100123"]);
+}
+
+#[test]
+fn broken_yaml_and_wrong_top_level() {
+    let err = load("model: [unclosed\n").unwrap_err();
+    assert!(
+        err.problems[0].message.starts_with("not valid YAML"),
+        "{err}"
+    );
+    let err = load("- a\n- b\n").unwrap_err();
+    assert!(
+        err.problems[0].message.contains("expected a mapping"),
+        "{err}"
+    );
+    let err = load(&format!("{OK}max_tokens: -5\n")).unwrap_err();
+    assert_eq!(keys(&err), ["max_tokens"]);
+}

@@ -1,0 +1,258 @@
+//! Meaning checks on a config that has the right shape.
+
+use std::fmt;
+use std::net::IpAddr;
+
+use super::Config;
+use crate::store::ChatKey;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One thing wrong (or worth knowing) about the config, with the key it is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub severity: Severity,
+    /// Dotted key path, e.g. `channels.telegram.bot_token`; empty for the file as a whole.
+    pub key: String,
+    pub message: String,
+}
+
+impl Problem {
+    pub fn error(key: &str, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Error,
+            key: key.to_string(),
+            message: message.into(),
+        }
+    }
+    pub fn warning(key: &str, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Warning,
+            key: key.to_string(),
+            message: message.into(),
+        }
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        if self.key.is_empty() {
+            write!(f, "{level}: {}", self.message)
+        } else {
+            write!(f, "{level}: {}: {}", self.key, self.message)
+        }
+    }
+}
+
+pub(super) fn check(c: &Config) -> Vec<Problem> {
+    let mut out = Vec::new();
+    check_llm(c, &mut out);
+    check_limits(c, &mut out);
+    check_memory(c, &mut out);
+    check_channels(c, &mut out);
+    out
+}
+
+fn check_llm(c: &Config, out: &mut Vec<Problem>) {
+    let provider = c.llm_provider.as_str();
+    if !matches!(provider, "openai" | "anthropic") {
+        out.push(Problem::error(
+            "llm_provider",
+            format!(
+                "must be `openai` (any OpenAI-compatible endpoint) or `anthropic`, got `{provider}`"
+            ),
+        ));
+    }
+    if c.model.trim().is_empty() {
+        out.push(Problem::error(
+            "model",
+            "required: the model name your endpoint serves, e.g. `gpt-4o-mini`, `llama3.2` or `claude-sonnet-4-5`",
+        ));
+    }
+    let base = c.llm_base_url.trim();
+    let host_is_local = if base.is_empty() {
+        false
+    } else {
+        match parse_http_url(base) {
+            Ok(url) => url.host_str().is_some_and(is_local_host),
+            Err(msg) => {
+                out.push(Problem::error("llm_base_url", msg));
+                true
+            }
+        }
+    };
+    if c.api_key.is_empty() && !host_is_local {
+        let target = if base.is_empty() {
+            format!("the {provider} API")
+        } else {
+            base.to_string()
+        };
+        out.push(Problem::error(
+            "api_key",
+            format!(
+                "required for {target}; set it here or in MNEME_API_KEY (a server on this machine or your private network needs none)"
+            ),
+        ));
+    }
+}
+
+fn check_limits(c: &Config, out: &mut Vec<Problem>) {
+    let ranges: [(&str, u64, u64, u64); 6] = [
+        ("max_tokens", c.max_tokens.into(), 1, 1_000_000),
+        ("max_tool_iterations", c.max_tool_iterations.into(), 1, 100),
+        (
+            "max_history_messages",
+            c.max_history_messages.into(),
+            1,
+            1000,
+        ),
+        ("llm_timeout_secs", c.llm_timeout_secs, 1, 3600),
+        ("llm_max_retries", c.llm_max_retries.into(), 0, 10),
+        (
+            "reflector_interval_mins",
+            c.reflector_interval_mins.into(),
+            1,
+            10_080,
+        ),
+    ];
+    for (key, value, min, max) in ranges {
+        if value < min || value > max {
+            out.push(Problem::error(
+                key,
+                format!("must be between {min} and {max}, got {value}"),
+            ));
+        }
+    }
+    if !c.database_url.trim().is_empty() && !c.database_url.trim().starts_with("sqlite:") {
+        out.push(Problem::error(
+            "database_url",
+            "only sqlite://PATH is supported by this build; leave it empty for SQLite in data_dir",
+        ));
+    }
+}
+
+fn check_memory(c: &Config, out: &mut Vec<Problem>) {
+    for (i, chat) in c.control_chat_ids.iter().enumerate() {
+        if let Err(e) = chat.parse::<ChatKey>() {
+            out.push(Problem::error(
+                &format!("control_chat_ids[{i}]"),
+                e.to_string(),
+            ));
+        }
+    }
+    match c.embedding_provider.as_str() {
+        "none" => {}
+        "openai" | "ollama" | "local" => out.push(Problem::warning(
+            "embedding_provider",
+            "embeddings are not part of this build yet; memory search uses keywords",
+        )),
+        other => out.push(Problem::error(
+            "embedding_provider",
+            format!("must be one of none, openai, ollama, local; got `{other}`"),
+        )),
+    }
+    if !c.embedding_base_url.trim().is_empty()
+        && let Err(msg) = parse_http_url(c.embedding_base_url.trim())
+    {
+        out.push(Problem::error("embedding_base_url", msg));
+    }
+}
+
+fn check_channels(c: &Config, out: &mut Vec<Problem>) {
+    let tg = &c.channels.telegram;
+    if tg.enabled && tg.bot_token.is_empty() {
+        out.push(Problem::error(
+            "channels.telegram.bot_token",
+            "required when the channel is enabled; set it here or in MNEME_TELEGRAM_BOT_TOKEN",
+        ));
+    }
+    if let Err(msg) = parse_http_url(&tg.api_url) {
+        out.push(Problem::error("channels.telegram.api_url", msg));
+    }
+    let dc = &c.channels.discord;
+    if dc.enabled && dc.bot_token.is_empty() {
+        out.push(Problem::error(
+            "channels.discord.bot_token",
+            "required when the channel is enabled; set it here or in MNEME_DISCORD_BOT_TOKEN",
+        ));
+    }
+    if let Err(msg) = parse_http_url(&dc.api_url) {
+        out.push(Problem::error("channels.discord.api_url", msg));
+    }
+    let web = &c.channels.web;
+    if web.port == 0 {
+        out.push(Problem::error(
+            "channels.web.port",
+            "must be between 1 and 65535",
+        ));
+    }
+    let loopback = match web.host.trim() {
+        "localhost" => true,
+        host => match host.parse::<IpAddr>() {
+            Ok(ip) => ip.is_loopback(),
+            Err(_) => {
+                out.push(Problem::error(
+                    "channels.web.host",
+                    format!("must be an IP address or `localhost`, got `{host}`"),
+                ));
+                true
+            }
+        },
+    };
+    if web.enabled && !loopback && web.auth_token.is_empty() {
+        out.push(Problem::error(
+            "channels.web.auth_token",
+            "required when channels.web.host is not a loopback address; set it here or in MNEME_WEB_AUTH_TOKEN",
+        ));
+    }
+    for (name, enabled) in [
+        ("telegram", tg.enabled),
+        ("discord", dc.enabled),
+        ("web", web.enabled),
+    ] {
+        if enabled {
+            out.push(Problem::warning(
+                &format!("channels.{name}.enabled"),
+                format!("the {name} channel is not part of this build yet; `mneme chat` is the way to talk to the bot"),
+            ));
+        }
+    }
+    if !(tg.enabled || dc.enabled || web.enabled) {
+        out.push(Problem::warning(
+            "channels",
+            "no channel is enabled: `mneme start` has nothing to serve (`mneme chat` needs none)",
+        ));
+    }
+}
+
+fn parse_http_url(s: &str) -> Result<url::Url, String> {
+    let url = url::Url::parse(s).map_err(|e| format!("not a valid URL (`{s}`): {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(format!("must be an http:// or https:// URL, got `{s}`"));
+    }
+    Ok(url)
+}
+
+/// Loopback and private-network hosts: servers that usually need no API key.
+fn is_local_host(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    if host.eq_ignore_ascii_case("localhost") || host.ends_with(".local") {
+        return true;
+    }
+    match host.parse::<IpAddr>() {
+        Ok(IpAddr::V4(ip)) => ip.is_loopback() || ip.is_private() || ip.is_link_local(),
+        Ok(IpAddr::V6(ip)) => ip.is_loopback() || (ip.segments()[0] & 0xfe00) == 0xfc00,
+        Err(_) => false,
+    }
+}

@@ -1,0 +1,14 @@
+//! Mneme: a self-hosted chat-bot daemon that remembers.
+//!
+//! Data path: a channel (`channels`) turns a platform update into an
+//! [`agent::IncomingMessage`]; the [`agent::Agent`] stores it (`store`), builds a prompt from
+//! file and structured memory (`memory`), asks the model (`llm`) and hands the reply back to
+//! the channel. See ARCHITECTURE.md for the map and the invariants.
+
+pub mod agent;
+pub mod channels;
+pub mod cli;
+pub mod config;
+pub mod llm;
+pub mod memory;
+pub mod store;

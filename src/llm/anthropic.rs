@@ -1,0 +1,205 @@
+//! Anthropic's messages API.
+
+use async_trait::async_trait;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::{Value, json};
+
+use super::http::{Http, HttpSettings};
+use super::{LlmError, LlmProvider, LlmRequest, LlmResponse, Role, ToolCall, Usage};
+
+pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
+const API_VERSION: &str = "2023-06-01";
+
+pub struct AnthropicProvider {
+    http: Http,
+    url: String,
+}
+
+impl AnthropicProvider {
+    pub fn new(base_url: &str, api_key: &str, settings: HttpSettings) -> Result<Self, String> {
+        let base = if base_url.is_empty() {
+            DEFAULT_BASE_URL
+        } else {
+            base_url
+        }
+        .trim_end_matches('/');
+        let mut headers = HeaderMap::new();
+        let mut key = HeaderValue::from_str(api_key)
+            .map_err(|_| "api_key contains characters not allowed in an HTTP header".to_string())?;
+        key.set_sensitive(true);
+        headers.insert(HeaderName::from_static("x-api-key"), key);
+        headers.insert(
+            HeaderName::from_static("anthropic-version"),
+            HeaderValue::from_static(API_VERSION),
+        );
+        let url = if base.ends_with("/v1") {
+            format!("{base}/messages")
+        } else {
+            format!("{base}/v1/messages")
+        };
+        Ok(Self {
+            http: Http::new("anthropic", headers, api_key, settings)?,
+            url,
+        })
+    }
+}
+
+#[async_trait]
+impl LlmProvider for AnthropicProvider {
+    fn name(&self) -> &'static str {
+        "anthropic"
+    }
+
+    async fn complete(&self, req: &LlmRequest) -> Result<LlmResponse, LlmError> {
+        let resp = self.http.post(&self.url, &request_body(req), false).await?;
+        let body = self.http.json(resp).await?;
+        parse_response(&body).map_err(|e| self.http.invalid(e))
+    }
+}
+
+/// Messages as Anthropic wants them: content blocks, tool results as user turns, roles
+/// alternating (consecutive turns of one role are merged), starting with the user.
+pub(super) fn request_body(req: &LlmRequest) -> Value {
+    let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    for m in &req.messages {
+        let (role, mut blocks) = match m.role {
+            Role::User => ("user", text_block(&m.content)),
+            Role::Assistant => {
+                let mut blocks = text_block(&m.content);
+                blocks.extend(m.tool_calls.iter().map(|c| {
+                    let input = c
+                        .arguments
+                        .clone()
+                        .unwrap_or_else(|raw| json!({"_invalid_json": raw}));
+                    json!({"type": "tool_use", "id": c.id, "name": c.name, "input": input})
+                }));
+                ("assistant", blocks)
+            }
+            Role::Tool => (
+                "user",
+                vec![json!({
+                    "type": "tool_result",
+                    "tool_use_id": m.tool_call_id.as_deref().unwrap_or_default(),
+                    "content": m.content,
+                })],
+            ),
+        };
+        if blocks.is_empty() {
+            continue;
+        }
+        match turns.last_mut() {
+            Some((last, existing)) if *last == role => existing.append(&mut blocks),
+            None if role == "assistant" => {} // the conversation must open with the user
+            _ => turns.push((role, blocks)),
+        }
+    }
+    let messages: Vec<Value> = turns
+        .into_iter()
+        .map(|(role, content)| json!({"role": role, "content": content}))
+        .collect();
+    let mut body = json!({
+        "model": req.model,
+        "max_tokens": req.max_tokens,
+        "system": req.system,
+        "messages": messages,
+    });
+    if !req.tools.is_empty() {
+        body["tools"] = req
+            .tools
+            .iter()
+            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}))
+            .collect();
+    }
+    body
+}
+
+fn text_block(text: &str) -> Vec<Value> {
+    if text.trim().is_empty() {
+        Vec::new()
+    } else {
+        vec![json!({"type": "text", "text": text})]
+    }
+}
+
+pub(super) fn parse_response(body: &Value) -> Result<LlmResponse, String> {
+    let blocks = body
+        .get("content")
+        .and_then(Value::as_array)
+        .ok_or_else(|| "no content array in the answer".to_string())?;
+    let mut text = String::new();
+    let mut tool_calls = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        match block.get("type").and_then(Value::as_str) {
+            Some("text") => text.push_str(
+                block
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default(),
+            ),
+            Some("tool_use") => tool_calls.push(ToolCall {
+                id: block
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .map_or_else(|| format!("toolu_{i}"), str::to_string),
+                name: block
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| format!("content[{i}] tool_use has no name"))?
+                    .to_string(),
+                arguments: Ok(block.get("input").cloned().unwrap_or_else(|| json!({}))),
+            }),
+            _ => {} // thinking and other block types carry nothing for the user
+        }
+    }
+    Ok(LlmResponse {
+        text,
+        tool_calls,
+        usage: Usage {
+            input_tokens: body
+                .pointer("/usage/input_tokens")
+                .and_then(Value::as_u64)
+                .unwrap_or(0),
+            output_tokens: body
+                .pointer("/usage/output_tokens")
+                .and_then(Value::as_u64)
+                .unwrap_or(0),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::ChatMessage;
+    use super::*;
+
+    #[test]
+    fn turns_alternate_and_open_with_the_user() {
+        let call = ToolCall {
+            id: "t1".into(),
+            name: "read_memory".into(),
+            arguments: Ok(json!({"scope": "chat"})),
+        };
+        let mut with_tool = ChatMessage::assistant("");
+        with_tool.tool_calls.push(call);
+        let req = LlmRequest {
+            model: "m".into(),
+            system: "sys".into(),
+            messages: vec![
+                ChatMessage::assistant("stale greeting"),
+                ChatMessage::user("a"),
+                ChatMessage::user("b"),
+                with_tool,
+                ChatMessage::tool_result("t1", "memory text"),
+            ],
+            tools: vec![],
+            max_tokens: 10,
+        };
+        let body = request_body(&req);
+        let msgs = body["messages"].as_array().unwrap();
+        assert_eq!(msgs.len(), 3);
+        assert_eq!(msgs[0]["role"], "user");
+        assert_eq!(msgs[0]["content"].as_array().unwrap().len(), 2);
+        assert_eq!(msgs[1]["content"][0]["type"], "tool_use");
+        assert_eq!(msgs[2]["content"][0]["tool_use_id"], "t1");
+    }
+}

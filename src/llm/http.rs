@@ -1,0 +1,276 @@
+//! The HTTP part shared by providers: timeouts, retries with backoff that honour
+//! `Retry-After`, and error texts that never carry the key.
+
+use std::time::Duration;
+
+use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
+use reqwest::{Client, Response, StatusCode};
+use serde_json::Value;
+
+use super::LlmError;
+
+#[derive(Debug, Clone)]
+pub struct HttpSettings {
+    /// Whole-request limit (a streaming answer: the longest silence between two chunks).
+    pub timeout: Duration,
+    /// Extra attempts after a 429, a 5xx or a failed connection.
+    pub max_retries: u32,
+    /// First backoff; doubled on each retry, with jitter.
+    pub base_backoff: Duration,
+    /// Upper bound on any one wait, including a server's `Retry-After`.
+    pub max_backoff: Duration,
+}
+
+impl Default for HttpSettings {
+    fn default() -> Self {
+        Self {
+            timeout: Duration::from_secs(120),
+            max_retries: 3,
+            base_backoff: Duration::from_millis(500),
+            max_backoff: Duration::from_secs(60),
+        }
+    }
+}
+
+/// A JSON-over-HTTP client bound to one provider and key.
+pub(super) struct Http {
+    client: Client,
+    pub provider: &'static str,
+    pub settings: HttpSettings,
+    /// Kept only to scrub it from any text that could reach a log or a user.
+    secret: String,
+}
+
+impl Http {
+    pub fn new(
+        provider: &'static str,
+        headers: HeaderMap,
+        secret: &str,
+        settings: HttpSettings,
+    ) -> Result<Self, String> {
+        let client = Client::builder()
+            .default_headers(headers)
+            .connect_timeout(Duration::from_secs(10).min(settings.timeout))
+            .user_agent(concat!("mneme/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| format!("{provider}: cannot build the HTTP client: {e}"))?;
+        Ok(Self {
+            client,
+            provider,
+            settings,
+            secret: secret.to_string(),
+        })
+    }
+
+    /// Removes the key from a text, should a server or a library echo it.
+    pub fn redact(&self, text: &str) -> String {
+        if self.secret.len() >= 4 {
+            text.replace(&self.secret, "[redacted]")
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn network_error(&self, e: &reqwest::Error) -> LlmError {
+        if e.is_timeout() {
+            return LlmError::Timeout {
+                provider: self.provider,
+                after: self.settings.timeout,
+            };
+        }
+        // The error's source chain says why (refused, DNS, TLS); the URL holds nothing secret,
+        // but the text goes through `redact` all the same.
+        let mut detail = e.to_string();
+        let mut source = std::error::Error::source(e);
+        while let Some(s) = source {
+            detail = format!("{detail}: {s}");
+            source = s.source();
+        }
+        LlmError::Network {
+            provider: self.provider,
+            detail: self.redact(&detail),
+        }
+    }
+
+    /// POSTs `body` to `url`, retrying 429/5xx and connection failures. `streaming` lifts the
+    /// whole-request timeout (the caller bounds the silence between chunks instead).
+    pub async fn post(
+        &self,
+        url: &str,
+        body: &Value,
+        streaming: bool,
+    ) -> Result<Response, LlmError> {
+        let mut attempt = 0;
+        loop {
+            let mut req = self.client.post(url).json(body);
+            if !streaming {
+                req = req.timeout(self.settings.timeout);
+            }
+            let result = if streaming {
+                // Bound the wait for the response head; chunks are bounded by the caller.
+                match tokio::time::timeout(self.settings.timeout, req.send()).await {
+                    Ok(r) => r,
+                    Err(_) => {
+                        return Err(LlmError::Timeout {
+                            provider: self.provider,
+                            after: self.settings.timeout,
+                        });
+                    }
+                }
+            } else {
+                req.send().await
+            };
+            let retries_left = attempt < self.settings.max_retries;
+            match result {
+                Ok(resp) if resp.status().is_success() => return Ok(resp),
+                Ok(resp) => {
+                    let status = resp.status();
+                    let retryable =
+                        status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error();
+                    if retryable && retries_left {
+                        let wait = retry_after(resp.headers())
+                            .unwrap_or_else(|| self.backoff(attempt))
+                            .min(self.settings.max_backoff);
+                        tracing::warn!(provider = self.provider, %status, ?wait, attempt, "LLM request failed; retrying");
+                        tokio::time::sleep(wait).await;
+                    } else {
+                        let text = resp.text().await.unwrap_or_default();
+                        return Err(LlmError::Status {
+                            provider: self.provider,
+                            status: status.as_u16(),
+                            detail: self.redact(&error_detail(&text)),
+                        });
+                    }
+                }
+                Err(e) if e.is_connect() && retries_left => {
+                    let wait = self.backoff(attempt);
+                    tracing::warn!(
+                        provider = self.provider,
+                        ?wait,
+                        attempt,
+                        "LLM server unreachable; retrying"
+                    );
+                    tokio::time::sleep(wait).await;
+                }
+                Err(e) => return Err(self.network_error(&e)),
+            }
+            attempt += 1;
+        }
+    }
+
+    /// Reads a whole JSON body (within the request's timeout).
+    pub async fn json(&self, resp: Response) -> Result<Value, LlmError> {
+        let bytes = resp.bytes().await.map_err(|e| self.network_error(&e))?;
+        serde_json::from_slice(&bytes).map_err(|e| LlmError::InvalidResponse {
+            provider: self.provider,
+            detail: format!(
+                "not JSON ({e}): {}",
+                self.redact(&snippet(&String::from_utf8_lossy(&bytes)))
+            ),
+        })
+    }
+
+    pub fn invalid(&self, detail: impl Into<String>) -> LlmError {
+        LlmError::InvalidResponse {
+            provider: self.provider,
+            detail: self.redact(&detail.into()),
+        }
+    }
+
+    pub fn timeout(&self) -> LlmError {
+        LlmError::Timeout {
+            provider: self.provider,
+            after: self.settings.timeout,
+        }
+    }
+
+    pub fn stream_error(&self, e: impl std::fmt::Display) -> LlmError {
+        LlmError::Network {
+            provider: self.provider,
+            detail: self.redact(&format!("stream broke off: {e}")),
+        }
+    }
+
+    fn backoff(&self, attempt: u32) -> Duration {
+        let base = self
+            .settings
+            .base_backoff
+            .saturating_mul(1 << attempt.min(10));
+        let jitter = base.mul_f64(fastrand::f64() * 0.25);
+        (base + jitter).min(self.settings.max_backoff)
+    }
+}
+
+/// `Retry-After` in seconds (the HTTP-date form is rare for APIs and treated as absent).
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let value: &HeaderValue = headers.get(RETRY_AFTER)?;
+    let secs: f64 = value.to_str().ok()?.trim().parse().ok()?;
+    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))
+}
+
+/// The provider's own error message when the body has one, else the start of the body.
+fn error_detail(body: &str) -> String {
+    if let Ok(v) = serde_json::from_str::<Value>(body) {
+        let msg = v
+            .pointer("/error/message")
+            .or_else(|| v.pointer("/error"))
+            .or_else(|| v.pointer("/message"))
+            .and_then(Value::as_str);
+        if let Some(m) = msg {
+            return snippet(m);
+        }
+    }
+    if body.trim().is_empty() {
+        "(empty body)".to_string()
+    } else {
+        snippet(body)
+    }
+}
+
+fn snippet(s: &str) -> String {
+    const MAX: usize = 300;
+    let s = s.trim();
+    match s.char_indices().nth(MAX) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_reads_seconds() {
+        let mut h = HeaderMap::new();
+        h.insert(RETRY_AFTER, HeaderValue::from_static("2"));
+        assert_eq!(retry_after(&h), Some(Duration::from_secs(2)));
+        h.insert(
+            RETRY_AFTER,
+            HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"),
+        );
+        assert_eq!(retry_after(&h), None);
+    }
+
+    #[test]
+    fn error_detail_prefers_the_providers_message() {
+        assert_eq!(
+            error_detail(r#"{"error":{"message":"model not found"}}"#),
+            "model not found"
+        );
+        assert_eq!(error_detail(""), "(empty body)");
+        assert_eq!(error_detail(&"x".repeat(1000)).chars().count(), 301);
+    }
+
+    #[test]
+    fn redact_scrubs_the_key() {
+        let http = Http::new(
+            "openai",
+            HeaderMap::new(),
+            "sk-secret-123",
+            HttpSettings::default(),
+        )
+        .unwrap();
+        assert_eq!(http.redact("bad key sk-secret-123!"), "bad key [redacted]!");
+    }
+}

@@ -1,0 +1,308 @@
+//! Any OpenAI-compatible chat-completions endpoint: OpenAI, OpenRouter, Ollama, vLLM, ….
+
+use std::collections::BTreeMap;
+
+use async_trait::async_trait;
+use eventsource_stream::Eventsource;
+use futures_util::StreamExt;
+use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
+use serde_json::{Value, json};
+
+use super::http::{Http, HttpSettings};
+use super::{
+    ChatMessage, DeltaSink, LlmError, LlmProvider, LlmRequest, LlmResponse, Role, ToolCall, Usage,
+};
+
+pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+
+pub struct OpenAiProvider {
+    http: Http,
+    url: String,
+}
+
+impl OpenAiProvider {
+    pub fn new(base_url: &str, api_key: &str, settings: HttpSettings) -> Result<Self, String> {
+        let base = if base_url.is_empty() {
+            DEFAULT_BASE_URL
+        } else {
+            base_url
+        };
+        let mut headers = HeaderMap::new();
+        if !api_key.is_empty() {
+            let mut value = HeaderValue::from_str(&format!("Bearer {api_key}")).map_err(|_| {
+                "api_key contains characters not allowed in an HTTP header".to_string()
+            })?;
+            value.set_sensitive(true);
+            headers.insert(AUTHORIZATION, value);
+        }
+        Ok(Self {
+            http: Http::new("openai", headers, api_key, settings)?,
+            url: format!("{}/chat/completions", base.trim_end_matches('/')),
+        })
+    }
+}
+
+#[async_trait]
+impl LlmProvider for OpenAiProvider {
+    fn name(&self) -> &'static str {
+        "openai"
+    }
+
+    async fn complete(&self, req: &LlmRequest) -> Result<LlmResponse, LlmError> {
+        let resp = self
+            .http
+            .post(&self.url, &request_body(req, false), false)
+            .await?;
+        let body = self.http.json(resp).await?;
+        parse_response(&body).map_err(|e| self.http.invalid(e))
+    }
+
+    async fn complete_streaming(
+        &self,
+        req: &LlmRequest,
+        on_delta: DeltaSink<'_>,
+    ) -> Result<LlmResponse, LlmError> {
+        let resp = self
+            .http
+            .post(&self.url, &request_body(req, true), true)
+            .await?;
+        let mut events = resp.bytes_stream().eventsource();
+        let mut acc = StreamAccumulator::default();
+        loop {
+            let next = tokio::time::timeout(self.http.settings.timeout, events.next())
+                .await
+                .map_err(|_| self.http.timeout())?;
+            let Some(event) = next else { break };
+            let event = event.map_err(|e| self.http.stream_error(e))?;
+            if event.data.trim() == "[DONE]" {
+                break;
+            }
+            let chunk: Value = serde_json::from_str(&event.data)
+                .map_err(|e| self.http.invalid(format!("stream chunk is not JSON: {e}")))?;
+            if let Some(delta) = acc.push(&chunk).map_err(|e| self.http.invalid(e))? {
+                on_delta(&delta);
+            }
+        }
+        Ok(acc.finish())
+    }
+}
+
+fn message_json(m: &ChatMessage) -> Value {
+    match m.role {
+        Role::User => json!({"role": "user", "content": m.content}),
+        Role::Assistant if m.tool_calls.is_empty() => {
+            json!({"role": "assistant", "content": m.content})
+        }
+        Role::Assistant => json!({
+            "role": "assistant",
+            "content": if m.content.is_empty() { Value::Null } else { json!(m.content) },
+            "tool_calls": m.tool_calls.iter().map(|c| json!({
+                "id": c.id,
+                "type": "function",
+                "function": {"name": c.name, "arguments": c.arguments_text()},
+            })).collect::<Vec<_>>(),
+        }),
+        Role::Tool => json!({
+            "role": "tool",
+            "tool_call_id": m.tool_call_id.as_deref().unwrap_or_default(),
+            "content": m.content,
+        }),
+    }
+}
+
+pub(super) fn request_body(req: &LlmRequest, stream: bool) -> Value {
+    let mut messages = vec![json!({"role": "system", "content": req.system})];
+    messages.extend(req.messages.iter().map(message_json));
+    let mut body = json!({
+        "model": req.model,
+        "messages": messages,
+        "max_tokens": req.max_tokens,
+    });
+    if !req.tools.is_empty() {
+        body["tools"] = req
+            .tools
+            .iter()
+            .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}))
+            .collect();
+    }
+    if stream {
+        body["stream"] = json!(true);
+        body["stream_options"] = json!({"include_usage": true});
+    }
+    body
+}
+
+fn parse_arguments(raw: &str) -> Result<Value, String> {
+    if raw.trim().is_empty() {
+        return Ok(json!({}));
+    }
+    serde_json::from_str(raw).map_err(|_| raw.to_string())
+}
+
+fn parse_usage(v: &Value) -> Usage {
+    Usage {
+        input_tokens: v
+            .pointer("/usage/prompt_tokens")
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
+        output_tokens: v
+            .pointer("/usage/completion_tokens")
+            .and_then(Value::as_u64)
+            .unwrap_or(0),
+    }
+}
+
+pub(super) fn parse_response(body: &Value) -> Result<LlmResponse, String> {
+    let message = body
+        .pointer("/choices/0/message")
+        .ok_or_else(|| format!("no choices[0].message in {}", truncate(&body.to_string())))?;
+    let text = message
+        .get("content")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let mut tool_calls = Vec::new();
+    for (i, call) in message
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let name = call
+            .pointer("/function/name")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("tool_calls[{i}] has no function name"))?;
+        let args = call
+            .pointer("/function/arguments")
+            .and_then(Value::as_str)
+            .unwrap_or("{}");
+        tool_calls.push(ToolCall {
+            id: call
+                .get("id")
+                .and_then(Value::as_str)
+                .map_or_else(|| format!("call_{i}"), str::to_string),
+            name: name.to_string(),
+            arguments: parse_arguments(args),
+        });
+    }
+    Ok(LlmResponse {
+        text,
+        tool_calls,
+        usage: parse_usage(body),
+    })
+}
+
+fn truncate(s: &str) -> String {
+    s.chars().take(200).collect()
+}
+
+/// Builds one answer from streamed chunks: text deltas and tool-call fragments by index.
+#[derive(Default)]
+pub(super) struct StreamAccumulator {
+    text: String,
+    calls: BTreeMap<u64, (String, String, String)>,
+    usage: Usage,
+}
+
+impl StreamAccumulator {
+    /// Takes one chunk; returns the text it added, if any.
+    pub fn push(&mut self, chunk: &Value) -> Result<Option<String>, String> {
+        if let Some(err) = chunk.get("error") {
+            let msg = err
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("error in stream");
+            return Err(msg.to_string());
+        }
+        if chunk.get("usage").is_some_and(|u| !u.is_null()) {
+            self.usage = parse_usage(chunk);
+        }
+        let Some(delta) = chunk.pointer("/choices/0/delta") else {
+            return Ok(None);
+        };
+        for call in delta
+            .get("tool_calls")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let index = call.get("index").and_then(Value::as_u64).unwrap_or(0);
+            let entry = self.calls.entry(index).or_default();
+            if let Some(id) = call.get("id").and_then(Value::as_str) {
+                entry.0 = id.to_string();
+            }
+            if let Some(name) = call.pointer("/function/name").and_then(Value::as_str) {
+                entry.1.push_str(name);
+            }
+            if let Some(args) = call.pointer("/function/arguments").and_then(Value::as_str) {
+                entry.2.push_str(args);
+            }
+        }
+        match delta.get("content").and_then(Value::as_str) {
+            Some(text) if !text.is_empty() => {
+                self.text.push_str(text);
+                Ok(Some(text.to_string()))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    pub fn finish(self) -> LlmResponse {
+        LlmResponse {
+            text: self.text,
+            tool_calls: self
+                .calls
+                .into_iter()
+                .map(|(i, (id, name, args))| ToolCall {
+                    id: if id.is_empty() {
+                        format!("call_{i}")
+                    } else {
+                        id
+                    },
+                    name,
+                    arguments: parse_arguments(&args),
+                })
+                .collect(),
+            usage: self.usage,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stream_accumulates_text_and_tool_fragments() {
+        let mut acc = StreamAccumulator::default();
+        let chunks = [
+            json!({"choices":[{"delta":{"content":"Hel"}}]}),
+            json!({"choices":[{"delta":{"content":"lo"}}]}),
+            json!({"choices":[{"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"read_memory","arguments":"{\"sco"}}]}}]}),
+            json!({"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"pe\":\"chat\"}"}}]}}]}),
+            json!({"choices":[],"usage":{"prompt_tokens":7,"completion_tokens":3}}),
+        ];
+        let deltas: Vec<_> = chunks.iter().filter_map(|c| acc.push(c).unwrap()).collect();
+        assert_eq!(deltas, ["Hel", "lo"]);
+        let r = acc.finish();
+        assert_eq!(r.text, "Hello");
+        assert_eq!(r.tool_calls[0].name, "read_memory");
+        assert_eq!(r.tool_calls[0].arguments, Ok(json!({"scope":"chat"})));
+        assert_eq!(
+            r.usage,
+            Usage {
+                input_tokens: 7,
+                output_tokens: 3
+            }
+        );
+    }
+
+    #[test]
+    fn invalid_tool_arguments_are_kept_raw() {
+        let body = json!({"choices":[{"message":{"content":null,"tool_calls":[{"id":"x","type":"function","function":{"name":"write_memory","arguments":"{oops"}}]}}]});
+        let r = parse_response(&body).unwrap();
+        assert_eq!(r.tool_calls[0].arguments, Err("{oops".to_string()));
+        assert!(parse_response(&json!({"choices":[]})).is_err());
+    }
+}

@@ -1,0 +1,210 @@
+//! The "remember …" / "记住…" fast path: recognising the request, no model involved.
+
+use crate::store::Category;
+
+/// Longest fact the fast path stores; anything longer is refused with a clear reply.
+pub const MAX_REMEMBER_CHARS: usize = 1000;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RememberRequest {
+    pub content: String,
+    pub category: Category,
+}
+
+/// English openers, lowercase, longest first so "remember that" wins over "remember".
+const EN_OPENERS: &[&str] = &[
+    "please remember that",
+    "please remember",
+    "remember that",
+    "remember",
+];
+const ZH_OPENERS: &[&str] = &["请记住", "记住"];
+
+/// Recognises a request to remember something and extracts the fact.
+///
+/// Accepts `remember …`, `remember that …`, `remember: …`, `please remember …`, `记住…` and
+/// `请记住…`, after any leading @mentions (`@bot`, Discord's `<@123>`). A question
+/// ("remember when we met?") is not a request. Returns `None` when the text is not one, or
+/// when nothing follows the opener.
+pub fn parse(text: &str) -> Option<RememberRequest> {
+    let text = strip_mentions(text.trim());
+    let rest = strip_opener(text)?;
+    let content = rest
+        .trim_start_matches(|c: char| {
+            c.is_whitespace() || matches!(c, ':' | '：' | ',' | '，' | '-' | '—')
+        })
+        .trim();
+    if content.is_empty() || content.ends_with('?') || content.ends_with('？') {
+        return None;
+    }
+    Some(RememberRequest {
+        category: classify(content),
+        content: content.to_string(),
+    })
+}
+
+fn strip_opener(text: &str) -> Option<&str> {
+    for opener in ZH_OPENERS {
+        if let Some(rest) = text.strip_prefix(opener) {
+            return Some(rest);
+        }
+    }
+    for opener in EN_OPENERS {
+        // ASCII openers: compare bytes case-insensitively, then require a boundary.
+        if text.len() >= opener.len()
+            && text.is_char_boundary(opener.len())
+            && text[..opener.len()].eq_ignore_ascii_case(opener)
+        {
+            let rest = &text[opener.len()..];
+            let boundary = rest.chars().next().is_some_and(|c| {
+                c.is_whitespace() || matches!(c, ':' | '：' | ',' | '，' | '-' | '—')
+            });
+            if boundary {
+                return Some(rest);
+            }
+        }
+    }
+    None
+}
+
+/// Drops leading `@name` and `<@123>` / `<@!123>` mentions, with a following `,` or `:`.
+pub fn strip_mentions(mut text: &str) -> &str {
+    loop {
+        let trimmed = text.trim_start();
+        let rest = if let Some(after) = trimmed.strip_prefix('@') {
+            let end =
+                after.find(|c: char| c.is_whitespace() || matches!(c, ',' | ':' | '，' | '：'));
+            match end {
+                Some(0) | None => return trimmed,
+                Some(i) => &after[i..],
+            }
+        } else if let Some(after) = trimmed.strip_prefix("<@") {
+            match after.find('>') {
+                Some(i)
+                    if after[..i]
+                        .trim_start_matches('!')
+                        .chars()
+                        .all(|c| c.is_ascii_digit()) =>
+                {
+                    &after[i + 1..]
+                }
+                _ => return trimmed,
+            }
+        } else {
+            return trimmed;
+        };
+        text = rest.trim_start_matches(|c: char| {
+            c.is_whitespace() || matches!(c, ',' | ':' | '，' | '：')
+        });
+    }
+}
+
+/// First-person statements about the user are PROFILE; anything else is KNOWLEDGE.
+pub fn classify(content: &str) -> Category {
+    let lower = content.trim().to_lowercase();
+    let first_word = lower
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .next()
+        .unwrap_or_default();
+    let about_me = matches!(
+        first_word,
+        "i" | "i'm"
+            | "i’m"
+            | "im"
+            | "i've"
+            | "i’ve"
+            | "i'd"
+            | "i’d"
+            | "i'll"
+            | "my"
+            | "mine"
+            | "me"
+    ) || lower.starts_with('我');
+    if about_me {
+        Category::Profile
+    } else {
+        Category::Knowledge
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content(text: &str) -> Option<String> {
+        parse(text).map(|r| r.content)
+    }
+
+    #[test]
+    fn english_forms() {
+        assert_eq!(
+            content("remember I prefer Rust examples").as_deref(),
+            Some("I prefer Rust examples")
+        );
+        assert_eq!(
+            content("Remember that my dog is Rex").as_deref(),
+            Some("my dog is Rex")
+        );
+        assert_eq!(
+            content("REMEMBER: the wifi is on floor 2").as_deref(),
+            Some("the wifi is on floor 2")
+        );
+        assert_eq!(
+            content("please remember, standup is at 10").as_deref(),
+            Some("standup is at 10")
+        );
+    }
+
+    #[test]
+    fn chinese_forms() {
+        assert_eq!(content("记住我喜欢喝绿茶").as_deref(), Some("我喜欢喝绿茶"));
+        assert_eq!(content("请记住：周五开会").as_deref(), Some("周五开会"));
+    }
+
+    #[test]
+    fn after_mentions() {
+        assert_eq!(
+            content("@mneme_bot remember I like tea").as_deref(),
+            Some("I like tea")
+        );
+        assert_eq!(
+            content("<@123456> remember that I like tea").as_deref(),
+            Some("I like tea")
+        );
+        assert_eq!(
+            content("<@!42>, @other: 记住我住在大阪").as_deref(),
+            Some("我住在大阪")
+        );
+    }
+
+    #[test]
+    fn not_requests() {
+        for text in [
+            "remember when we went to Paris?",
+            "remembering things is hard",
+            "do you remember me",
+            "remember",
+            "remember:   ",
+            "记住",
+            "I remember that",
+            "@bot",
+            "<@abc> remember x",
+        ] {
+            assert_eq!(parse(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn categories() {
+        assert_eq!(classify("I prefer Rust"), Category::Profile);
+        assert_eq!(classify("my birthday is in May"), Category::Profile);
+        assert_eq!(classify("I'm vegetarian"), Category::Profile);
+        assert_eq!(classify("我喜欢喝绿茶"), Category::Profile);
+        assert_eq!(
+            classify("the office wifi password rotates monthly"),
+            Category::Knowledge
+        );
+        assert_eq!(classify("周五开会"), Category::Knowledge);
+        assert_eq!(classify("Iceland is cold"), Category::Knowledge);
+    }
+}

@@ -1,0 +1,146 @@
+//! Text normalisation shared by relevance and dedup: lowercase word terms with stop words
+//! dropped, and CJK runs as overlapping character bigrams (Chinese and Japanese have no
+//! spaces, so a "word" split would make a whole sentence one term).
+
+use std::collections::HashSet;
+
+const EN_STOP: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "does", "did", "for", "from",
+    "had", "has", "have", "he", "her", "his", "how", "i", "if", "in", "into", "is", "it", "its",
+    "me", "my", "of", "on", "or", "our", "she", "so", "that", "the", "their", "them", "there",
+    "they", "this", "to", "was", "we", "were", "what", "when", "where", "which", "who", "why",
+    "will", "with", "you", "your", "am", "can", "could", "would", "should", "about", "please",
+    "remember", "user", "users",
+];
+
+/// Single CJK characters too common to carry meaning alone; bigrams made only of these
+/// are dropped too.
+const CJK_STOP: &[char] = &[
+    '的', '了', '是', '我', '你', '他', '她', '它', '们', '在', '和', '有', '就', '不', '也', '都',
+    '吗', '呢', '吧', '啊', '这', '那', '个', '请', 'の', 'は', 'が', 'を', 'に', 'で', 'と', 'も',
+];
+
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF      // Hiragana, Katakana
+        | 0x3400..=0x4DBF    // CJK Extension A
+        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
+        | 0xAC00..=0xD7AF    // Hangul syllables
+        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
+        | 0x20000..=0x2FA1F) // Extensions B–F, compatibility supplement
+}
+
+/// The terms of a text, in order, duplicates kept.
+pub fn terms(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut cjk_run: Vec<char> = Vec::new();
+    for c in text.chars() {
+        if is_cjk(c) {
+            flush_word(&mut word, &mut out);
+            cjk_run.push(c);
+        } else if c.is_alphanumeric() {
+            flush_cjk(&mut cjk_run, &mut out);
+            word.extend(c.to_lowercase());
+        } else if c == '\'' || c == '’' {
+            // "user's" → "user": the possessive adds nothing to match on
+            flush_cjk(&mut cjk_run, &mut out);
+            flush_word(&mut word, &mut out);
+            word.push('\u{0}');
+        } else {
+            flush_cjk(&mut cjk_run, &mut out);
+            flush_word(&mut word, &mut out);
+        }
+    }
+    flush_word(&mut word, &mut out);
+    flush_cjk(&mut cjk_run, &mut out);
+    out
+}
+
+fn flush_word(word: &mut String, out: &mut Vec<String>) {
+    if word.starts_with('\u{0}') {
+        // the tail after an apostrophe (s, t, re, ll, …): dropped
+        word.clear();
+        return;
+    }
+    if !word.is_empty() && !EN_STOP.contains(&word.as_str()) {
+        out.push(std::mem::take(word));
+    }
+    word.clear();
+}
+
+fn flush_cjk(run: &mut Vec<char>, out: &mut Vec<String>) {
+    let meaningful = |c: &char| !CJK_STOP.contains(c);
+    match run.len() {
+        0 => {}
+        1 => {
+            if meaningful(&run[0]) {
+                out.push(run[0].to_string());
+            }
+        }
+        _ => {
+            for pair in run.windows(2) {
+                if pair.iter().any(meaningful) {
+                    out.push(pair.iter().collect());
+                }
+            }
+        }
+    }
+    run.clear();
+}
+
+/// The set of terms, for overlap and Jaccard.
+pub fn term_set(text: &str) -> HashSet<String> {
+    terms(text).into_iter().collect()
+}
+
+/// |A ∩ B| / |A ∪ B|; 0 when both are empty.
+pub fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 0.0;
+    }
+    let inter = a.intersection(b).count();
+    inter as f64 / (a.len() + b.len() - inter) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn english_terms_drop_stop_words_and_possessives() {
+        assert_eq!(
+            terms("The user's dog is named Rex!"),
+            ["dog", "named", "rex"]
+        );
+    }
+
+    #[test]
+    fn cjk_becomes_bigrams_beside_latin_words() {
+        assert_eq!(
+            terms("我住在东京 Tokyo"),
+            ["我住", "住在", "在东", "东京", "tokyo"]
+        );
+        // bigrams of stop characters only are dropped
+        assert_eq!(terms("我的"), Vec::<String>::new());
+        // a lone meaningful character survives
+        assert_eq!(terms("猫"), ["猫"]);
+    }
+
+    #[test]
+    fn chinese_paraphrases_overlap() {
+        let a = term_set("我喜欢喝绿茶");
+        let b = term_set("我很喜欢喝绿茶");
+        assert!(jaccard(&a, &b) > 0.5, "{}", jaccard(&a, &b));
+        let c = term_set("我养了一只猫");
+        assert!(jaccard(&a, &c) < 0.2);
+    }
+
+    #[test]
+    fn jaccard_of_identical_and_disjoint() {
+        let a = term_set("rust programming");
+        assert_eq!(jaccard(&a, &a), 1.0);
+        assert_eq!(jaccard(&a, &term_set("green tea")), 0.0);
+        assert_eq!(jaccard(&HashSet::new(), &HashSet::new()), 0.0);
+    }
+}

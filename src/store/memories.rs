@@ -1,0 +1,280 @@
+//! Structured memories: facts with a category, a scope, a confidence and a history.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+use sqlx::query::Query;
+use sqlx::sqlite::SqliteArguments;
+use sqlx::{FromRow, Row, Sqlite};
+
+use super::{ChatKey, Result, Store, now_ms};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "UPPERCASE")]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Category {
+    Profile,
+    Knowledge,
+    Event,
+}
+
+impl Category {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Profile => "PROFILE",
+            Self::Knowledge => "KNOWLEDGE",
+            Self::Event => "EVENT",
+        }
+    }
+}
+
+impl fmt::Display for Category {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Category {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s.trim().to_ascii_uppercase().as_str() {
+            "PROFILE" => Ok(Self::Profile),
+            "KNOWLEDGE" => Ok(Self::Knowledge),
+            "EVENT" => Ok(Self::Event),
+            _ => Err(format!(
+                "`{s}` is not a category: use PROFILE, KNOWLEDGE or EVENT"
+            )),
+        }
+    }
+}
+
+/// How a memory came to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type)]
+#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// The user said "remember …".
+    Explicit,
+    /// The model stored it through a tool.
+    Tool,
+    /// The background reflector extracted it.
+    Reflector,
+}
+
+/// Where a memory applies: one chat, or every chat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MemoryScope {
+    Global,
+    Chat(i64),
+}
+
+impl MemoryScope {
+    fn chat_id(self) -> Option<i64> {
+        match self {
+            Self::Global => None,
+            Self::Chat(id) => Some(id),
+        }
+    }
+}
+
+#[derive(Debug, Clone, FromRow)]
+pub struct MemoryRow {
+    pub id: i64,
+    pub chat_id: Option<i64>,
+    pub category: Category,
+    pub content: String,
+    pub subject: Option<String>,
+    pub confidence: f64,
+    pub source: Source,
+    pub source_message_ids: String,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub last_seen_at: i64,
+    pub archived: bool,
+    pub archived_at: Option<i64>,
+    pub supersedes_id: Option<i64>,
+    /// Joined from `chats`; `None` for global memories.
+    pub channel: Option<String>,
+    pub external_chat_id: Option<String>,
+}
+
+impl MemoryRow {
+    pub fn scope(&self) -> MemoryScope {
+        self.chat_id.map_or(MemoryScope::Global, MemoryScope::Chat)
+    }
+    /// `global`, or the chat's `CHANNEL:ID`.
+    pub fn chat_name(&self) -> String {
+        match (&self.channel, &self.external_chat_id) {
+            (Some(c), Some(id)) => ChatKey::new(c, id).to_string(),
+            _ => "global".to_string(),
+        }
+    }
+    pub fn source_message_ids(&self) -> Vec<i64> {
+        serde_json::from_str(&self.source_message_ids).unwrap_or_default()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct NewMemory {
+    pub scope: MemoryScope,
+    pub category: Category,
+    pub content: String,
+    pub subject: Option<String>,
+    pub confidence: f64,
+    pub source: Source,
+    pub source_message_ids: Vec<i64>,
+    /// Set by imports to keep history; `None` = now.
+    pub created_at: Option<i64>,
+    pub last_seen_at: Option<i64>,
+    pub archived: bool,
+}
+
+/// Which memories to list.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryFilter {
+    /// `None` = every scope; `Some(Global)` = global only; `Some(Chat(id))` = that chat only.
+    pub scope: Option<MemoryScope>,
+    pub category: Option<Category>,
+    /// Include archived rows too.
+    pub include_archived: bool,
+    pub limit: Option<u32>,
+}
+
+const INSERT_COLUMNS: &str = "chat_id, category, content, subject, confidence, source, source_message_ids, \
+    created_at, updated_at, last_seen_at, archived, archived_at";
+const INSERT_VALUES: &str = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12";
+
+/// Binds a new memory to `?1`…`?12` in the order of `INSERT_COLUMNS`.
+fn bind_new<'q>(
+    q: Query<'q, Sqlite, SqliteArguments<'q>>,
+    m: &'q NewMemory,
+    now: i64,
+) -> Query<'q, Sqlite, SqliteArguments<'q>> {
+    q.bind(m.scope.chat_id())
+        .bind(m.category)
+        .bind(&m.content)
+        .bind(&m.subject)
+        .bind(m.confidence.clamp(0.0, 1.0))
+        .bind(m.source)
+        .bind(serde_json::to_string(&m.source_message_ids).unwrap_or_else(|_| "[]".into()))
+        .bind(m.created_at.unwrap_or(now))
+        .bind(now)
+        .bind(m.last_seen_at.unwrap_or(now))
+        .bind(m.archived)
+        .bind(m.archived.then_some(now))
+}
+
+const SELECT: &str = "SELECT m.*, c.channel, c.external_chat_id FROM memories m LEFT JOIN chats c ON c.id = m.chat_id";
+
+impl Store {
+    pub async fn insert_memory(&self, m: &NewMemory) -> Result<i64> {
+        let sql = format!(
+            "INSERT INTO memories ({INSERT_COLUMNS}) VALUES ({INSERT_VALUES}) RETURNING id"
+        );
+        let row = bind_new(sqlx::query(&sql), m, now_ms())
+            .fetch_one(&self.pool)
+            .await?;
+        row.try_get(0)
+    }
+
+    /// Inserts each memory unless its scope already holds the same content; all or nothing.
+    /// Returns how many were inserted.
+    pub async fn import_memories(&self, memories: &[NewMemory]) -> Result<usize> {
+        let sql = format!(
+            "INSERT INTO memories ({INSERT_COLUMNS}) SELECT {INSERT_VALUES}
+             WHERE NOT EXISTS (SELECT 1 FROM memories WHERE chat_id IS ?1 AND content = ?3)"
+        );
+        let mut tx = self.pool.begin().await?;
+        let mut inserted = 0;
+        for m in memories {
+            let done = bind_new(sqlx::query(&sql), m, now_ms())
+                .execute(&mut *tx)
+                .await?;
+            inserted += done.rows_affected() as usize;
+        }
+        tx.commit().await?;
+        Ok(inserted)
+    }
+
+    pub async fn get_memory(&self, id: i64) -> Result<Option<MemoryRow>> {
+        sqlx::query_as::<_, MemoryRow>(&format!("{SELECT} WHERE m.id = ?1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+    }
+
+    /// What a chat's prompt may draw on: its own active memories and the global ones.
+    pub async fn injectable_memories(&self, chat_id: i64) -> Result<Vec<MemoryRow>> {
+        sqlx::query_as::<_, MemoryRow>(&format!(
+            "{SELECT} WHERE (m.chat_id = ?1 OR m.chat_id IS NULL) AND m.archived = 0 ORDER BY m.id"
+        ))
+        .bind(chat_id)
+        .fetch_all(&self.pool)
+        .await
+    }
+
+    pub async fn list_memories(&self, f: &MemoryFilter) -> Result<Vec<MemoryRow>> {
+        let mut sql = format!("{SELECT} WHERE 1 = 1");
+        match f.scope {
+            None => {}
+            Some(MemoryScope::Global) => sql.push_str(" AND m.chat_id IS NULL"),
+            Some(MemoryScope::Chat(_)) => sql.push_str(" AND m.chat_id = ?1"),
+        }
+        if f.category.is_some() {
+            sql.push_str(" AND m.category = ?2");
+        }
+        if !f.include_archived {
+            sql.push_str(" AND m.archived = 0");
+        }
+        sql.push_str(" ORDER BY m.id LIMIT ?3");
+        sqlx::query_as::<_, MemoryRow>(&sql)
+            .bind(f.scope.and_then(MemoryScope::chat_id))
+            .bind(f.category)
+            .bind(f.limit.map_or(-1, i64::from))
+            .fetch_all(&self.pool)
+            .await
+    }
+
+    /// Replaces a memory's wording (a refinement of the same fact) and marks it seen now.
+    pub async fn refine_memory(
+        &self,
+        id: i64,
+        content: &str,
+        category: Category,
+        confidence: f64,
+    ) -> Result<bool> {
+        let now = now_ms();
+        let done = sqlx::query(
+            "UPDATE memories SET content = ?2, category = ?3, confidence = MAX(confidence, ?4),
+                updated_at = ?5, last_seen_at = ?5 WHERE id = ?1",
+        )
+        .bind(id)
+        .bind(content)
+        .bind(category)
+        .bind(confidence.clamp(0.0, 1.0))
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Deletes one memory for good. Returns whether it existed.
+    pub async fn delete_memory(&self, id: i64) -> Result<bool> {
+        let done = sqlx::query("DELETE FROM memories WHERE id = ?1")
+            .bind(id)
+            .execute(&self.pool)
+            .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Active and archived counts, for `/usage` and `mneme usage`.
+    pub async fn memory_counts(&self) -> Result<(i64, i64, i64)> {
+        sqlx::query_as(
+            "SELECT COALESCE(SUM(archived = 0), 0), COALESCE(SUM(archived = 1), 0),
+                    COALESCE(SUM(archived = 0 AND confidence < 0.5), 0) FROM memories",
+        )
+        .fetch_one(&self.pool)
+        .await
+    }
+}

@@ -1,0 +1,96 @@
+//! Messages as they were said, by people and by the bot.
+
+use sqlx::FromRow;
+
+use super::{Result, SessionId, Store, now_ms};
+
+#[derive(Debug, Clone, FromRow)]
+pub struct MessageRow {
+    pub id: i64,
+    pub chat_id: i64,
+    pub session_id: Option<i64>,
+    pub sender_id: String,
+    pub sender_name: String,
+    pub is_from_bot: bool,
+    pub text: String,
+    pub platform_message_id: Option<String>,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone)]
+pub struct NewMessage<'a> {
+    pub chat_id: i64,
+    pub session_id: SessionId,
+    pub sender_id: &'a str,
+    pub sender_name: &'a str,
+    pub is_from_bot: bool,
+    pub text: &'a str,
+    pub platform_message_id: Option<&'a str>,
+    /// When the platform says it was sent; `None` = now.
+    pub created_at: Option<i64>,
+}
+
+impl Store {
+    /// Stores a message. Returns `None` when the platform already delivered this message id
+    /// for this chat (a redelivery), so the caller can skip it.
+    pub async fn insert_message(&self, m: &NewMessage<'_>) -> Result<Option<i64>> {
+        sqlx::query_scalar(
+            "INSERT INTO messages
+                (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+             ON CONFLICT DO NOTHING
+             RETURNING id",
+        )
+        .bind(m.chat_id)
+        .bind(m.session_id)
+        .bind(m.sender_id)
+        .bind(m.sender_name)
+        .bind(m.is_from_bot)
+        .bind(m.text)
+        .bind(m.platform_message_id)
+        .bind(m.created_at.unwrap_or_else(now_ms))
+        .fetch_optional(&self.pool)
+        .await
+    }
+
+    /// The last `limit` messages of a session, oldest first.
+    pub async fn session_history(
+        &self,
+        session_id: SessionId,
+        limit: u32,
+    ) -> Result<Vec<MessageRow>> {
+        let mut rows = sqlx::query_as::<_, MessageRow>(
+            "SELECT * FROM messages WHERE session_id = ?1 ORDER BY id DESC LIMIT ?2",
+        )
+        .bind(session_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.reverse();
+        Ok(rows)
+    }
+
+    /// Messages of a chat with ids in `(after_id, ..]`, oldest first, at most `limit`.
+    pub async fn messages_after(
+        &self,
+        chat_id: i64,
+        after_id: i64,
+        limit: u32,
+    ) -> Result<Vec<MessageRow>> {
+        sqlx::query_as::<_, MessageRow>(
+            "SELECT * FROM messages WHERE chat_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+        )
+        .bind(chat_id)
+        .bind(after_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await
+    }
+
+    pub async fn count_messages(&self, chat_id: i64) -> Result<i64> {
+        sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE chat_id = ?1")
+            .bind(chat_id)
+            .fetch_one(&self.pool)
+            .await
+    }
+}

@@ -1,0 +1,116 @@
+//! Persistence: the only place that speaks SQL.
+//!
+//! [`Store`] wraps a SQLite pool (WAL, busy timeout, foreign keys) with the schema from
+//! `migrations/sqlite/` embedded at compile time. Everything above this module works with the
+//! typed rows and small methods defined here, never with queries.
+
+mod chats;
+mod memories;
+mod messages;
+mod usage;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::SqlitePool;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+
+pub use chats::{ChatRow, SessionId};
+pub use memories::{Category, MemoryFilter, MemoryRow, MemoryScope, NewMemory, Source};
+pub use messages::{MessageRow, NewMessage};
+pub use usage::{InjectionLog, UsageRow, UsageSummary};
+
+pub type Result<T> = std::result::Result<T, sqlx::Error>;
+
+/// Milliseconds since the Unix epoch, the unit of every time column.
+pub fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// A chat's public name, `CHANNEL:EXTERNAL_ID` (e.g. `telegram:123`, `cli:default`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ChatKey {
+    pub channel: String,
+    pub external_id: String,
+}
+
+/// Channels a chat can belong to.
+pub const CHANNELS: &[&str] = &["telegram", "discord", "web", "cli"];
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error(
+    "`{0}` is not a chat name: expected CHANNEL:ID with CHANNEL one of telegram, discord, web, cli"
+)]
+pub struct BadChatKey(pub String);
+
+impl ChatKey {
+    pub fn new(channel: impl Into<String>, external_id: impl Into<String>) -> Self {
+        Self {
+            channel: channel.into(),
+            external_id: external_id.into(),
+        }
+    }
+}
+
+impl fmt::Display for ChatKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.channel, self.external_id)
+    }
+}
+
+impl FromStr for ChatKey {
+    type Err = BadChatKey;
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        match s.split_once(':') {
+            Some((channel, id)) if CHANNELS.contains(&channel) && !id.trim().is_empty() => {
+                Ok(Self::new(channel, id))
+            }
+            _ => Err(BadChatKey(s.to_string())),
+        }
+    }
+}
+
+/// Handle to the database; cheap to clone.
+#[derive(Clone)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `url` (`sqlite://PATH` or `sqlite::memory:`)
+    /// and brings its schema up to date.
+    pub async fn open(url: &str) -> Result<Self> {
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .busy_timeout(Duration::from_secs(10))
+            .foreign_keys(true);
+        if let Some(dir) = options.get_filename().parent()
+            && !dir.as_os_str().is_empty()
+        {
+            std::fs::create_dir_all(dir).map_err(sqlx::Error::Io)?;
+        }
+        let in_memory = url.contains(":memory:");
+        let pool = SqlitePoolOptions::new()
+            // An in-memory database lives in one connection.
+            .max_connections(if in_memory { 1 } else { 8 })
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+        Ok(Self { pool })
+    }
+
+    /// Cheap liveness probe.
+    pub async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1")
+            .execute(&self.pool)
+            .await
+            .map(|_| ())
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
