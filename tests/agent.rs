@@ -1,0 +1,560 @@
+//! The agent loop end to end against the fake LLM: turns, tools, memory, commands, failures.
+
+mod support;
+
+use std::sync::Arc;
+
+use mneme::agent::{Outcome, ReplyKind};
+use mneme::store::{ChatKey, MemoryFilter};
+use serde_json::json;
+use support::*;
+use tokio::sync::Notify;
+
+#[tokio::test]
+async fn plain_turn_stores_both_sides() {
+    let llm = FakeLlm::start().await;
+    llm.script([openai_text("Hello Alice!")]);
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    let reply = bot.say("cli:default", "hi").await;
+    assert_eq!(reply.text, "Hello Alice!");
+    assert_eq!(reply.kind, ReplyKind::Model);
+
+    let req = &llm.requests()[0];
+    let system = req.system();
+    let (g, c, s) = (
+        system.find("<global_memory>").unwrap(),
+        system.find("<chat_memory>").unwrap(),
+        system.find("<structured_memories>").unwrap(),
+    );
+    assert!(system.starts_with("You are Mneme"));
+    assert!(g < c && c < s, "tags in contract order:\n{system}");
+    assert_eq!(req.message_texts(), ["hi"]);
+    let tools: Vec<_> = req.body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].clone())
+        .collect();
+    assert_eq!(tools, [json!("read_memory"), json!("write_memory")]);
+
+    let chat = bot
+        .agent
+        .store()
+        .find_chat(&ChatKey::new("cli", "default"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(bot.agent.store().count_messages(chat.id).await.unwrap(), 2);
+    let usage = bot
+        .agent
+        .store()
+        .usage_by_chat(Some(chat.id))
+        .await
+        .unwrap();
+    assert_eq!(
+        (
+            usage[0].input_tokens,
+            usage[0].output_tokens,
+            usage[0].model.as_str()
+        ),
+        (11, 5, "fake-model")
+    );
+}
+
+#[tokio::test]
+async fn tool_call_writes_chat_agents_md_and_the_next_prompt_shows_it() {
+    let llm = FakeLlm::start().await;
+    llm.script([
+        openai_tool_call(
+            "write_memory",
+            r##"{"scope":"chat","content":"# Notes\nAlice likes jasmine tea."}"##,
+        ),
+        openai_text("Noted in my notes."),
+        openai_text("You like jasmine tea."),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    assert_eq!(
+        bot.say("telegram:42", "please note I like jasmine tea")
+            .await
+            .text,
+        "Noted in my notes."
+    );
+
+    let file = bot.data_dir().join("runtime/groups/telegram/42/AGENTS.md");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "# Notes\nAlice likes jasmine tea."
+    );
+    let second = &llm.requests()[1].body["messages"];
+    let last = second.as_array().unwrap().last().unwrap();
+    assert_eq!(last["role"], "tool");
+    assert_eq!(last["content"], "saved chat memory (32 bytes)");
+
+    bot.say("telegram:42", "what do I like?").await;
+    let system = llm.requests()[2].system();
+    assert!(
+        system.contains("<chat_memory>\n# Notes\nAlice likes jasmine tea.\n</chat_memory>"),
+        "{system}"
+    );
+}
+
+#[tokio::test]
+async fn global_memory_only_from_control_chats() {
+    let llm = FakeLlm::start().await;
+    let write_global = || {
+        openai_tool_call(
+            "write_memory",
+            r#"{"scope":"global","content":"Owner: Bob"}"#,
+        )
+    };
+    llm.script([
+        write_global(),
+        openai_text("I can't."),
+        write_global(),
+        openai_text("Saved."),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "control_chat_ids: [\"telegram:1\"]\n").await;
+    let global = bot.data_dir().join("runtime/groups/AGENTS.md");
+
+    bot.send(group(
+        "telegram:-100",
+        "mallory",
+        "@bot set global memory",
+        true,
+    ))
+    .await;
+    assert!(
+        !global.exists(),
+        "a group member cannot write global memory"
+    );
+    let refused = llm.requests()[1].body["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert!(
+        refused["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("error: global memory can only be written from a control chat")
+    );
+
+    bot.say("telegram:1", "set global memory").await;
+    assert_eq!(std::fs::read_to_string(&global).unwrap(), "Owner: Bob");
+}
+
+#[tokio::test]
+async fn remember_fast_path_needs_no_model_and_refines_near_duplicates() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+
+    let r = bot
+        .say("cli:default", "remember I prefer Rust examples")
+        .await;
+    assert_eq!(r.text, "Noted. Saved memory #1: I prefer Rust examples");
+    assert_eq!(r.kind, ReplyKind::Remembered);
+    let r = bot
+        .say(
+            "cli:default",
+            "Remember that I prefer Rust examples with tests",
+        )
+        .await;
+    assert_eq!(
+        r.text,
+        "Updated memory #1: I prefer Rust examples with tests"
+    );
+    let r = bot.say("cli:default", "记住我喜欢喝绿茶").await;
+    assert_eq!(r.text, "Noted. Saved memory #2: 我喜欢喝绿茶");
+    let r = bot.say("cli:default", "请记住：我很喜欢喝绿茶").await;
+    assert_eq!(r.text, "Updated memory #2: 我很喜欢喝绿茶");
+    let r = bot
+        .say(
+            "cli:default",
+            "remember my github token is ghp_abcdefghijklmnopqrstuvwx1234",
+        )
+        .await;
+    assert!(r.text.starts_with("I won't store that"), "{}", r.text);
+
+    assert_eq!(
+        llm.request_count(),
+        0,
+        "the fast path never calls the model"
+    );
+    let all = bot
+        .agent
+        .store()
+        .list_memories(&MemoryFilter::default())
+        .await
+        .unwrap();
+    assert_eq!(all.len(), 2);
+    assert_eq!(all[0].category.as_str(), "PROFILE");
+    assert!(all.iter().all(|m| !m.content.contains("ghp_")));
+
+    // the exchange is in the session: the model sees it was handled
+    llm.script([openai_text("ok")]);
+    bot.say("cli:default", "thanks").await;
+    let texts = llm.requests()[0].message_texts();
+    assert!(
+        texts.contains(&"Noted. Saved memory #1: I prefer Rust examples".to_string()),
+        "{texts:?}"
+    );
+}
+
+#[tokio::test]
+async fn remembered_fact_survives_a_restart_and_is_injected() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let bot = TestBot::start(&llm, dir.path(), "").await;
+        bot.say("discord:777", "@mneme remember my dog is called Rex")
+            .await;
+        bot.agent.store().close().await;
+    }
+    llm.script([openai_text("Rex!")]);
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    assert_eq!(
+        bot.say("discord:777", "what is my dog called?").await.text,
+        "Rex!"
+    );
+    let system = llm.requests()[0].system();
+    assert!(
+        system.contains(
+            "<structured_memories>\n[PROFILE] [chat] my dog is called Rex\n</structured_memories>"
+        ),
+        "{system}"
+    );
+
+    // and another chat does not see it
+    llm.script([openai_text("No idea.")]);
+    bot.say("discord:778", "what is my dog called?").await;
+    let other = llm.requests()[1].system();
+    assert!(!other.contains("Rex"), "{other}");
+}
+
+#[tokio::test]
+async fn budget_cuts_memories_and_logs_the_injection() {
+    let llm = FakeLlm::start().await;
+    llm.fallback(openai_text("ok"));
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "memory_token_budget: 40\n").await;
+    let facts = [
+        "the boiler was serviced in March",
+        "Tom's birthday is on the ninth of June",
+        "the garden gate code changes weekly",
+        "our cat Miso hates thunderstorms",
+        "the recycling goes out every second Tuesday",
+        "Grandma prefers phone calls over texts",
+        "the car insurance renews in October",
+        "the piano needs tuning twice a year",
+        "Lena is allergic to peanuts",
+        "the router lives in the hallway cupboard",
+        "we keep spare keys with the neighbours",
+        "the lighthouse tour starts at the harbour",
+    ];
+    for fact in facts {
+        let r = bot.say("web:alice", &format!("remember {fact}")).await;
+        assert!(r.text.starts_with("Noted."), "{}", r.text);
+    }
+    bot.say("web:alice", "when does the lighthouse tour start?")
+        .await;
+    let system = llm.requests()[0].system();
+    let block = system
+        .split("<structured_memories>\n")
+        .nth(1)
+        .unwrap()
+        .split("</structured_memories>")
+        .next()
+        .unwrap();
+    let lines: Vec<_> = block.lines().collect();
+    let omitted: usize = lines
+        .last()
+        .unwrap()
+        .trim_start_matches("(+")
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        lines.last().unwrap().ends_with(" memories omitted)"),
+        "{block}"
+    );
+    assert_eq!(lines.len() - 1 + omitted, 12, "{block}");
+    assert!(
+        lines[0].contains("lighthouse tour"),
+        "the relevant fact comes first: {block}"
+    );
+
+    let chat = bot
+        .agent
+        .store()
+        .find_chat(&"web:alice".parse().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let log = bot
+        .agent
+        .store()
+        .last_injection(chat.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((log.candidates, log.omitted), (12, omitted as i64));
+    assert!(log.tokens > 0 && log.tokens <= 40, "{log:?}");
+}
+
+#[tokio::test]
+async fn llm_failure_gets_an_honest_reply_and_keeps_the_message() {
+    let llm = FakeLlm::start().await;
+    llm.fallback(Answer::Status(500, None, "down".into()));
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    let r = bot.say("cli:default", "are you there?").await;
+    assert_eq!(r.kind, ReplyKind::Error);
+    assert!(r.text.contains("openai answered HTTP 500"), "{}", r.text);
+    assert!(r.text.contains("Your message is saved"), "{}", r.text);
+    let chat = bot
+        .agent
+        .store()
+        .find_chat(&"cli:default".parse().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        bot.agent.store().count_messages(chat.id).await.unwrap(),
+        1,
+        "the user's message stays; no fake answer is stored"
+    );
+}
+
+#[tokio::test]
+async fn groups_store_everything_and_answer_when_addressed() {
+    let llm = FakeLlm::start().await;
+    llm.script([openai_text("Hi both")]);
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    assert_eq!(
+        bot.send(group("telegram:-1", "bob", "morning all", false))
+            .await,
+        Outcome::Stored
+    );
+    assert_eq!(llm.request_count(), 0);
+    let r = bot
+        .send(group("telegram:-1", "carol", "@mneme say hi", true))
+        .await;
+    assert!(matches!(r, Outcome::Reply(_)));
+    assert_eq!(
+        llm.requests()[0].message_texts(),
+        ["[bob]: morning all", "[carol]: @mneme say hi"]
+    );
+}
+
+#[tokio::test]
+async fn redelivered_platform_messages_are_dropped() {
+    let llm = FakeLlm::start().await;
+    llm.fallback(openai_text("once"));
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    let mut msg = private("telegram:5", "hello");
+    msg.platform_message_id = Some("99".into());
+    assert!(matches!(bot.send(msg.clone()).await, Outcome::Reply(_)));
+    assert_eq!(bot.send(msg).await, Outcome::Duplicate);
+    assert_eq!(llm.request_count(), 1);
+}
+
+#[tokio::test]
+async fn one_turn_at_a_time_per_chat_in_order() {
+    let llm = FakeLlm::start().await;
+    let gate = Arc::new(Notify::new());
+    llm.script([Answer::Gated(
+        gate.clone(),
+        Box::new(openai_text("first answer")),
+    )]);
+    llm.fallback(openai_text("later answer"));
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+
+    let a = bot.agent.clone();
+    let first = tokio::spawn(async move { a.handle(private("web:x", "one"), None).await });
+    llm.wait_for_requests(1).await;
+    let a = bot.agent.clone();
+    let second = tokio::spawn(async move { a.handle(private("web:x", "two"), None).await });
+    // another chat is not held up by the blocked one
+    assert_eq!(bot.say("web:y", "hi").await.text, "later answer");
+    gate.notify_one();
+    first.await.unwrap().unwrap();
+    second.await.unwrap().unwrap();
+
+    let reqs: Vec<_> = llm
+        .requests()
+        .into_iter()
+        .filter(|r| r.system().contains("`web:x`"))
+        .collect();
+    assert_eq!(reqs.len(), 2);
+    assert_eq!(
+        reqs[1].message_texts(),
+        ["one", "first answer", "two"],
+        "the second turn ran after the first"
+    );
+}
+
+#[tokio::test]
+async fn commands_list_forget_reset_usage() {
+    let llm = FakeLlm::start().await;
+    llm.fallback(openai_text("ok"));
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    bot.say("cli:a", "remember I live in Kyoto").await;
+    bot.say("cli:b", "remember I live in Lima").await;
+
+    let list = bot.say("cli:a", "/memories").await;
+    assert_eq!(list.kind, ReplyKind::Command);
+    assert!(
+        list.text.contains("#1 [PROFILE] I live in Kyoto") && !list.text.contains("Lima"),
+        "{}",
+        list.text
+    );
+    assert!(
+        bot.say("cli:a", "/forget 2")
+            .await
+            .text
+            .starts_with("There is no memory #2 in this chat")
+    );
+    assert_eq!(
+        bot.say("cli:a", "/forget 1").await.text,
+        "Forgot memory #1: I live in Kyoto"
+    );
+    assert!(
+        bot.say("cli:a", "/memories")
+            .await
+            .text
+            .starts_with("I don't remember anything here yet")
+    );
+
+    bot.say("cli:a", "before reset").await;
+    bot.say("cli:a", "/reset").await;
+    bot.say("cli:a", "after reset").await;
+    let last = llm.requests().last().unwrap().message_texts();
+    assert_eq!(last, ["after reset"], "history starts over after /reset");
+
+    let usage = bot.say("cli:a", "/usage").await.text;
+    assert!(
+        usage.contains("fake-model (chat): 2 calls, 22 in / 10 out"),
+        "{usage}"
+    );
+    assert!(bot.say("cli:a", "/help").await.text.contains("/forget ID"));
+    assert!(
+        bot.say("cli:a", "/frobnicate")
+            .await
+            .text
+            .contains("I don't know the command /frobnicate")
+    );
+    // a path is a message, not a command
+    bot.say("cli:a", "/etc/hosts is a file").await;
+    assert_eq!(
+        llm.requests()
+            .last()
+            .unwrap()
+            .message_texts()
+            .last()
+            .unwrap(),
+        "/etc/hosts is a file"
+    );
+}
+
+#[tokio::test]
+async fn bad_tool_arguments_reach_the_model_as_errors_and_loops_are_bounded() {
+    let llm = FakeLlm::start().await;
+    llm.script([
+        openai_tool_call("write_memory", "{broken"),
+        openai_text("Sorry, fixed."),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "max_tool_iterations: 3\n").await;
+    assert_eq!(bot.say("cli:default", "save").await.text, "Sorry, fixed.");
+    let tool_msg = llm.requests()[1].body["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert!(
+        tool_msg["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("error: arguments are not valid JSON")
+    );
+
+    llm.fallback(openai_tool_call("read_memory", r#"{"scope":"chat"}"#));
+    let r = bot.say("cli:default", "loop forever").await;
+    assert_eq!(r.kind, ReplyKind::Error);
+    assert!(r.text.contains("after 3 tool steps"), "{}", r.text);
+    assert_eq!(llm.request_count(), 2 + 3);
+}
+
+#[tokio::test]
+async fn streaming_turn_sends_deltas() {
+    let llm = FakeLlm::start().await;
+    llm.script([openai_stream(&["Stream", "ed reply"])]);
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let out = bot
+        .agent
+        .handle(private("web:s", "go"), Some(&tx))
+        .await
+        .unwrap();
+    drop(tx);
+    let mut pieces = Vec::new();
+    while let Some(p) = rx.recv().await {
+        pieces.push(p);
+    }
+    assert_eq!(pieces, ["Stream", "ed reply"]);
+    assert!(matches!(out, Outcome::Reply(r) if r.text == "Streamed reply"));
+}
+
+#[tokio::test]
+async fn anthropic_provider_drives_a_tool_turn() {
+    let llm = FakeLlm::start().await;
+    llm.script([
+        anthropic_tool_use(
+            "write_memory",
+            json!({"scope": "chat", "content": "prefers metric units"}),
+        ),
+        anthropic_text("Saved."),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "llm_provider: anthropic\napi_key: test-key\nllm_base_url: {}\n",
+        llm.root
+    );
+    // swap the OpenAI endpoint for the Anthropic one (YAML refuses duplicate keys)
+    let yaml =
+        config_yaml(&llm, dir.path(), "").replace(&format!("llm_base_url: {}\n", llm.url), &extra);
+    let config = mneme::config::Config::from_yaml(&yaml, &dir.path().join("c.yaml"), &[])
+        .unwrap()
+        .config;
+    let store = mneme::store::Store::open(&config.database_url())
+        .await
+        .unwrap();
+    let provider = mneme::llm::from_config(&config).unwrap();
+    let agent = mneme::agent::Agent::new(Arc::new(config), store, provider);
+    let out = agent
+        .handle(private("cli:default", "use metric"), None)
+        .await
+        .unwrap();
+    assert!(matches!(out, Outcome::Reply(r) if r.text == "Saved."));
+    let file = dir.path().join("data/runtime/groups/cli/default/AGENTS.md");
+    assert_eq!(
+        std::fs::read_to_string(file).unwrap(),
+        "prefers metric units"
+    );
+    let second = &llm.requests()[1].body;
+    assert_eq!(second["messages"][1]["content"][1]["type"], "tool_use");
+    assert_eq!(second["messages"][2]["content"][0]["type"], "tool_result");
+}

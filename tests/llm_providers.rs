@@ -1,0 +1,274 @@
+//! The real providers against the fake LLM server: formats, streaming, retries, errors.
+
+mod support;
+
+use std::time::Duration;
+
+use mneme::llm::{
+    AnthropicProvider, ChatMessage, HttpSettings, LlmError, LlmProvider, LlmRequest,
+    OpenAiProvider, ToolCall,
+};
+use serde_json::json;
+use support::*;
+
+const KEY: &str = "sk-test-key-0123456789";
+
+fn settings(timeout_ms: u64, retries: u32) -> HttpSettings {
+    HttpSettings {
+        timeout: Duration::from_millis(timeout_ms),
+        max_retries: retries,
+        base_backoff: Duration::from_millis(1),
+        max_backoff: Duration::from_millis(50),
+    }
+}
+
+fn request() -> LlmRequest {
+    LlmRequest {
+        model: "fake-model".into(),
+        system: "You are a test.".into(),
+        messages: vec![ChatMessage::user("hello")],
+        tools: vec![mneme::llm::ToolSpec {
+            name: "read_memory",
+            description: "read",
+            parameters: json!({"type": "object", "properties": {"scope": {"type": "string"}}}),
+        }],
+        max_tokens: 100,
+    }
+}
+
+fn openai(llm: &FakeLlm, timeout_ms: u64, retries: u32) -> OpenAiProvider {
+    OpenAiProvider::new(&llm.url, KEY, settings(timeout_ms, retries)).unwrap()
+}
+
+#[tokio::test]
+async fn openai_plain_answer_and_wire_format() {
+    let llm = FakeLlm::start().await;
+    llm.script([openai_text("Hi there")]);
+    let r = openai(&llm, 5000, 0).complete(&request()).await.unwrap();
+    assert_eq!(r.text, "Hi there");
+    assert!(r.tool_calls.is_empty());
+    assert_eq!((r.usage.input_tokens, r.usage.output_tokens), (11, 5));
+
+    let seen = &llm.requests()[0];
+    assert_eq!(seen.path, "/v1/chat/completions");
+    assert_eq!(seen.headers["authorization"], format!("Bearer {KEY}"));
+    assert_eq!(seen.body["model"], "fake-model");
+    assert_eq!(
+        seen.body["messages"][0],
+        json!({"role": "system", "content": "You are a test."})
+    );
+    assert_eq!(
+        seen.body["messages"][1],
+        json!({"role": "user", "content": "hello"})
+    );
+    assert_eq!(seen.body["tools"][0]["type"], "function");
+    assert_eq!(seen.body["tools"][0]["function"]["name"], "read_memory");
+    assert!(seen.body.get("stream").is_none());
+}
+
+#[tokio::test]
+async fn openai_tool_call_round_trip_format() {
+    let llm = FakeLlm::start().await;
+    llm.script([
+        openai_tool_call("read_memory", r#"{"scope":"chat"}"#),
+        openai_text("done"),
+    ]);
+    let provider = openai(&llm, 5000, 0);
+    let mut req = request();
+    let first = provider.complete(&req).await.unwrap();
+    assert_eq!(
+        first.tool_calls,
+        [ToolCall {
+            id: "call_1".into(),
+            name: "read_memory".into(),
+            arguments: Ok(json!({"scope": "chat"}))
+        }]
+    );
+    let mut asked = ChatMessage::assistant("");
+    asked.tool_calls = first.tool_calls;
+    req.messages.push(asked);
+    req.messages
+        .push(ChatMessage::tool_result("call_1", "(empty)"));
+    assert_eq!(provider.complete(&req).await.unwrap().text, "done");
+
+    let second = &llm.requests()[1].body["messages"];
+    assert_eq!(
+        second[2]["tool_calls"][0]["function"]["arguments"],
+        r#"{"scope":"chat"}"#
+    );
+    assert_eq!(
+        second[3],
+        json!({"role": "tool", "tool_call_id": "call_1", "content": "(empty)"})
+    );
+}
+
+#[tokio::test]
+async fn openai_streaming_reports_pieces() {
+    let llm = FakeLlm::start().await;
+    llm.script([openai_stream(&["Hel", "lo ", "world"])]);
+    let mut pieces = Vec::new();
+    let r = openai(&llm, 5000, 0)
+        .complete_streaming(&request(), &mut |p: &str| pieces.push(p.to_string()))
+        .await
+        .unwrap();
+    assert_eq!(pieces, ["Hel", "lo ", "world"]);
+    assert_eq!(r.text, "Hello world");
+    assert_eq!(r.usage.output_tokens, 3);
+    let body = &llm.requests()[0].body;
+    assert_eq!(body["stream"], true);
+    assert_eq!(body["stream_options"]["include_usage"], true);
+}
+
+#[tokio::test]
+async fn retries_after_429_honouring_retry_after() {
+    let llm = FakeLlm::start().await;
+    llm.script([
+        Answer::Status(
+            429,
+            Some("0"),
+            r#"{"error":{"message":"slow down"}}"#.into(),
+        ),
+        Answer::Status(503, None, "overloaded".into()),
+        openai_text("finally"),
+    ]);
+    let r = openai(&llm, 5000, 3).complete(&request()).await.unwrap();
+    assert_eq!(r.text, "finally");
+    assert_eq!(llm.request_count(), 3);
+}
+
+#[tokio::test]
+async fn a_500_becomes_an_error_naming_provider_and_status_but_not_the_key() {
+    let llm = FakeLlm::start().await;
+    llm.fallback(Answer::Status(
+        500,
+        None,
+        format!(r#"{{"error":{{"message":"boom for key {KEY}"}}}}"#),
+    ));
+    let err = openai(&llm, 5000, 1)
+        .complete(&request())
+        .await
+        .unwrap_err();
+    assert_eq!(llm.request_count(), 2, "one retry");
+    assert!(
+        matches!(err, LlmError::Status { status: 500, .. }),
+        "{err:?}"
+    );
+    let text = err.to_string();
+    assert!(text.starts_with("openai: HTTP 500"), "{text}");
+    assert!(!text.contains(KEY), "{text}");
+    assert!(text.contains("[redacted]"), "{text}");
+}
+
+#[tokio::test]
+async fn client_errors_are_not_retried() {
+    let llm = FakeLlm::start().await;
+    llm.fallback(Answer::Status(
+        401,
+        None,
+        r#"{"error":{"message":"bad key"}}"#.into(),
+    ));
+    let err = openai(&llm, 5000, 3)
+        .complete(&request())
+        .await
+        .unwrap_err();
+    assert_eq!(llm.request_count(), 1);
+    assert_eq!(err.to_string(), "openai: HTTP 401: bad key");
+}
+
+#[tokio::test]
+async fn a_hanging_server_times_out() {
+    let llm = FakeLlm::start().await;
+    llm.fallback(Answer::Hang);
+    let err = openai(&llm, 300, 0).complete(&request()).await.unwrap_err();
+    assert!(matches!(err, LlmError::Timeout { .. }), "{err:?}");
+    let err = openai(&llm, 300, 0)
+        .complete_streaming(&request(), &mut |_: &str| {})
+        .await
+        .unwrap_err();
+    assert!(matches!(err, LlmError::Timeout { .. }), "{err:?}");
+}
+
+#[tokio::test]
+async fn malformed_json_is_a_clear_error() {
+    let llm = FakeLlm::start().await;
+    llm.script([
+        Answer::Garbage("{not json"),
+        Answer::Json(json!({"choices": []})),
+    ]);
+    let provider = openai(&llm, 5000, 0);
+    let err = provider.complete(&request()).await.unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("openai: unreadable answer: not JSON"),
+        "{err}"
+    );
+    let err = provider.complete(&request()).await.unwrap_err();
+    assert!(err.to_string().contains("no choices[0].message"), "{err}");
+}
+
+#[tokio::test]
+async fn unreachable_server_is_a_network_error() {
+    // bind then drop: the port is (almost certainly) closed
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let provider = OpenAiProvider::new(
+        &format!("http://127.0.0.1:{port}/v1"),
+        KEY,
+        settings(2000, 1),
+    )
+    .unwrap();
+    let err = provider.complete(&request()).await.unwrap_err();
+    assert!(matches!(err, LlmError::Network { .. }), "{err:?}");
+    assert!(err.user_summary().contains("could not be reached"));
+}
+
+#[tokio::test]
+async fn anthropic_text_and_tool_use() {
+    let llm = FakeLlm::start().await;
+    llm.script([
+        anthropic_tool_use("write_memory", json!({"scope": "chat", "content": "x"})),
+        anthropic_text("ok"),
+    ]);
+    let provider = AnthropicProvider::new(&llm.root, KEY, settings(5000, 0)).unwrap();
+    let first = provider.complete(&request()).await.unwrap();
+    assert_eq!(first.text, "Let me save that.");
+    assert_eq!(first.tool_calls[0].name, "write_memory");
+    assert_eq!(
+        first.tool_calls[0].arguments,
+        Ok(json!({"scope": "chat", "content": "x"}))
+    );
+    assert_eq!(
+        (first.usage.input_tokens, first.usage.output_tokens),
+        (30, 9)
+    );
+    let second = provider.complete(&request()).await.unwrap();
+    assert_eq!(second.text, "ok");
+
+    let seen = &llm.requests()[0];
+    assert_eq!(seen.path, "/v1/messages");
+    assert_eq!(seen.headers["x-api-key"], KEY);
+    assert_eq!(seen.headers["anthropic-version"], "2023-06-01");
+    assert_eq!(seen.body["system"], "You are a test.");
+    assert_eq!(
+        seen.body["messages"][0]["content"][0],
+        json!({"type": "text", "text": "hello"})
+    );
+    assert_eq!(seen.body["tools"][0]["input_schema"]["type"], "object");
+}
+
+#[tokio::test]
+async fn anthropic_errors_name_the_provider() {
+    let llm = FakeLlm::start().await;
+    llm.fallback(Answer::Status(
+        529,
+        None,
+        r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#.into(),
+    ));
+    let provider = AnthropicProvider::new(&llm.root, KEY, settings(5000, 1)).unwrap();
+    let err = provider.complete(&request()).await.unwrap_err();
+    assert_eq!(err.to_string(), "anthropic: HTTP 529: Overloaded");
+    assert_eq!(llm.request_count(), 2);
+}

@@ -1,0 +1,236 @@
+//! A scripted LLM server on 127.0.0.1 speaking the OpenAI chat-completions and the Anthropic
+//! messages wire formats, so the real reqwest-based providers are exercised.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::{Value, json};
+use tokio::sync::Notify;
+
+/// One scripted answer.
+#[derive(Clone)]
+pub enum Answer {
+    /// 200 with this JSON body.
+    Json(Value),
+    /// This status, an optional `Retry-After`, and a body.
+    Status(u16, Option<&'static str>, String),
+    /// 200 with a body that is not JSON.
+    Garbage(&'static str),
+    /// Never answers.
+    Hang,
+    /// 200 `text/event-stream` with these `data:` payloads.
+    Stream(Vec<String>),
+    /// Waits until the gate is opened, then gives the inner answer.
+    Gated(Arc<Notify>, Box<Answer>),
+}
+
+/// A request the server received.
+#[derive(Debug, Clone)]
+pub struct Seen {
+    pub path: String,
+    pub headers: HeaderMap,
+    pub body: Value,
+}
+
+impl Seen {
+    /// The system prompt, in either wire format.
+    pub fn system(&self) -> String {
+        if let Some(s) = self.body.get("system").and_then(Value::as_str) {
+            return s.to_string();
+        }
+        self.body["messages"][0]["content"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+    /// All message contents after the system prompt, as text (OpenAI format).
+    pub fn message_texts(&self) -> Vec<String> {
+        self.body["messages"]
+            .as_array()
+            .map(|m| {
+                m.iter()
+                    .skip(1)
+                    .map(|m| m["content"].as_str().unwrap_or_default().to_string())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+#[derive(Default)]
+struct Inner {
+    script: Mutex<VecDeque<Answer>>,
+    fallback: Mutex<Option<Answer>>,
+    seen: Mutex<Vec<Seen>>,
+    arrived: Notify,
+}
+
+#[derive(Clone)]
+pub struct FakeLlm {
+    /// Base URL for OpenAI-style clients (ends in /v1).
+    pub url: String,
+    /// Base URL for the Anthropic client.
+    pub root: String,
+    inner: Arc<Inner>,
+}
+
+impl FakeLlm {
+    pub async fn start() -> Self {
+        let inner = Arc::new(Inner::default());
+        let app = Router::new()
+            .route("/v1/chat/completions", post(handle))
+            .route("/v1/messages", post(handle))
+            .with_state(inner.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind fake LLM");
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            axum::serve(listener, app).await.expect("fake LLM serves");
+        });
+        Self {
+            url: format!("http://{addr}/v1"),
+            root: format!("http://{addr}"),
+            inner,
+        }
+    }
+
+    /// Queues answers, given in order.
+    pub fn script(&self, answers: impl IntoIterator<Item = Answer>) -> &Self {
+        self.inner.script.lock().unwrap().extend(answers);
+        self
+    }
+
+    /// The answer used once the script is empty (without one: HTTP 500 "script exhausted").
+    pub fn fallback(&self, answer: Answer) -> &Self {
+        *self.inner.fallback.lock().unwrap() = Some(answer);
+        self
+    }
+
+    pub fn requests(&self) -> Vec<Seen> {
+        self.inner.seen.lock().unwrap().clone()
+    }
+
+    pub fn request_count(&self) -> usize {
+        self.inner.seen.lock().unwrap().len()
+    }
+
+    /// Waits (up to 10 s) until at least `n` requests have arrived.
+    pub async fn wait_for_requests(&self, n: usize) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let arrived = self.inner.arrived.notified();
+            if self.request_count() >= n {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, arrived).await.is_err() {
+                panic!("expected {n} LLM requests, got {}", self.request_count());
+            }
+        }
+    }
+}
+
+async fn handle(
+    State(inner): State<Arc<Inner>>,
+    uri: axum::http::Uri,
+    headers: HeaderMap,
+    body: String,
+) -> Response {
+    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+    inner.seen.lock().unwrap().push(Seen {
+        path: uri.path().to_string(),
+        headers,
+        body,
+    });
+    inner.arrived.notify_waiters();
+    let next = inner.script.lock().unwrap().pop_front();
+    let answer = next.or_else(|| inner.fallback.lock().unwrap().clone());
+    match answer {
+        Some(a) => respond(a).await,
+        None => (StatusCode::INTERNAL_SERVER_ERROR, "script exhausted").into_response(),
+    }
+}
+
+async fn respond(answer: Answer) -> Response {
+    match answer {
+        Answer::Json(v) => axum::Json(v).into_response(),
+        Answer::Status(code, retry_after, body) => {
+            let mut resp = (StatusCode::from_u16(code).unwrap(), body).into_response();
+            if let Some(r) = retry_after {
+                resp.headers_mut().insert("retry-after", r.parse().unwrap());
+            }
+            resp
+        }
+        Answer::Garbage(text) => ([("content-type", "application/json")], text).into_response(),
+        Answer::Hang => std::future::pending().await,
+        Answer::Stream(events) => {
+            let mut text = String::new();
+            for e in events {
+                text.push_str(&format!("data: {e}\n\n"));
+            }
+            ([("content-type", "text/event-stream")], Body::from(text)).into_response()
+        }
+        Answer::Gated(gate, inner) => {
+            gate.notified().await;
+            Box::pin(respond(*inner)).await
+        }
+    }
+}
+
+/// An OpenAI answer with text.
+pub fn openai_text(text: &str) -> Answer {
+    Answer::Json(json!({
+        "id": "chatcmpl-1", "object": "chat.completion", "model": "fake",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 11, "completion_tokens": 5, "total_tokens": 16}
+    }))
+}
+
+/// An OpenAI answer asking for one tool call.
+pub fn openai_tool_call(name: &str, arguments: &str) -> Answer {
+    Answer::Json(json!({
+        "id": "chatcmpl-2", "object": "chat.completion", "model": "fake",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": name, "arguments": arguments}}
+        ]}, "finish_reason": "tool_calls"}],
+        "usage": {"prompt_tokens": 20, "completion_tokens": 7, "total_tokens": 27}
+    }))
+}
+
+/// An OpenAI streamed answer: text pieces, then usage, then [DONE].
+pub fn openai_stream(pieces: &[&str]) -> Answer {
+    let mut events: Vec<String> = pieces
+        .iter()
+        .map(|p| json!({"choices": [{"index": 0, "delta": {"content": p}}]}).to_string())
+        .collect();
+    events.push(
+        json!({"choices": [], "usage": {"prompt_tokens": 9, "completion_tokens": 3}}).to_string(),
+    );
+    events.push("[DONE]".into());
+    Answer::Stream(events)
+}
+
+pub fn anthropic_text(text: &str) -> Answer {
+    Answer::Json(json!({
+        "id": "msg_1", "type": "message", "role": "assistant", "model": "fake",
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+        "usage": {"input_tokens": 12, "output_tokens": 4}
+    }))
+}
+
+pub fn anthropic_tool_use(name: &str, input: Value) -> Answer {
+    Answer::Json(json!({
+        "id": "msg_2", "type": "message", "role": "assistant", "model": "fake",
+        "content": [{"type": "text", "text": "Let me save that."}, {"type": "tool_use", "id": "toolu_1", "name": name, "input": input}],
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": 30, "output_tokens": 9}
+    }))
+}
