@@ -4,7 +4,7 @@ use super::{Agent, Reply, ReplyKind, TurnContext};
 use crate::memory::dedup::{self, JACCARD_THRESHOLD};
 use crate::memory::remember::{self, MAX_REMEMBER_CHARS};
 use crate::memory::{quality, text};
-use crate::store::{MemoryFilter, MemoryScope, NewMemory, Source};
+use crate::store::{MemoryScope, NewMemory, Source};
 
 /// Confidence of a fact the user asked to remember in so many words.
 const EXPLICIT_CONFIDENCE: f64 = 0.95;
@@ -36,13 +36,7 @@ pub(super) async fn handle(
     }
 
     let scope = MemoryScope::Chat(ctx.chat.id);
-    let existing = agent
-        .store
-        .list_memories(&MemoryFilter {
-            scope: Some(scope),
-            ..MemoryFilter::default()
-        })
-        .await?;
+    let existing = agent.store.rank_rows(ctx.chat.id, false).await?;
     let fact_terms = text::term_set(&req.content);
     let existing_terms: Vec<_> = existing
         .iter()

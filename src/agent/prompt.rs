@@ -4,7 +4,7 @@ use crate::llm::ChatMessage;
 use crate::memory::files::FileScope;
 use crate::memory::select::{self, Candidate, Selection};
 use crate::memory::tokens;
-use crate::store::{ChatKey, ChatRow, MemoryScope, MessageRow, now_ms};
+use crate::store::{ChatKey, ChatRow, MessageRow, now_ms};
 
 use super::Agent;
 
@@ -35,18 +35,8 @@ impl Agent {
         key: &ChatKey,
         query: &str,
     ) -> anyhow::Result<PromptParts> {
-        let rows = self.store.injectable_memories(chat.id).await?;
-        let candidates: Vec<Candidate<'_>> = rows
-            .iter()
-            .map(|m| Candidate {
-                id: m.id,
-                category: m.category,
-                global: m.scope() == MemoryScope::Global,
-                content: &m.content,
-                confidence: m.confidence,
-                last_seen_ms: m.last_seen_at,
-            })
-            .collect();
+        let rows = self.store.rank_rows(chat.id, true).await?;
+        let candidates: Vec<Candidate<'_>> = rows.iter().map(Candidate::from).collect();
         let selection = select::select(
             &candidates,
             query,

@@ -53,10 +53,12 @@ fn set_top_level(text: &str, key: &str, value: &str) -> String {
 
 pub fn run(path: &Path, args: &InitArgs) -> anyhow::Result<ExitCode> {
     if path.exists() && !args.force {
-        anyhow::bail!(
-            "{} already exists; pass --force to overwrite it",
+        // Re-running the quick start must not clobber a config the user has edited.
+        println!(
+            "{} already exists; left as it is (--force overwrites it)",
             path.display()
         );
+        return Ok(ExitCode::SUCCESS);
     }
     if !matches!(args.provider.as_str(), "openai" | "anthropic") {
         anyhow::bail!("--provider must be `openai` or `anthropic`");

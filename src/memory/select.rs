@@ -4,13 +4,16 @@
 use std::collections::HashSet;
 
 use super::text::{term_set, terms};
-use crate::store::Category;
+use crate::store::{Category, RankRow};
 
 const DAY_MS: f64 = 86_400_000.0;
 /// Recency halves every this many days.
 const RECENCY_HALF_LIFE_DAYS: f64 = 30.0;
 /// Below this many tokens left, no further line can fit usefully.
 const MIN_LINE_TOKENS: usize = 4;
+/// Lines tried in a row that do not fit before the rest are given up on: a shorter fact
+/// further down may still fit, but not worth tokenizing every remaining line for.
+const MAX_MISSES: usize = 32;
 
 #[derive(Debug, Clone)]
 pub struct Candidate<'a> {
@@ -20,6 +23,19 @@ pub struct Candidate<'a> {
     pub content: &'a str,
     pub confidence: f64,
     pub last_seen_ms: i64,
+}
+
+impl<'a> From<&'a RankRow> for Candidate<'a> {
+    fn from(m: &'a RankRow) -> Self {
+        Self {
+            id: m.id,
+            category: m.category,
+            global: m.global,
+            content: &m.content,
+            confidence: m.confidence,
+            last_seen_ms: m.last_seen_at,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -66,7 +82,7 @@ pub fn render_line(c: &Candidate<'_>) -> String {
 
 /// Ranks `candidates` against `query` and keeps the best that fit in `budget` tokens as
 /// counted by `count_tokens`. A line too long for what is left is skipped, so a shorter,
-/// lower-ranked one can still use the room.
+/// lower-ranked one can still use the room (up to `MAX_MISSES` misses in a row).
 pub fn select(
     candidates: &[Candidate<'_>],
     query: &str,
@@ -85,8 +101,9 @@ pub fn select(
         candidates: candidates.len(),
         ..Selection::default()
     };
+    let mut misses = 0;
     for (_, c) in ranked {
-        if budget - sel.tokens < MIN_LINE_TOKENS {
+        if budget - sel.tokens < MIN_LINE_TOKENS || misses >= MAX_MISSES {
             break;
         }
         let line = render_line(c);
@@ -95,6 +112,9 @@ pub fn select(
             sel.tokens += cost;
             sel.selected_ids.push(c.id);
             sel.lines.push(line);
+            misses = 0;
+        } else {
+            misses += 1;
         }
     }
     sel.omitted = sel.candidates - sel.selected_ids.len();
@@ -176,6 +196,25 @@ mod tests {
         unsure.confidence = 0.2;
         let sel = select(&[old, fresh, unsure], "", NOW, 1000, words);
         assert_eq!(sel.selected_ids, vec![2, 1, 3]);
+    }
+
+    #[test]
+    fn lookahead_past_lines_that_do_not_fit_is_bounded() {
+        let long = "word ".repeat(50);
+        let mut cands: Vec<_> = (0..100).map(|i| cand(1000 - i, &long)).collect();
+        cands.push(cand(1, "tiny"));
+        // the tiny fact ranks last, after 100 lines too long for the budget
+        let sel = select(&cands, "", NOW, 20, words);
+        assert!(
+            sel.selected_ids.is_empty(),
+            "gave up after {MAX_MISSES} misses"
+        );
+        let sel = select(&cands[90..], "", NOW, 20, words);
+        assert_eq!(
+            sel.selected_ids,
+            vec![1],
+            "within the lookahead it is found"
+        );
     }
 
     #[test]

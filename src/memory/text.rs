@@ -3,6 +3,7 @@
 //! spaces, so a "word" split would make a whole sentence one term).
 
 use std::collections::HashSet;
+use std::sync::LazyLock;
 
 const EN_STOP: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "but", "by", "do", "does", "did", "for", "from",
@@ -12,6 +13,9 @@ const EN_STOP: &[&str] = &[
     "will", "with", "you", "your", "am", "can", "could", "would", "should", "about", "please",
     "remember", "user", "users",
 ];
+
+static EN_STOP_SET: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| EN_STOP.iter().copied().collect());
 
 /// Single CJK characters too common to carry meaning alone; bigrams made only of these
 /// are dropped too.
@@ -63,7 +67,7 @@ fn flush_word(word: &mut String, out: &mut Vec<String>) {
         word.clear();
         return;
     }
-    if !word.is_empty() && !EN_STOP.contains(&word.as_str()) {
+    if !word.is_empty() && !EN_STOP_SET.contains(word.as_str()) {
         out.push(std::mem::take(word));
     }
     word.clear();

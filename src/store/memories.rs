@@ -115,6 +115,22 @@ impl MemoryRow {
     }
 }
 
+/// A memory as ranking sees it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RankRow {
+    pub id: i64,
+    #[serde(deserialize_with = "bool_from_int")]
+    pub global: bool,
+    pub category: Category,
+    pub content: String,
+    pub confidence: f64,
+    pub last_seen_at: i64,
+}
+
+fn bool_from_int<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<bool, D::Error> {
+    Ok(i64::deserialize(d)? != 0)
+}
+
 #[derive(Debug, Clone)]
 pub struct NewMemory {
     pub scope: MemoryScope,
@@ -212,6 +228,24 @@ impl Store {
         .bind(chat_id)
         .fetch_all(&self.pool)
         .await
+    }
+
+    /// Active memories as ranking sees them: the chat's own, plus the global ones when
+    /// `with_global` (what a prompt may draw on).
+    ///
+    /// sqlx's SQLite driver hands rows one at a time from its worker thread, which costs
+    /// tens of microseconds per row; this hot path (every turn) asks SQLite to aggregate the
+    /// rows into one JSON array instead, which is an order of magnitude faster at 10k rows.
+    pub async fn rank_rows(&self, chat_id: i64, with_global: bool) -> Result<Vec<RankRow>> {
+        let json: String = sqlx::query_scalar(
+            "SELECT COALESCE(json_group_array(json_array(id, chat_id IS NULL, category, content, confidence, last_seen_at)), '[]')
+             FROM (SELECT * FROM memories WHERE (chat_id = ?1 OR (?2 AND chat_id IS NULL)) AND archived = 0 ORDER BY id)",
+        )
+        .bind(chat_id)
+        .bind(with_global)
+        .fetch_one(&self.pool)
+        .await?;
+        serde_json::from_str(&json).map_err(|e| sqlx::Error::Decode(Box::new(e)))
     }
 
     pub async fn list_memories(&self, f: &MemoryFilter) -> Result<Vec<MemoryRow>> {

@@ -17,7 +17,7 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 pub use chats::{ChatRow, SessionId};
-pub use memories::{Category, MemoryFilter, MemoryRow, MemoryScope, NewMemory, Source};
+pub use memories::{Category, MemoryFilter, MemoryRow, MemoryScope, NewMemory, RankRow, Source};
 pub use messages::{MessageRow, NewMessage};
 pub use usage::{InjectionLog, UsageRow, UsageSummary};
 

@@ -1,0 +1,376 @@
+//! The real `mneme` binary, as a user runs it: config checks, piped chat across a restart,
+//! memory commands.
+
+mod support;
+
+use std::path::Path;
+use std::process::Stdio;
+
+use serde_json::Value;
+use support::*;
+use tokio::io::AsyncWriteExt;
+use tokio::process::Command;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+async fn mneme(config: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mneme"))
+        .arg("--config")
+        .arg(config)
+        .args(args)
+        .env_remove("MNEME_API_KEY")
+        .env_remove("MNEME_CONFIG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("mneme runs");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.as_bytes()).await.unwrap();
+    drop(input);
+    let out = tokio::time::timeout(std::time::Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("mneme finishes")
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn write_config(dir: &Path, yaml: &str) -> std::path::PathBuf {
+    let path = dir.join("config.yaml");
+    std::fs::write(&path, yaml).unwrap();
+    path
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn check_config_lists_every_problem_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write_config(
+        dir.path(),
+        "model: 5\nmax_tokens: many\nfavourite_colour: blue\nchannels:\n  telegram:\n    enabled: true\n",
+    );
+    let run = mneme(&bad, &["check-config"], "").await;
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    for needle in [
+        "error: model: expected a string, got an integer",
+        "error: max_tokens:",
+        "error: favourite_colour: unknown key",
+    ] {
+        assert!(
+            run.stdout.contains(needle),
+            "{needle} missing from:\n{}",
+            run.stdout
+        );
+    }
+
+    let bad = write_config(
+        dir.path(),
+        "model: m\nchannels:\n  telegram:\n    enabled: true\n",
+    );
+    let run = mneme(&bad, &["check-config"], "").await;
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .contains("error: api_key: required for the openai API"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout
+            .contains("error: channels.telegram.bot_token: required"),
+        "{}",
+        run.stdout
+    );
+
+    let llm = FakeLlm::start().await;
+    let good = write_config(dir.path(), &config_yaml(&llm, dir.path(), ""));
+    let run = mneme(&good, &["check-config"], "").await;
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("warning: channels: no channel is enabled"),
+        "{}",
+        run.stdout
+    );
+
+    let missing = mneme(&dir.path().join("nope.yaml"), &["check-config"], "").await;
+    assert_eq!(missing.code, 1);
+    assert!(
+        missing.stdout.contains("file not found; run `mneme init`"),
+        "{}",
+        missing.stdout
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn piped_chat_remembers_across_a_restart() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &config_yaml(&llm, dir.path(), ""));
+
+    let first = mneme(
+        &config,
+        &["chat"],
+        "remember I prefer green tea\n/memories\n",
+    )
+    .await;
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        first
+            .stdout
+            .starts_with("Noted. Saved memory #1: I prefer green tea\n"),
+        "{}",
+        first.stdout
+    );
+    assert!(
+        first.stdout.contains("#1 [PROFILE] I prefer green tea"),
+        "{}",
+        first.stdout
+    );
+    assert_eq!(llm.request_count(), 0);
+
+    llm.script([openai_text("Green tea, as you told me.")]);
+    let second = mneme(&config, &["chat"], "what do I like to drink?\n").await;
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert_eq!(second.stdout, "Green tea, as you told me.\n");
+    let system = llm.requests()[0].system();
+    assert!(
+        system.contains(
+            "<structured_memories>\n[PROFILE] [chat] I prefer green tea\n</structured_memories>"
+        ),
+        "{system}"
+    );
+    assert!(system.contains("`cli:default`"), "{system}");
+
+    // a named chat is a different conversation with its own memory
+    llm.script([openai_text("I don't know yet.")]);
+    let other = mneme(
+        &config,
+        &["chat", "--chat", "work"],
+        "what do I like to drink?\n",
+    )
+    .await;
+    assert_eq!(other.stdout, "I don't know yet.\n");
+    assert!(!llm.requests()[1].system().contains("green tea"));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_reports_llm_failure_and_keeps_going() {
+    let llm = FakeLlm::start().await;
+    llm.script([
+        Answer::Status(500, None, "down".into()),
+        openai_text("back again"),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(
+        dir.path(),
+        &config_yaml(&llm, dir.path(), "llm_max_retries: 0\n").replace("llm_max_retries: 1\n", ""),
+    );
+    let run = mneme(&config, &["chat"], "hello\nhello again\n").await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<_> = run.stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("Sorry, I couldn't get an answer: openai answered HTTP 500"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(lines[1], "back again");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn memory_commands_list_search_export_import_forget() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &config_yaml(&llm, dir.path(), ""));
+    mneme(
+        &config,
+        &["chat"],
+        "remember my dog is named Rex\nremember the standup is at ten\n记住我住在大阪\n",
+    )
+    .await;
+    mneme(
+        &config,
+        &["chat", "--chat", "other"],
+        "remember I collect stamps\n",
+    )
+    .await;
+
+    let list = mneme(
+        &config,
+        &["memory", "list", "--chat", "cli:default", "--json"],
+        "",
+    )
+    .await;
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    let rows: Vec<Value> = list
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3);
+    for key in [
+        "id",
+        "chat",
+        "category",
+        "content",
+        "confidence",
+        "last_seen_at",
+        "archived",
+        "source",
+    ] {
+        assert!(rows[0].get(key).is_some(), "{key} missing: {}", rows[0]);
+    }
+    assert_eq!(rows[0]["chat"], "cli:default");
+    assert_eq!(rows[0]["source"], "explicit");
+    assert_eq!(rows[2]["content"], "我住在大阪");
+
+    let search = mneme(
+        &config,
+        &["memory", "search", "what is my dog called", "--json"],
+        "",
+    )
+    .await;
+    let hits: Vec<Value> = search
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(hits[0]["content"], "my dog is named Rex");
+    assert!(hits[0]["score"].as_f64().unwrap() > 0.0);
+    let zh = mneme(&config, &["memory", "search", "我住在哪里"], "").await;
+    assert!(zh.stdout.contains("我住在大阪"), "{}", zh.stdout);
+
+    let export = mneme(&config, &["memory", "export"], "").await;
+    assert_eq!(export.stdout.lines().count(), 4);
+    let dump = dir.path().join("dump.jsonl");
+    std::fs::write(&dump, &export.stdout).unwrap();
+
+    // into a fresh data dir: same memories come out
+    let dir2 = tempfile::tempdir().unwrap();
+    let config2 = write_config(dir2.path(), &config_yaml(&llm, dir2.path(), ""));
+    let import = mneme(&config2, &["memory", "import", dump.to_str().unwrap()], "").await;
+    assert_eq!(import.code, 0, "{}", import.stderr);
+    assert_eq!(
+        import.stdout.trim(),
+        "imported 4 memories (0 already present, skipped)"
+    );
+    let again = mneme(&config2, &["memory", "import", dump.to_str().unwrap()], "").await;
+    assert_eq!(
+        again.stdout.trim(),
+        "imported 0 memories (4 already present, skipped)"
+    );
+    let export2 = mneme(&config2, &["memory", "export"], "").await;
+    let strip = |s: &str| -> Vec<Value> {
+        s.lines()
+            .map(|l| {
+                let mut v: Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut()
+                    .unwrap()
+                    .retain(|k, _| !matches!(k.as_str(), "id" | "source_message_ids"));
+                v
+            })
+            .collect()
+    };
+    assert_eq!(strip(&export.stdout), strip(&export2.stdout));
+
+    let bad = dir.path().join("bad.jsonl");
+    std::fs::write(
+        &bad,
+        "{\"chat\":\"cli:x\",\"category\":\"MOOD\",\"content\":\"x\"}\nnot json\n",
+    )
+    .unwrap();
+    let refused = mneme(&config2, &["memory", "import", bad.to_str().unwrap()], "").await;
+    assert_eq!(refused.code, 1);
+    assert!(
+        refused.stderr.contains("line 1:") && refused.stderr.contains("line 2:"),
+        "{}",
+        refused.stderr
+    );
+    assert!(
+        refused.stderr.contains("nothing imported"),
+        "{}",
+        refused.stderr
+    );
+
+    let forget = mneme(&config, &["memory", "forget", "1"], "").await;
+    assert_eq!(forget.stdout.trim(), "forgot memory #1");
+    let gone = mneme(&config, &["memory", "forget", "1"], "").await;
+    assert_eq!(gone.code, 1);
+
+    let usage = mneme(&config, &["usage"], "").await;
+    assert_eq!(usage.code, 0, "{}", usage.stderr);
+    assert!(
+        usage.stdout.contains("Memories: 3 active"),
+        "{}",
+        usage.stdout
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn start_without_a_channel_says_what_to_configure() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &config_yaml(&llm, dir.path(), ""));
+    let run = mneme(&config, &["start"], "").await;
+    assert_ne!(run.code, 0);
+    assert!(
+        run.stderr.contains("No channel is enabled"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("channels.telegram.enabled"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn init_writes_a_config_that_check_config_accepts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.yaml");
+    let run = mneme(
+        &path,
+        &[
+            "init",
+            "--base-url",
+            "http://127.0.0.1:11434/v1",
+            "--model",
+            "llama3.2",
+        ],
+        "",
+    )
+    .await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("The config is valid"), "{}", run.stdout);
+    let check = mneme(&path, &["check-config"], "").await;
+    assert_eq!(check.code, 0, "{}", check.stdout);
+    std::fs::write(
+        &path,
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("max_tokens: 4096", "max_tokens: 99"),
+    )
+    .unwrap();
+    let again = mneme(&path, &["init", "--model", "other"], "").await;
+    assert_eq!(again.code, 0, "re-running the quick start is fine");
+    assert!(
+        again.stdout.contains("already exists; left as it is"),
+        "{}",
+        again.stdout
+    );
+    assert!(
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .contains("max_tokens: 99"),
+        "an edited config is kept"
+    );
+}
