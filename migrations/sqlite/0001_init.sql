@@ -30,14 +30,28 @@ CREATE TABLE messages (
     is_from_bot          INTEGER NOT NULL,
     text                 TEXT    NOT NULL,
     platform_message_id  TEXT,
-    created_at           INTEGER NOT NULL
+    created_at           INTEGER NOT NULL,
+    -- addressed to the bot and so owed an answer; replied_at is set once it was delivered,
+    -- so answers interrupted by a crash are given on the next start
+    needs_reply          INTEGER NOT NULL DEFAULT 0,
+    replied_at           INTEGER
 );
 CREATE INDEX messages_by_chat ON messages (chat_id, id);
+CREATE INDEX messages_awaiting_reply ON messages (chat_id, id) WHERE needs_reply = 1 AND replied_at IS NULL;
 CREATE INDEX messages_by_session ON messages (session_id, id);
 -- A platform delivering the same message twice stores it once.
 CREATE UNIQUE INDEX messages_platform_once
     ON messages (chat_id, is_from_bot, platform_message_id)
     WHERE platform_message_id IS NOT NULL;
+
+-- Small per-channel state that must survive restarts (e.g. Telegram's last update id).
+CREATE TABLE channel_state (
+    channel     TEXT    NOT NULL,
+    key         TEXT    NOT NULL,
+    value       TEXT    NOT NULL,
+    updated_at  INTEGER NOT NULL,
+    PRIMARY KEY (channel, key)
+);
 
 -- Structured memory. chat_id NULL means global.
 CREATE TABLE memories (

@@ -66,6 +66,25 @@ pub enum Outcome {
     Reply(Reply),
 }
 
+/// What [`Agent::receive`] did with a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Received {
+    /// The platform delivered this message before; nothing was done.
+    Duplicate,
+    /// Stored; not addressed to the bot, so nothing is owed.
+    Stored,
+    /// Stored and owed an answer: pass it to [`Agent::respond`].
+    Pending(Pending),
+}
+
+/// A stored message waiting for its answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    pub chat: ChatKey,
+    /// `messages.id` of the message to answer.
+    pub message_id: i64,
+}
+
 /// Longest message the bot will answer (longer ones are stored and politely refused).
 pub const MAX_INPUT_CHARS: usize = 32_000;
 
@@ -107,20 +126,33 @@ impl Agent {
     }
 
     /// Stores `msg` and answers it if addressed. Text of a model answer is also sent piece by
-    /// piece to `deltas` as it streams in, when given.
+    /// piece to `deltas` as it streams in, when given. For channels that print the reply at
+    /// once; others use [`Agent::receive`] and [`Agent::respond`] to confirm delivery.
     pub async fn handle(
         &self,
         msg: IncomingMessage,
         deltas: Option<&UnboundedSender<String>>,
     ) -> anyhow::Result<Outcome> {
-        let chat_name = msg.chat.to_string();
-        let _turn = self.locks.lock(&chat_name).await;
+        // Held across storing and answering, so concurrent callers keep arrival order.
+        let _turn = self.locks.lock(&msg.chat.to_string()).await;
+        let pending = match self.receive(&msg).await? {
+            Received::Pending(p) => p,
+            Received::Duplicate => return Ok(Outcome::Duplicate),
+            Received::Stored => return Ok(Outcome::Stored),
+        };
+        let reply = self.respond_locked(&pending, deltas).await?;
+        self.store.mark_replied(pending.message_id).await?;
+        Ok(Outcome::Reply(reply))
+    }
 
+    /// Stores a message. When it is addressed to the bot, returns it as owed an answer.
+    pub async fn receive(&self, msg: &IncomingMessage) -> anyhow::Result<Received> {
         let chat = self
             .store
             .ensure_chat(&msg.chat, msg.is_group, msg.chat_title.as_deref())
             .await?;
         let session = self.store.current_session(chat.id).await?;
+        let needs_reply = msg.addressed && !msg.text.trim().is_empty();
         let stored = self
             .store
             .insert_message(&NewMessage {
@@ -132,45 +164,106 @@ impl Agent {
                 text: &msg.text,
                 platform_message_id: msg.platform_message_id.as_deref(),
                 created_at: msg.sent_at,
+                needs_reply,
             })
             .await?;
-        let Some(message_id) = stored else {
-            return Ok(Outcome::Duplicate);
-        };
-        let text = msg.text.trim();
-        if !msg.addressed || text.is_empty() {
-            return Ok(Outcome::Stored);
+        Ok(match stored {
+            None => Received::Duplicate,
+            Some(_) if !needs_reply => Received::Stored,
+            Some(message_id) => Received::Pending(Pending {
+                chat: msg.chat.clone(),
+                message_id,
+            }),
+        })
+    }
+
+    /// Answers a stored message: a command, the remember fast path, or a model turn. One
+    /// answer at a time per chat, in the order asked. The caller delivers the reply and then
+    /// calls [`Agent::mark_replied`].
+    pub async fn respond(
+        &self,
+        pending: &Pending,
+        deltas: Option<&UnboundedSender<String>>,
+    ) -> anyhow::Result<Reply> {
+        let _turn = self.locks.lock(&pending.chat.to_string()).await;
+        self.respond_locked(pending, deltas).await
+    }
+
+    /// Records that the answer to `pending` reached the user.
+    pub async fn mark_replied(&self, pending: &Pending) -> anyhow::Result<()> {
+        Ok(self.store.mark_replied(pending.message_id).await?)
+    }
+
+    /// Messages of `channel` still owed an answer (a crash or shutdown came between receiving
+    /// and delivering), sent at or after `since_ms`, oldest first.
+    pub async fn awaiting_reply(
+        &self,
+        channel: &str,
+        since_ms: i64,
+    ) -> anyhow::Result<Vec<Pending>> {
+        let rows = self.store.awaiting_reply(channel, since_ms).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for m in rows {
+            if let Some(chat) = self.store.chat_by_id(m.chat_id).await? {
+                out.push(Pending {
+                    chat: chat.key(),
+                    message_id: m.id,
+                });
+            }
         }
+        Ok(out)
+    }
+
+    async fn respond_locked(
+        &self,
+        pending: &Pending,
+        deltas: Option<&UnboundedSender<String>>,
+    ) -> anyhow::Result<Reply> {
+        let message = self
+            .store
+            .message(pending.message_id)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("message {} is gone", pending.message_id))?;
+        let chat = self
+            .store
+            .chat_by_id(message.chat_id)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("chat of message {} is gone", pending.message_id))?;
+        let chat_name = pending.chat.to_string();
         let ctx = TurnContext {
             is_control: self.config.is_control_chat(&chat_name),
-            key: msg.chat.clone(),
+            key: pending.chat.clone(),
+            session: match message.session_id {
+                Some(s) => s,
+                None => self.store.current_session(chat.id).await?,
+            },
             chat,
-            session,
-            message_id,
+            message_id: message.id,
         };
-        tracing::debug!(chat = %chat_name, message_id, "turn");
+        let text = message.text.trim();
+        tracing::debug!(chat = %chat_name, message_id = message.id, "turn");
 
         if let Some(reply) = commands::handle(self, &ctx, text).await? {
-            return Ok(Outcome::Reply(reply));
+            return Ok(reply);
         }
         if let Some(reply) = fast_path::handle(self, &ctx, text).await? {
             self.store_bot_message(&ctx, &reply.text).await?;
-            return Ok(Outcome::Reply(reply));
+            return Ok(reply);
         }
         if text.chars().count() > MAX_INPUT_CHARS {
-            return Ok(Outcome::Reply(Reply {
+            return Ok(Reply {
                 text: format!(
                     "That message is too long for me to answer ({} characters; the limit is {MAX_INPUT_CHARS}). It is saved; send the part you want me to look at.",
                     text.chars().count()
                 ),
                 kind: ReplyKind::Error,
-            }));
+            });
         }
-        let reply = turn::run(self, &ctx, msg.is_group, deltas).await?;
+        let reply = turn::run(self, &ctx, deltas).await?;
         if reply.kind == ReplyKind::Model {
             self.store_bot_message(&ctx, &reply.text).await?;
         }
-        Ok(Outcome::Reply(reply))
+        Ok(reply)
     }
 
     async fn store_bot_message(&self, ctx: &TurnContext, text: &str) -> anyhow::Result<i64> {
@@ -185,6 +278,7 @@ impl Agent {
                 text,
                 platform_message_id: None,
                 created_at: None,
+                needs_reply: false,
             })
             .await?
             .ok_or_else(|| anyhow::anyhow!("bot message was not stored"))?;

@@ -10,7 +10,6 @@ use crate::store::InjectionLog;
 pub(super) async fn run(
     agent: &Agent,
     ctx: &TurnContext,
-    is_group: bool,
     deltas: Option<&UnboundedSender<String>>,
 ) -> anyhow::Result<Reply> {
     let config = &agent.config;
@@ -34,7 +33,7 @@ pub(super) async fn run(
     let mut request = LlmRequest {
         model: config.model.clone(),
         system: parts.system,
-        messages: prompt::history(&rows, is_group),
+        messages: prompt::history(&rows, ctx.chat.is_group),
         tools: tools::specs(),
         max_tokens: config.max_tokens,
     };

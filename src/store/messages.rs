@@ -15,6 +15,8 @@ pub struct MessageRow {
     pub text: String,
     pub platform_message_id: Option<String>,
     pub created_at: i64,
+    pub needs_reply: bool,
+    pub replied_at: Option<i64>,
 }
 
 #[derive(Debug, Clone)]
@@ -28,6 +30,8 @@ pub struct NewMessage<'a> {
     pub platform_message_id: Option<&'a str>,
     /// When the platform says it was sent; `None` = now.
     pub created_at: Option<i64>,
+    /// Addressed to the bot: an answer is owed until `mark_replied`.
+    pub needs_reply: bool,
 }
 
 impl Store {
@@ -36,8 +40,8 @@ impl Store {
     pub async fn insert_message(&self, m: &NewMessage<'_>) -> Result<Option<i64>> {
         sqlx::query_scalar(
             "INSERT INTO messages
-                (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id, created_at, needs_reply)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
              ON CONFLICT DO NOTHING
              RETURNING id",
         )
@@ -49,6 +53,7 @@ impl Store {
         .bind(m.text)
         .bind(m.platform_message_id)
         .bind(m.created_at.unwrap_or_else(now_ms))
+        .bind(m.needs_reply)
         .fetch_optional(&self.pool)
         .await
     }
@@ -85,6 +90,59 @@ impl Store {
         .bind(limit)
         .fetch_all(&self.pool)
         .await
+    }
+
+    pub async fn message(&self, id: i64) -> Result<Option<MessageRow>> {
+        sqlx::query_as::<_, MessageRow>("SELECT * FROM messages WHERE id = ?1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+    }
+
+    /// Records that the answer to message `id` was delivered.
+    pub async fn mark_replied(&self, id: i64) -> Result<()> {
+        sqlx::query("UPDATE messages SET replied_at = ?2 WHERE id = ?1")
+            .bind(id)
+            .bind(now_ms())
+            .execute(&self.pool)
+            .await
+            .map(|_| ())
+    }
+
+    /// Messages of `channel` still owed an answer, sent at or after `since_ms`, oldest first.
+    pub async fn awaiting_reply(&self, channel: &str, since_ms: i64) -> Result<Vec<MessageRow>> {
+        sqlx::query_as::<_, MessageRow>(
+            "SELECT m.* FROM messages m JOIN chats c ON c.id = m.chat_id
+             WHERE c.channel = ?1 AND m.needs_reply = 1 AND m.replied_at IS NULL AND m.created_at >= ?2
+             ORDER BY m.id",
+        )
+        .bind(channel)
+        .bind(since_ms)
+        .fetch_all(&self.pool)
+        .await
+    }
+
+    /// A value a channel keeps across restarts.
+    pub async fn channel_state(&self, channel: &str, key: &str) -> Result<Option<String>> {
+        sqlx::query_scalar("SELECT value FROM channel_state WHERE channel = ?1 AND key = ?2")
+            .bind(channel)
+            .bind(key)
+            .fetch_optional(&self.pool)
+            .await
+    }
+
+    pub async fn set_channel_state(&self, channel: &str, key: &str, value: &str) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO channel_state (channel, key, value, updated_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (channel, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+        )
+        .bind(channel)
+        .bind(key)
+        .bind(value)
+        .bind(now_ms())
+        .execute(&self.pool)
+        .await
+        .map(|_| ())
     }
 
     pub async fn count_messages(&self, chat_id: i64) -> Result<i64> {
