@@ -132,6 +132,7 @@ async fn main() {
                 is_group: false,
                 addressed: true,
                 platform_message_id: None,
+                platform_thread_id: None,
                 sent_at: None,
             };
             let t = Instant::now();

@@ -132,6 +132,9 @@ pub struct TelegramConfig {
     pub allowed_user_ids: Vec<String>,
     #[serde(deserialize_with = "deserialize_ids")]
     pub allowed_groups: Vec<String>,
+    /// Messages that arrived while the bot was down are answered on start-up if at most this
+    /// many minutes old; older ones are stored, not answered.
+    pub answer_backlog_mins: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -193,6 +196,7 @@ impl Default for TelegramConfig {
             api_url: "https://api.telegram.org".into(),
             allowed_user_ids: Vec::new(),
             allowed_groups: Vec::new(),
+            answer_backlog_mins: 10,
         }
     }
 }

@@ -30,6 +30,8 @@ CREATE TABLE messages (
     is_from_bot          INTEGER NOT NULL,
     text                 TEXT    NOT NULL,
     platform_message_id  TEXT,
+    -- the platform's thread or topic the message was in (Telegram forum topics)
+    platform_thread_id   TEXT,
     created_at           INTEGER NOT NULL,
     -- addressed to the bot and so owed an answer; replied_at is set once it was delivered,
     -- so answers interrupted by a crash are given on the next start

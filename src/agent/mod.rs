@@ -35,6 +35,8 @@ pub struct IncomingMessage {
     pub addressed: bool,
     /// The platform's id for the message, used to drop redeliveries.
     pub platform_message_id: Option<String>,
+    /// The platform's thread or topic, so the answer goes to the same place.
+    pub platform_thread_id: Option<String>,
     /// When the platform says it was sent (Unix ms); `None` = now.
     pub sent_at: Option<i64>,
 }
@@ -77,12 +79,15 @@ pub enum Received {
     Pending(Pending),
 }
 
-/// A stored message waiting for its answer.
+/// A stored message waiting for its answer, with what a channel needs to deliver it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pending {
     pub chat: ChatKey,
+    pub is_group: bool,
     /// `messages.id` of the message to answer.
     pub message_id: i64,
+    pub platform_message_id: Option<String>,
+    pub platform_thread_id: Option<String>,
 }
 
 /// Longest message the bot will answer (longer ones are stored and politely refused).
@@ -163,6 +168,7 @@ impl Agent {
                 is_from_bot: false,
                 text: &msg.text,
                 platform_message_id: msg.platform_message_id.as_deref(),
+                platform_thread_id: msg.platform_thread_id.as_deref(),
                 created_at: msg.sent_at,
                 needs_reply,
             })
@@ -172,7 +178,10 @@ impl Agent {
             Some(_) if !needs_reply => Received::Stored,
             Some(message_id) => Received::Pending(Pending {
                 chat: msg.chat.clone(),
+                is_group: msg.is_group,
                 message_id,
+                platform_message_id: msg.platform_message_id.clone(),
+                platform_thread_id: msg.platform_thread_id.clone(),
             }),
         })
     }
@@ -207,7 +216,10 @@ impl Agent {
             if let Some(chat) = self.store.chat_by_id(m.chat_id).await? {
                 out.push(Pending {
                     chat: chat.key(),
+                    is_group: chat.is_group,
                     message_id: m.id,
+                    platform_message_id: m.platform_message_id,
+                    platform_thread_id: m.platform_thread_id,
                 });
             }
         }
@@ -277,6 +289,7 @@ impl Agent {
                 is_from_bot: true,
                 text,
                 platform_message_id: None,
+                platform_thread_id: None,
                 created_at: None,
                 needs_reply: false,
             })

@@ -1,6 +1,9 @@
 //! Channels: where messages come from and replies go. Each turns its platform's updates into
 //! [`IncomingMessage`](crate::agent::IncomingMessage)s for the one agent loop.
 
+pub mod access;
+pub mod split;
+pub mod telegram;
 pub mod terminal;
 
 use std::sync::Arc;

@@ -73,6 +73,7 @@ impl Channel for TerminalChannel {
                 is_group: false,
                 addressed: true,
                 platform_message_id: None,
+                platform_thread_id: None,
                 sent_at: None,
             };
             let streamed = if interactive {

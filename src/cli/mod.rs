@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
 use crate::channels::Channel;
+use crate::channels::telegram::TelegramChannel;
 use crate::channels::terminal::TerminalChannel;
 use crate::config::{self, Config, Loaded};
 use crate::store::Store;
@@ -142,12 +143,7 @@ async fn chat_in_terminal(config: Arc<Config>, chat: String) -> anyhow::Result<E
     }
     let agent = agent(config).await?;
     let shutdown = CancellationToken::new();
-    let ctrl_c = shutdown.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            ctrl_c.cancel();
-        }
-    });
+    spawn_signal_handler(shutdown.clone());
     TerminalChannel::new(chat)
         .run(agent.clone(), shutdown)
         .await?;
@@ -157,28 +153,80 @@ async fn chat_in_terminal(config: Arc<Config>, chat: String) -> anyhow::Result<E
 
 async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
     let ch = &config.channels;
-    let enabled: Vec<&str> = [
-        ("telegram", ch.telegram.enabled),
-        ("discord", ch.discord.enabled),
-        ("web", ch.web.enabled),
-    ]
-    .into_iter()
-    .filter_map(|(name, on)| on.then_some(name))
-    .collect();
-    if enabled.is_empty() {
+    let mut channels: Vec<Box<dyn Channel>> = Vec::new();
+    if ch.telegram.enabled {
+        channels.push(Box::new(TelegramChannel::new(&ch.telegram)?));
+    }
+    for (name, enabled) in [("discord", ch.discord.enabled), ("web", ch.web.enabled)] {
+        if enabled {
+            tracing::warn!(
+                "channels.{name} is enabled, but the {name} channel is not part of this build yet"
+            );
+        }
+    }
+    if channels.is_empty() {
         eprintln!(
-            "No channel is enabled, so there is nothing to serve.\n\
-             Enable one in the config (channels.telegram.enabled, channels.discord.enabled or channels.web.enabled),\n\
-             or talk to the bot in the terminal with `mneme chat`."
+            "No channel this build can serve is enabled, so there is nothing to do.\n\
+             Enable Telegram in the config (channels.telegram.enabled: true and a bot_token),\n\
+             or talk to the bot in the terminal with `mneme chat`. (Discord and the web chat are still being built.)"
         );
         return Ok(ExitCode::from(2));
     }
-    // Open everything first so a bad database or provider is reported before anything else.
-    let _agent = agent(config.clone()).await?;
-    eprintln!(
-        "Enabled channel(s) {} are not part of this build yet: Telegram, Discord and the web chat are still being built.\n\
-         Talk to the bot with `mneme chat` meanwhile.",
-        enabled.join(", ")
-    );
-    Ok(ExitCode::from(2))
+    let agent = agent(config.clone()).await?;
+    let shutdown = CancellationToken::new();
+    spawn_signal_handler(shutdown.clone());
+
+    let mut running = tokio::task::JoinSet::new();
+    for channel in channels {
+        let (agent, shutdown) = (agent.clone(), shutdown.clone());
+        running.spawn(async move {
+            let name = channel.name();
+            tracing::info!(channel = name, "starting");
+            let result = channel.run(agent, shutdown.clone()).await;
+            if let Err(e) = &result {
+                tracing::error!(channel = name, error = %format!("{e:#}"), "channel stopped");
+                // One channel failing for good (a bad token) stops the daemon: better loud than half up.
+                shutdown.cancel();
+            }
+            result
+        });
+    }
+    let mut failed = false;
+    while let Some(done) = running.join_next().await {
+        failed |= !matches!(done, Ok(Ok(())));
+    }
+    agent.store().close().await;
+    tracing::info!("stopped");
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Cancels `shutdown` on SIGINT or SIGTERM.
+fn spawn_signal_handler(shutdown: CancellationToken) {
+    tokio::spawn(async move {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let mut term = match signal(SignalKind::terminate()) {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot listen for SIGTERM");
+                    let _ = tokio::signal::ctrl_c().await;
+                    shutdown.cancel();
+                    return;
+                }
+            };
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+        tracing::info!("shutting down");
+        shutdown.cancel();
+    });
 }

@@ -180,6 +180,15 @@ fn check_channels(c: &Config, out: &mut Vec<Problem>) {
     if let Err(msg) = parse_http_url(&tg.api_url) {
         out.push(Problem::error("channels.telegram.api_url", msg));
     }
+    if tg.answer_backlog_mins > 7 * 24 * 60 {
+        out.push(Problem::error(
+            "channels.telegram.answer_backlog_mins",
+            format!(
+                "must be at most 10080 (a week), got {}",
+                tg.answer_backlog_mins
+            ),
+        ));
+    }
     let dc = &c.channels.discord;
     if dc.enabled && dc.bot_token.is_empty() {
         out.push(Problem::error(
@@ -216,15 +225,11 @@ fn check_channels(c: &Config, out: &mut Vec<Problem>) {
             "required when channels.web.host is not a loopback address; set it here or in MNEME_WEB_AUTH_TOKEN",
         ));
     }
-    for (name, enabled) in [
-        ("telegram", tg.enabled),
-        ("discord", dc.enabled),
-        ("web", web.enabled),
-    ] {
+    for (name, enabled) in [("discord", dc.enabled), ("web", web.enabled)] {
         if enabled {
             out.push(Problem::warning(
                 &format!("channels.{name}.enabled"),
-                format!("the {name} channel is not part of this build yet; `mneme chat` is the way to talk to the bot"),
+                format!("the {name} channel is not part of this build yet; `mneme start` serves Telegram, `mneme chat` the terminal"),
             ));
         }
     }

@@ -14,6 +14,7 @@ pub struct MessageRow {
     pub is_from_bot: bool,
     pub text: String,
     pub platform_message_id: Option<String>,
+    pub platform_thread_id: Option<String>,
     pub created_at: i64,
     pub needs_reply: bool,
     pub replied_at: Option<i64>,
@@ -28,6 +29,7 @@ pub struct NewMessage<'a> {
     pub is_from_bot: bool,
     pub text: &'a str,
     pub platform_message_id: Option<&'a str>,
+    pub platform_thread_id: Option<&'a str>,
     /// When the platform says it was sent; `None` = now.
     pub created_at: Option<i64>,
     /// Addressed to the bot: an answer is owed until `mark_replied`.
@@ -40,8 +42,8 @@ impl Store {
     pub async fn insert_message(&self, m: &NewMessage<'_>) -> Result<Option<i64>> {
         sqlx::query_scalar(
             "INSERT INTO messages
-                (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id, created_at, needs_reply)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id, created_at, needs_reply, platform_thread_id)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
              ON CONFLICT DO NOTHING
              RETURNING id",
         )
@@ -54,6 +56,7 @@ impl Store {
         .bind(m.platform_message_id)
         .bind(m.created_at.unwrap_or_else(now_ms))
         .bind(m.needs_reply)
+        .bind(m.platform_thread_id)
         .fetch_optional(&self.pool)
         .await
     }

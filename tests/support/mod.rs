@@ -75,6 +75,7 @@ pub fn private(chat: &str, text: &str) -> IncomingMessage {
         is_group: false,
         addressed: true,
         platform_message_id: None,
+        platform_thread_id: None,
         sent_at: None,
     }
 }

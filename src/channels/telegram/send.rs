@@ -1,0 +1,143 @@
+//! Delivering answers: typing indicator, chunks under Telegram's limit, HTML with a plain-text
+//! fallback, rate limits honoured.
+
+use std::time::Duration;
+
+use teloxide::prelude::*;
+use teloxide::types::{ChatAction, MessageId, ParseMode, ReplyParameters, ThreadId};
+use teloxide::{ApiError, RequestError};
+
+use super::{Shared, format};
+use crate::agent::Pending;
+use crate::channels::split::{split_message, utf16_len};
+
+/// Telegram's limit is 4096 UTF-16 units of visible text; markdown markers only shrink when
+/// rendered, so chunks of this many raw units always fit.
+pub const CHUNK_LIMIT: usize = 4000;
+/// Telegram shows "typing…" for about 5 s; refresh a little sooner.
+const TYPING_EVERY: Duration = Duration::from_secs(4);
+/// Attempts per chunk on rate limits and network errors.
+const ATTEMPTS: u32 = 4;
+
+/// Runs the turn for `pending` and delivers the answer; marks it replied once delivered.
+pub(super) async fn answer(shared: &Shared, pending: &Pending) {
+    let Some(chat_id) = pending.chat.external_id.parse::<i64>().ok().map(ChatId) else {
+        tracing::error!(chat = %pending.chat, "telegram: chat id is not a number");
+        return;
+    };
+    let thread = pending
+        .platform_thread_id
+        .as_deref()
+        .and_then(|t| t.parse::<i32>().ok())
+        .map(|t| ThreadId(MessageId(t)));
+    let typing = tokio::spawn(keep_typing(shared.bot.clone(), chat_id, thread));
+    let result = shared.agent.respond(pending, None).await;
+    typing.abort();
+    let reply = match result {
+        Ok(r) => r.text,
+        Err(e) => {
+            tracing::error!(chat = %pending.chat, error = %e, "telegram: turn failed");
+            "Sorry, something went wrong on my side. Your message is saved; please try again."
+                .to_string()
+        }
+    };
+    // In groups the answer quotes the message it answers.
+    let reply_to = pending
+        .platform_message_id
+        .as_deref()
+        .filter(|_| pending.is_group)
+        .and_then(|id| id.parse::<i32>().ok())
+        .map(MessageId);
+    let mut delivered = true;
+    for (i, chunk) in split_message(&reply, CHUNK_LIMIT, utf16_len)
+        .iter()
+        .enumerate()
+    {
+        let target = Target {
+            chat_id,
+            thread,
+            reply_to: if i == 0 { reply_to } else { None },
+        };
+        if !send_chunk(shared, &target, chunk).await {
+            delivered = false;
+            break;
+        }
+    }
+    if delivered && let Err(e) = shared.agent.mark_replied(pending).await {
+        tracing::error!(error = %e, "telegram: could not record the delivery");
+    }
+}
+
+struct Target {
+    chat_id: ChatId,
+    thread: Option<ThreadId>,
+    reply_to: Option<MessageId>,
+}
+
+async fn keep_typing(bot: Bot, chat_id: ChatId, thread: Option<ThreadId>) {
+    loop {
+        let mut req = bot.send_chat_action(chat_id, ChatAction::Typing);
+        if let Some(t) = thread {
+            req = req.message_thread_id(t);
+        }
+        // A failed typing indicator never fails the turn.
+        let _ = req.await;
+        tokio::time::sleep(TYPING_EVERY).await;
+    }
+}
+
+/// Sends one chunk as HTML, falling back to plain text if Telegram rejects the markup.
+/// Returns whether it was delivered.
+async fn send_chunk(shared: &Shared, target: &Target, chunk: &str) -> bool {
+    let html = format::to_html(chunk);
+    let mut as_html = true;
+    for attempt in 1..=ATTEMPTS {
+        let text = if as_html { html.as_str() } else { chunk };
+        let mut req = shared.bot.send_message(target.chat_id, text);
+        if as_html {
+            req = req.parse_mode(ParseMode::Html);
+        }
+        if let Some(t) = target.thread {
+            req = req.message_thread_id(t);
+        }
+        if let Some(id) = target.reply_to {
+            req = req.reply_parameters(ReplyParameters {
+                allow_sending_without_reply: Some(true),
+                ..ReplyParameters::new(id)
+            });
+        }
+        let wait = match req.await {
+            Ok(_) => return true,
+            Err(RequestError::Api(ApiError::CantParseEntities(_))) if as_html => {
+                tracing::debug!("telegram: HTML rejected, sending plain text");
+                as_html = false;
+                continue;
+            }
+            Err(RequestError::RetryAfter(secs)) => secs.duration(),
+            Err(RequestError::Network(e)) => {
+                tracing::warn!(error = %shared.redact(&e), attempt, "telegram: sendMessage failed");
+                Duration::from_secs(1 << attempt.min(4))
+            }
+            Err(e) => {
+                tracing::error!(error = %shared.redact(&e), "telegram: sendMessage refused");
+                return false;
+            }
+        };
+        tokio::time::sleep(wait.min(Duration::from_secs(60))).await;
+    }
+    tracing::error!(
+        chat = target.chat_id.0,
+        "telegram: giving up on a message after {ATTEMPTS} attempts"
+    );
+    false
+}
+
+/// A plain notice outside any turn (stranger notice, "text only").
+pub(super) async fn plain(shared: &Shared, chat_id: ChatId, text: &str) {
+    let target = Target {
+        chat_id,
+        thread: None,
+        reply_to: None,
+    };
+    send_chunk(shared, &target, text).await;
+}
