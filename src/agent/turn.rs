@@ -15,7 +15,7 @@ pub(super) async fn run(
     let config = &agent.config;
     let rows = agent
         .store
-        .session_history(ctx.session, config.max_history_messages)
+        .session_history(ctx.session, ctx.message_id, config.max_history_messages)
         .await?;
     let query = rows.last().map(|m| m.text.as_str()).unwrap_or_default();
     let parts = agent.build_prompt(&ctx.chat, &ctx.key, query).await?;

@@ -61,16 +61,18 @@ impl Store {
         .await
     }
 
-    /// The last `limit` messages of a session, oldest first.
+    /// The last `limit` messages of a session up to message `up_to` (inclusive), oldest first.
     pub async fn session_history(
         &self,
         session_id: SessionId,
+        up_to: i64,
         limit: u32,
     ) -> Result<Vec<MessageRow>> {
         let mut rows = sqlx::query_as::<_, MessageRow>(
-            "SELECT * FROM messages WHERE session_id = ?1 ORDER BY id DESC LIMIT ?2",
+            "SELECT * FROM messages WHERE session_id = ?1 AND id <= ?2 ORDER BY id DESC LIMIT ?3",
         )
         .bind(session_id)
+        .bind(up_to)
         .bind(limit)
         .fetch_all(&self.pool)
         .await?;

@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test binary uses a different part
 
 pub mod fake_llm;
+pub mod fake_telegram;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use mneme::config::Config;
 use mneme::store::{ChatKey, Store};
 
 pub use fake_llm::*;
+pub use fake_telegram::*;
 
 /// The YAML of a config that talks to `llm` and keeps its data in `dir`.
 pub fn config_yaml(llm: &FakeLlm, dir: &Path, extra: &str) -> String {
@@ -88,5 +90,55 @@ pub fn group(chat: &str, sender: &str, text: &str, addressed: bool) -> IncomingM
         is_group: true,
         addressed,
         ..private(chat, text)
+    }
+}
+
+/// The config lines that enable Telegram against `tg` (user 100 and group -1001 allowed).
+pub fn telegram_yaml(tg: &FakeTelegram) -> String {
+    format!(
+        "  telegram:\n    enabled: true\n    bot_token: \"{}\"\n    api_url: {}\n    allowed_user_ids: [100]\n    allowed_groups: [-1001]\n",
+        tg.token, tg.url
+    )
+}
+
+/// A Telegram channel running in-process on a `TestBot`.
+pub struct TelegramBot {
+    pub bot: TestBot,
+    shutdown: tokio_util::sync::CancellationToken,
+    task: tokio::task::JoinHandle<anyhow::Result<()>>,
+}
+
+impl TelegramBot {
+    /// `extra` holds top-level config lines.
+    pub async fn start(llm: &FakeLlm, tg: &FakeTelegram, dir: &Path, extra: &str) -> Self {
+        use mneme::channels::Channel;
+        let bot = TestBot::start(llm, dir, &format!("{}{extra}", telegram_yaml(tg))).await;
+        let channel =
+            mneme::channels::telegram::TelegramChannel::new(&bot.agent.config().channels.telegram)
+                .unwrap();
+        let shutdown = tokio_util::sync::CancellationToken::new();
+        let (agent, stop) = (bot.agent.clone(), shutdown.clone());
+        let task = tokio::spawn(async move { channel.run(agent, stop).await });
+        Self {
+            bot,
+            shutdown,
+            task,
+        }
+    }
+
+    /// Stops the channel as SIGTERM would, and waits for it.
+    pub async fn stop(self) -> TestBot {
+        self.shutdown.cancel();
+        tokio::time::timeout(std::time::Duration::from_secs(15), self.task)
+            .await
+            .expect("the channel stops in time")
+            .expect("the channel task does not panic")
+            .expect("the channel ends cleanly");
+        self.bot.agent.store().close().await;
+        self.bot
+    }
+
+    pub fn is_running(&self) -> bool {
+        !self.task.is_finished()
     }
 }

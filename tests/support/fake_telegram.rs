@@ -1,0 +1,402 @@
+//! A fake Telegram Bot API on 127.0.0.1, speaking the real protocol closely enough for
+//! teloxide: `POST /bot<token>/<method>` with JSON, method names case-insensitive,
+//! `{"ok":true,"result":…}` answers, getUpdates with offset confirmation and long polling,
+//! sendMessage returning a real Message and enforcing the 4096-character limit, scripted
+//! failures (429 with retry_after, 500) and rejected HTML entities.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::{Value, json};
+use tokio::sync::Notify;
+
+pub const BOT_ID: i64 = 999;
+pub const BOT_USERNAME: &str = "mneme_bot";
+
+/// A sendMessage the bot made.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    pub chat_id: i64,
+    pub text: String,
+    pub parse_mode: Option<String>,
+    pub thread_id: Option<i64>,
+    pub reply_to: Option<i64>,
+    pub message_id: i64,
+}
+
+impl Sent {
+    /// The text as the user sees it (HTML tags removed, entities decoded).
+    pub fn visible(&self) -> String {
+        if self.parse_mode.as_deref() == Some("HTML") {
+            visible_text(&self.text)
+        } else {
+            self.text.clone()
+        }
+    }
+}
+
+/// A scripted error: HTTP status and `retry_after` seconds.
+type Failure = (u16, Option<u32>);
+
+#[derive(Default)]
+struct Inner {
+    token: String,
+    /// Updates not yet confirmed by a getUpdates with a higher offset.
+    updates: Mutex<Vec<Value>>,
+    next_update_id: Mutex<i64>,
+    next_message_id: Mutex<i64>,
+    sent: Mutex<Vec<Sent>>,
+    actions: Mutex<Vec<Value>>,
+    commands: Mutex<Vec<Value>>,
+    /// Every call: (method lowercase, body).
+    calls: Mutex<Vec<(String, Value)>>,
+    failures: Mutex<HashMap<String, VecDeque<Failure>>>,
+    reject_html: Mutex<u32>,
+    changed: Notify,
+}
+
+#[derive(Clone)]
+pub struct FakeTelegram {
+    /// Goes into `channels.telegram.api_url`.
+    pub url: String,
+    pub token: String,
+    inner: Arc<Inner>,
+}
+
+impl FakeTelegram {
+    pub async fn start() -> Self {
+        let token = "123456:TEST-token-abcdefghijklmnop".to_string();
+        let inner = Arc::new(Inner {
+            token: token.clone(),
+            next_update_id: Mutex::new(1),
+            next_message_id: Mutex::new(1),
+            ..Inner::default()
+        });
+        let app = Router::new()
+            .route("/{bot}/{method}", post(handle))
+            .with_state(inner.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind fake Telegram");
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            axum::serve(listener, app)
+                .await
+                .expect("fake Telegram serves");
+        });
+        Self {
+            url: format!("http://{addr}"),
+            token,
+            inner,
+        }
+    }
+
+    fn next_message_id(&self) -> i64 {
+        next_id(&self.inner.next_message_id)
+    }
+
+    /// Queues a raw update (its `update_id` is set unless `raw` already has one). Returns it.
+    pub fn push_update(&self, mut update: Value) -> i64 {
+        let id = next_id(&self.inner.next_update_id);
+        if update.get("update_id").is_none() && update.is_object() {
+            update["update_id"] = json!(id);
+        }
+        self.inner.updates.lock().unwrap().push(update);
+        self.inner.changed.notify_waiters();
+        id
+    }
+
+    /// A text message in a private chat from `user_id`. Returns the message id.
+    pub fn private_text(&self, user_id: i64, text: &str) -> i64 {
+        let message_id = self.next_message_id();
+        self.push_update(json!({"message": {
+            "message_id": message_id,
+            "date": now_secs(),
+            "chat": {"id": user_id, "type": "private", "first_name": "User"},
+            "from": {"id": user_id, "is_bot": false, "first_name": "User"},
+            "text": text,
+        }}));
+        message_id
+    }
+
+    /// A private text message sent `age_secs` ago. Returns the message id.
+    pub fn next_old_private(&self, user_id: i64, text: &str, age_secs: i64) -> i64 {
+        let message_id = self.next_message_id();
+        self.push_update(json!({"message": {
+            "message_id": message_id,
+            "date": now_secs() - age_secs,
+            "chat": {"id": user_id, "type": "private", "first_name": "User"},
+            "from": {"id": user_id, "is_bot": false, "first_name": "User"},
+            "text": text,
+        }}));
+        message_id
+    }
+
+    /// Builds a group message; adjust fields before `push_message`.
+    pub fn group_message(&self, chat_id: i64, user_id: i64, name: &str, text: &str) -> Value {
+        json!({
+            "message_id": self.next_message_id(),
+            "date": now_secs(),
+            "chat": {"id": chat_id, "type": "supergroup", "title": "Test group"},
+            "from": {"id": user_id, "is_bot": false, "first_name": name},
+            "text": text,
+        })
+    }
+
+    /// Queues a message object as an update. Returns its message id.
+    pub fn push_message(&self, message: Value) -> i64 {
+        let id = message["message_id"].as_i64().unwrap_or_default();
+        self.push_update(json!({"message": message}));
+        id
+    }
+
+    /// The next call to `method` fails with `status` (429 carries `retry_after`).
+    pub fn fail_next(&self, method: &str, status: u16, retry_after: Option<u32>) {
+        self.inner
+            .failures
+            .lock()
+            .unwrap()
+            .entry(method.to_lowercase())
+            .or_default()
+            .push_back((status, retry_after));
+    }
+
+    /// The next `n` sendMessage calls with HTML are rejected as unparsable entities.
+    pub fn reject_html(&self, n: u32) {
+        *self.inner.reject_html.lock().unwrap() = n;
+    }
+
+    pub fn sent(&self) -> Vec<Sent> {
+        self.inner.sent.lock().unwrap().clone()
+    }
+
+    pub fn actions(&self) -> Vec<Value> {
+        self.inner.actions.lock().unwrap().clone()
+    }
+
+    pub fn commands(&self) -> Vec<Value> {
+        self.inner.commands.lock().unwrap().clone()
+    }
+
+    pub fn calls(&self, method: &str) -> Vec<Value> {
+        let m = method.to_lowercase();
+        self.inner
+            .calls
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(k, _)| *k == m)
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+
+    /// Waits (up to 15 s) until `cond` holds, re-checking whenever the fake sees a call.
+    pub async fn wait_until(&self, what: &str, cond: impl Fn(&Self) -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+        loop {
+            let changed = self.inner.changed.notified();
+            if cond(self) {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, changed).await.is_err() {
+                panic!(
+                    "timed out waiting for {what}; sent so far: {:#?}",
+                    self.sent()
+                );
+            }
+        }
+    }
+
+    pub async fn wait_sent(&self, n: usize) -> Vec<Sent> {
+        self.wait_until(&format!("{n} sent messages"), |t| t.sent().len() >= n)
+            .await;
+        self.sent()
+    }
+
+    /// Waits until the bot has confirmed every update queued so far (polled past them).
+    pub async fn wait_confirmed(&self) {
+        self.wait_until("all updates confirmed", |t| {
+            t.inner.updates.lock().unwrap().is_empty()
+        })
+        .await;
+    }
+}
+
+fn next_id(counter: &Mutex<i64>) -> i64 {
+    let mut c = counter.lock().unwrap();
+    let id = *c;
+    *c += 1;
+    id
+}
+
+pub fn now_secs() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs() as i64
+}
+
+fn ok(result: Value) -> Response {
+    axum::Json(json!({"ok": true, "result": result})).into_response()
+}
+
+fn err(status: u16, description: &str, retry_after: Option<u32>) -> Response {
+    let mut body = json!({"ok": false, "error_code": status, "description": description});
+    if let Some(r) = retry_after {
+        body["parameters"] = json!({"retry_after": r});
+    }
+    (StatusCode::from_u16(status).unwrap(), axum::Json(body)).into_response()
+}
+
+async fn handle(
+    State(inner): State<Arc<Inner>>,
+    Path((bot, method)): Path<(String, String)>,
+    body: String,
+) -> Response {
+    if bot != format!("bot{}", inner.token) {
+        return err(401, "Unauthorized", None);
+    }
+    let method = method.to_lowercase();
+    let body: Value = if body.trim().is_empty() {
+        json!({})
+    } else {
+        serde_json::from_str(&body).unwrap_or(json!({}))
+    };
+    inner
+        .calls
+        .lock()
+        .unwrap()
+        .push((method.clone(), body.clone()));
+    let failure = inner
+        .failures
+        .lock()
+        .unwrap()
+        .get_mut(&method)
+        .and_then(VecDeque::pop_front);
+    let response = if let Some((status, retry_after)) = failure {
+        let description = match status {
+            429 => format!(
+                "Too Many Requests: retry after {}",
+                retry_after.unwrap_or(1)
+            ),
+            _ => "Internal Server Error".to_string(),
+        };
+        err(status, &description, retry_after)
+    } else {
+        match method.as_str() {
+            "getme" => ok(json!({
+                "id": BOT_ID, "is_bot": true, "first_name": "Mneme", "username": BOT_USERNAME,
+                "can_join_groups": true, "can_read_all_group_messages": false,
+                "supports_inline_queries": false, "has_main_web_app": false
+            })),
+            "getupdates" => return get_updates(&inner, &body).await,
+            "sendmessage" => send_message(&inner, &body),
+            "sendchataction" => {
+                inner.actions.lock().unwrap().push(body);
+                ok(json!(true))
+            }
+            "setmycommands" => {
+                *inner.commands.lock().unwrap() =
+                    body["commands"].as_array().cloned().unwrap_or_default();
+                ok(json!(true))
+            }
+            _ => err(404, "Not Found: method not found", None),
+        }
+    };
+    inner.changed.notify_waiters();
+    response
+}
+
+async fn get_updates(inner: &Inner, body: &Value) -> Response {
+    let offset = body["offset"].as_i64().unwrap_or(0);
+    let timeout = body["timeout"].as_u64().unwrap_or(0).min(30);
+    // An offset confirms every update before it.
+    inner
+        .updates
+        .lock()
+        .unwrap()
+        .retain(|u| u["update_id"].as_i64().is_some_and(|id| id >= offset));
+    inner.changed.notify_waiters();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(timeout);
+    loop {
+        let changed = inner.changed.notified();
+        let pending: Vec<Value> = inner.updates.lock().unwrap().clone();
+        if !pending.is_empty() || tokio::time::Instant::now() >= deadline {
+            return ok(Value::Array(pending));
+        }
+        let _ = tokio::time::timeout_at(deadline, changed).await;
+    }
+}
+
+fn send_message(inner: &Inner, body: &Value) -> Response {
+    let chat_id = body["chat_id"].as_i64().unwrap_or_default();
+    let text = body["text"].as_str().unwrap_or_default().to_string();
+    let parse_mode = body["parse_mode"].as_str().map(str::to_string);
+    if parse_mode.as_deref() == Some("HTML") {
+        let mut reject = inner.reject_html.lock().unwrap();
+        if *reject > 0 {
+            *reject -= 1;
+            return err(
+                400,
+                "Bad Request: can't parse entities: Unsupported start tag \"x\" at byte offset 0",
+                None,
+            );
+        }
+    }
+    let visible = if parse_mode.as_deref() == Some("HTML") {
+        visible_text(&text)
+    } else {
+        text.clone()
+    };
+    if visible.encode_utf16().count() > 4096 {
+        return err(400, "Bad Request: message is too long", None);
+    }
+    if visible.trim().is_empty() {
+        return err(400, "Bad Request: message text is empty", None);
+    }
+    let message_id = next_id(&inner.next_message_id);
+    let chat = if chat_id < 0 {
+        json!({"id": chat_id, "type": "supergroup", "title": "Test group"})
+    } else {
+        json!({"id": chat_id, "type": "private", "first_name": "User"})
+    };
+    inner.sent.lock().unwrap().push(Sent {
+        chat_id,
+        text: text.clone(),
+        parse_mode,
+        thread_id: body["message_thread_id"].as_i64(),
+        reply_to: body["reply_parameters"]["message_id"].as_i64(),
+        message_id,
+    });
+    ok(json!({
+        "message_id": message_id,
+        "date": now_secs(),
+        "chat": chat,
+        "from": {"id": BOT_ID, "is_bot": true, "first_name": "Mneme", "username": BOT_USERNAME},
+        "text": visible,
+    }))
+}
+
+/// What Telegram shows for an HTML message: tags dropped, entities decoded.
+fn visible_text(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
+}

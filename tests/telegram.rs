@@ -1,0 +1,495 @@
+//! The Telegram channel (real teloxide client) against the fake Bot API and the fake LLM.
+
+mod support;
+
+use mneme::store::ChatKey;
+use serde_json::json;
+use support::*;
+
+async fn setup() -> (FakeLlm, FakeTelegram, tempfile::TempDir) {
+    (
+        FakeLlm::start().await,
+        FakeTelegram::start().await,
+        tempfile::tempdir().unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn private_chat_turn() {
+    let (llm, tg, dir) = setup().await;
+    llm.script([openai_text("Hi there, **friend** <3")]);
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    tg.private_text(100, "hello");
+    let sent = tg.wait_sent(1).await;
+    assert_eq!(sent[0].chat_id, 100);
+    assert_eq!(sent[0].parse_mode.as_deref(), Some("HTML"));
+    assert_eq!(sent[0].text, "Hi there, <b>friend</b> &lt;3");
+    assert_eq!(sent[0].reply_to, None, "private answers do not quote");
+    assert_eq!(llm.requests()[0].message_texts(), ["hello"]);
+    assert!(llm.requests()[0].system().contains("`telegram:100`"));
+    assert!(
+        tg.actions()
+            .iter()
+            .any(|a| a["chat_id"] == 100 && a["action"] == "typing")
+    );
+    let commands: Vec<_> = tg
+        .commands()
+        .iter()
+        .map(|c| c["command"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(commands, ["memories", "forget", "reset", "usage", "help"]);
+
+    // the remember fast path and commands work over Telegram too, without the model
+    tg.private_text(100, "remember I prefer short answers");
+    tg.private_text(100, "/memories");
+    let sent = tg.wait_sent(3).await;
+    assert_eq!(
+        sent[1].visible(),
+        "Noted. Saved memory #1: I prefer short answers"
+    );
+    assert!(
+        sent[2]
+            .visible()
+            .contains("#1 [PROFILE] I prefer short answers"),
+        "{}",
+        sent[2].visible()
+    );
+    assert_eq!(llm.request_count(), 1);
+    bot.stop().await;
+}
+
+#[tokio::test]
+async fn strangers_are_told_once_and_nothing_is_stored() {
+    let (llm, tg, dir) = setup().await;
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    tg.private_text(555, "hi");
+    tg.private_text(555, "hello??");
+    tg.wait_confirmed().await;
+    let sent = tg.wait_sent(1).await;
+    assert_eq!(sent.len(), 1, "one notice per day");
+    assert!(
+        sent[0].visible().contains("private") && sent[0].visible().contains("555"),
+        "{}",
+        sent[0].visible()
+    );
+    assert_eq!(llm.request_count(), 0);
+    let store = bot.bot.agent.store().clone();
+    assert!(
+        store
+            .find_chat(&ChatKey::new("telegram", "555"))
+            .await
+            .unwrap()
+            .is_none()
+    );
+    bot.stop().await;
+}
+
+#[tokio::test]
+async fn groups_answer_only_when_addressed() {
+    let (llm, tg, dir) = setup().await;
+    llm.fallback(openai_text("Yes?"));
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+
+    tg.push_message(tg.group_message(-1001, 7, "Bob", "morning all"));
+    tg.push_message(tg.group_message(-2002, 7, "Bob", "@mneme_bot hello from a group not allowed"));
+    let mut mention = tg.group_message(-1001, 8, "Carol", "@mneme_bot what's up?");
+    mention["entities"] = json!([{"type": "mention", "offset": 0, "length": 10}]);
+    let mention_id = tg.push_message(mention);
+    let sent = tg.wait_sent(1).await;
+    assert_eq!(sent[0].chat_id, -1001);
+    assert_eq!(
+        sent[0].reply_to,
+        Some(mention_id),
+        "group answers quote the message"
+    );
+    assert_eq!(llm.request_count(), 1);
+    assert_eq!(
+        llm.requests()[0].message_texts(),
+        ["[Bob]: morning all", "[Carol]: @mneme_bot what's up?"]
+    );
+
+    // a reply to one of the bot's messages addresses it
+    let mut reply = tg.group_message(-1001, 7, "Bob", "and you?");
+    reply["reply_to_message"] = json!({
+        "message_id": sent[0].message_id, "date": now_secs(),
+        "chat": {"id": -1001, "type": "supergroup", "title": "Test group"},
+        "from": {"id": BOT_ID, "is_bot": true, "first_name": "Mneme", "username": BOT_USERNAME},
+        "text": "Yes?"
+    });
+    tg.push_message(reply);
+    // a reply to someone else does not
+    let mut other = tg.group_message(-1001, 8, "Carol", "agreed");
+    other["reply_to_message"] = json!({
+        "message_id": 1, "date": now_secs(),
+        "chat": {"id": -1001, "type": "supergroup", "title": "Test group"},
+        "from": {"id": 7, "is_bot": false, "first_name": "Bob"}, "text": "morning all"
+    });
+    tg.push_message(other);
+    // remember after a mention, without entities (plain text mention)
+    tg.push_message(tg.group_message(
+        -1001,
+        8,
+        "Carol",
+        "@Mneme_Bot remember the group meets on Fridays",
+    ));
+    let sent = tg.wait_sent(3).await;
+    tg.wait_confirmed().await;
+    assert_eq!(sent.len(), 3, "{sent:#?}");
+    assert_eq!(
+        sent[2].visible(),
+        "Noted. Saved memory #1: the group meets on Fridays"
+    );
+    assert_eq!(llm.request_count(), 2);
+
+    let store = bot.bot.agent.store().clone();
+    let group = store
+        .find_chat(&ChatKey::new("telegram", "-1001"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(group.is_group);
+    assert_eq!(group.title.as_deref(), Some("Test group"));
+    assert!(
+        store
+            .find_chat(&ChatKey::new("telegram", "-2002"))
+            .await
+            .unwrap()
+            .is_none(),
+        "a group not allowed is not stored"
+    );
+    bot.stop().await;
+}
+
+#[tokio::test]
+async fn forum_topic_replies_stay_in_the_topic() {
+    let (llm, tg, dir) = setup().await;
+    llm.script([openai_text("In the topic.")]);
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    let mut m = tg.group_message(-1001, 7, "Bob", "@mneme_bot hi");
+    m["chat"]["is_forum"] = json!(true);
+    m["message_thread_id"] = json!(77);
+    m["is_topic_message"] = json!(true);
+    tg.push_message(m);
+    let sent = tg.wait_sent(1).await;
+    assert_eq!(sent[0].thread_id, Some(77));
+    assert!(tg.actions().iter().any(|a| a["message_thread_id"] == 77));
+    bot.stop().await;
+}
+
+#[tokio::test]
+async fn a_long_reply_arrives_in_ordered_chunks_with_balanced_code() {
+    let (llm, tg, dir) = setup().await;
+    let mut long = String::from("Here is the plan.\n\n");
+    for i in 0..60 {
+        long.push_str(&format!(
+            "Paragraph {i}: {}\n\n",
+            "words and more words ".repeat(3)
+        ));
+    }
+    long.push_str("```rust\n");
+    for i in 0..120 {
+        long.push_str(&format!(
+            "let value_{i} = compute({i}) < limit && ok; // 😀\n"
+        ));
+    }
+    long.push_str("```\n\nThat's all.");
+    assert!(long.chars().count() > 9000, "{}", long.chars().count());
+    llm.script([openai_text(&long)]);
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    tg.private_text(100, "plan please");
+    tg.wait_until("the last chunk", |t| {
+        t.sent()
+            .iter()
+            .any(|s| s.visible().ends_with("That's all."))
+    })
+    .await;
+    let sent = tg.sent();
+    assert!(sent.len() >= 3, "{} chunks", sent.len());
+    for s in &sent {
+        assert!(s.visible().encode_utf16().count() <= 4096);
+        assert_eq!(
+            s.text.matches("<pre>").count(),
+            s.text.matches("</pre>").count(),
+            "balanced: {}",
+            s.text
+        );
+    }
+    // nothing lost, in order
+    let all: String = sent
+        .iter()
+        .map(|s| s.visible())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut at = 0;
+    for line in long
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("```"))
+    {
+        let found = all[at..]
+            .find(line)
+            .unwrap_or_else(|| panic!("missing or out of order: {line}"));
+        at += found + line.len();
+    }
+    bot.stop().await;
+}
+
+#[tokio::test]
+async fn rejected_html_falls_back_to_plain_text() {
+    let (llm, tg, dir) = setup().await;
+    llm.script([openai_text("Use `<tag>` here")]);
+    tg.reject_html(1);
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    tg.private_text(100, "format?");
+    let sent = tg.wait_sent(1).await;
+    assert_eq!(sent[0].parse_mode, None);
+    assert_eq!(sent[0].text, "Use `<tag>` here");
+    bot.stop().await;
+}
+
+#[tokio::test]
+async fn rate_limits_and_server_errors_are_survived() {
+    let (llm, tg, dir) = setup().await;
+    llm.script([openai_text("made it")]);
+    // teloxide itself waits 10 s after a 5xx before reporting it: this test takes that long
+    tg.fail_next("getUpdates", 500, None);
+    tg.fail_next("sendMessage", 429, Some(1));
+    tg.fail_next("sendChatAction", 500, None);
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    tg.private_text(100, "are you there?");
+    let sent = tg.wait_sent(1).await;
+    assert_eq!(sent[0].visible(), "made it");
+    assert_eq!(
+        tg.calls("sendMessage").len(),
+        2,
+        "retried once after the 429"
+    );
+    bot.stop().await;
+}
+
+#[tokio::test]
+async fn restart_does_not_answer_twice_and_catches_up() {
+    let (llm, tg, dir) = setup().await;
+    llm.fallback(openai_text("answer"));
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    tg.private_text(100, "first");
+    tg.wait_sent(1).await;
+    tg.wait_confirmed().await;
+    bot.stop().await;
+
+    // while the bot is down: one fresh message, one too old to answer
+    tg.private_text(100, "while you were away");
+    let old_id = tg.next_old_private(100, "an hour ago", 3600);
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    tg.wait_sent(2).await;
+    tg.wait_confirmed().await;
+    let offsets: Vec<_> = tg
+        .calls("getUpdates")
+        .iter()
+        .filter_map(|c| c["offset"].as_i64())
+        .collect();
+    assert!(
+        offsets.contains(&2),
+        "resumed from the saved offset: {offsets:?}"
+    );
+    let sent = tg.sent();
+    assert_eq!(
+        sent.len(),
+        2,
+        "the first message is not answered again, the old one not at all: {sent:#?}"
+    );
+    assert_eq!(llm.request_count(), 2);
+    let texts: Vec<_> = llm
+        .requests()
+        .iter()
+        .map(|r| r.message_texts().last().cloned().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        ["first", "while you were away"],
+        "{:#?}",
+        llm.requests()
+            .iter()
+            .map(|r| r.message_texts())
+            .collect::<Vec<_>>()
+    );
+
+    let store = bot.bot.agent.store().clone();
+    let chat = store
+        .find_chat(&ChatKey::new("telegram", "100"))
+        .await
+        .unwrap()
+        .unwrap();
+    let rows = store.messages_after(chat.id, 0, 100).await.unwrap();
+    assert!(
+        rows.iter()
+            .any(|m| m.platform_message_id.as_deref() == Some(&old_id.to_string())),
+        "the old one is stored"
+    );
+    bot.stop().await;
+}
+
+#[tokio::test]
+async fn an_answer_interrupted_by_a_crash_is_given_on_start() {
+    let (llm, tg, dir) = setup().await;
+    llm.script([openai_text("sorry for the wait")]);
+    // a message stored and owed an answer, as a crash before delivery would leave it
+    let bot = TestBot::start(&llm, dir.path(), &telegram_yaml(&tg)).await;
+    let mut msg = private("telegram:100", "did you get this?");
+    msg.platform_message_id = Some("41".into());
+    let received = bot.agent.receive(&msg).await.unwrap();
+    assert!(matches!(received, mneme::agent::Received::Pending(_)));
+    bot.agent.store().close().await;
+
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    let sent = tg.wait_sent(1).await;
+    assert_eq!(
+        (sent[0].chat_id, sent[0].visible().as_str()),
+        (100, "sorry for the wait")
+    );
+    bot.stop().await;
+}
+
+#[tokio::test]
+async fn malformed_and_unsupported_updates_never_crash_the_bot() {
+    let (llm, tg, dir) = setup().await;
+    llm.fallback(openai_text("still here"));
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    let chat = json!({"id": 100, "type": "private", "first_name": "User"});
+    let from = json!({"id": 100, "is_bot": false, "first_name": "User"});
+    let weird = [
+        json!({"message": {"message_id": 900, "date": now_secs(), "chat": chat, "from": from, "sticker": {"file_id": "x", "file_unique_id": "y", "type": "regular", "width": 1, "height": 1, "is_animated": false, "is_video": false}}}),
+        json!({"edited_message": {"message_id": 901, "date": now_secs(), "edit_date": now_secs(), "chat": chat, "from": from, "text": "edited"}}),
+        json!({"channel_post": {"message_id": 902, "date": now_secs(), "chat": {"id": -100777, "type": "channel", "title": "News"}, "text": "post"}}),
+        json!({"message": {"message_id": "not a number", "chat": 5}}),
+        json!({"message": null}),
+        json!({"something_new": {"a": [1, 2, {"b": null}]}}),
+        json!({"message": {"message_id": 903, "date": now_secs(), "chat": chat, "from": from, "text": "\u{0}\u{1}\u{202e}bidi\u{fffd}"}}),
+    ];
+    for w in weird {
+        tg.push_update(w);
+    }
+    // random junk in the fields teloxide reads
+    let mut rng = fastrand::Rng::with_seed(42);
+    for _ in 0..40 {
+        tg.push_update(json!({"message": random_value(&mut rng, 3)}));
+    }
+    tg.private_text(100, "hello after the junk");
+    tg.wait_until("the answer after the junk", |t| {
+        t.sent().iter().any(|s| s.visible() == "still here")
+    })
+    .await;
+    assert!(
+        tg.sent()
+            .iter()
+            .any(|s| s.visible() == "I can only read text messages for now."),
+        "a sticker in a private chat gets a clear reply"
+    );
+
+    // a batch that cannot be read at all (no update_id) is skipped, not looped on
+    tg.push_update(json!(["not", "an", "update"]));
+    tg.private_text(100, "and after a broken batch");
+    tg.wait_until("the answer after a broken batch", |t| {
+        t.sent()
+            .iter()
+            .filter(|s| s.visible() == "still here")
+            .count()
+            >= 2
+    })
+    .await;
+    assert!(bot.is_running());
+    bot.stop().await;
+}
+
+fn random_value(rng: &mut fastrand::Rng, depth: u32) -> serde_json::Value {
+    match if depth == 0 {
+        rng.u8(0..4)
+    } else {
+        rng.u8(0..6)
+    } {
+        0 => json!(null),
+        1 => json!(rng.i64(..)),
+        2 => json!(rng.bool()),
+        3 => json!(
+            (0..rng.usize(0..12))
+                .map(|_| rng.char(..))
+                .collect::<String>()
+        ),
+        4 => json!(
+            (0..rng.usize(0..4))
+                .map(|_| random_value(rng, depth - 1))
+                .collect::<Vec<_>>()
+        ),
+        _ => {
+            let keys = [
+                "message_id",
+                "date",
+                "chat",
+                "from",
+                "text",
+                "entities",
+                "id",
+                "type",
+                "caption",
+            ];
+            let mut map = serde_json::Map::new();
+            for _ in 0..rng.usize(0..6) {
+                map.insert(
+                    keys[rng.usize(0..keys.len())].to_string(),
+                    random_value(rng, depth - 1),
+                );
+            }
+            json!(map)
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_daemon_serves_telegram_and_stops_on_sigterm() {
+    let (llm, tg, dir) = setup().await;
+    llm.script([openai_text("from the daemon")]);
+    let config = dir.path().join("config.yaml");
+    std::fs::write(&config, config_yaml(&llm, dir.path(), &telegram_yaml(&tg))).unwrap();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mneme"))
+        .arg("--config")
+        .arg(&config)
+        .arg("start")
+        .env("MNEME_LOG", "mneme=debug")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    tg.private_text(100, "hi daemon");
+    let sent = tg.wait_sent(1).await;
+    assert_eq!(sent[0].visible(), "from the daemon");
+
+    let pid = child.id().unwrap().to_string();
+    let started = std::time::Instant::now();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let status = tokio::time::timeout(std::time::Duration::from_secs(10), child.wait())
+        .await
+        .expect("stops within 10 s of SIGTERM")
+        .unwrap();
+    assert!(status.success(), "clean exit: {status:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    let mut stderr = String::new();
+    use tokio::io::AsyncReadExt;
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .await
+        .unwrap();
+    assert!(
+        !stderr.contains(&tg.token),
+        "the bot token never reaches the logs"
+    );
+    assert!(stderr.contains("shutting down"), "{stderr}");
+}
