@@ -43,9 +43,15 @@ async fn main() {
     let p99 = samples[samples.len() * 99 / 100];
     let rss = std::fs::read_to_string("/proc/self/status")
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:")).map(|l| l.trim_start_matches("VmRSS:").trim().to_string()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .map(|l| l.trim_start_matches("VmRSS:").trim().to_string())
+        })
         .unwrap_or_else(|| "n/a".into());
-    println!("telegram per-message overhead over {MESSAGES} messages: median {median:.2?}, p99 {p99:.2?}");
+    println!(
+        "telegram per-message overhead over {MESSAGES} messages: median {median:.2?}, p99 {p99:.2?}"
+    );
     println!("(process RSS incl. fake servers: {rss})");
     let _ = bot.stop().await;
 }
