@@ -4,7 +4,7 @@
 //! sendMessage) and the delivery bookkeeping. `cargo bench --bench telegram_overhead`.
 
 #[path = "../tests/support/mod.rs"]
-#[allow(dead_code, unused_imports)]
+#[allow(unused_imports)]
 mod support;
 
 use std::time::Instant;

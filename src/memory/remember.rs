@@ -26,6 +26,17 @@ const ZH_OPENERS: &[&str] = &["请记住", "记住"];
 /// `请记住…`, after any leading @mentions (`@bot`, Discord's `<@123>`). A question
 /// ("remember when we met?") is not a request. Returns `None` when the text is not one, or
 /// when nothing follows the opener.
+///
+/// ```
+/// use mneme::memory::remember::parse;
+/// use mneme::store::Category;
+///
+/// let req = parse("@mneme_bot remember that I prefer tea").unwrap();
+/// assert_eq!(req.content, "I prefer tea");
+/// assert_eq!(req.category, Category::Profile);
+/// assert_eq!(parse("记住周五开会").unwrap().category, Category::Knowledge);
+/// assert!(parse("remember when we met?").is_none());
+/// ```
 pub fn parse(text: &str) -> Option<RememberRequest> {
     let text = strip_mentions(text.trim());
     let rest = strip_opener(text)?;
