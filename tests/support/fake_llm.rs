@@ -88,13 +88,7 @@ impl FakeLlm {
             .route("/v1/chat/completions", post(handle))
             .route("/v1/messages", post(handle))
             .with_state(inner.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind fake LLM");
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move {
-            axum::serve(listener, app).await.expect("fake LLM serves");
-        });
+        let addr = super::serve(app).await;
         Self {
             url: format!("http://{addr}/v1"),
             root: format!("http://{addr}"),

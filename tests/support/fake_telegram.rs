@@ -81,15 +81,7 @@ impl FakeTelegram {
         let app = Router::new()
             .route("/{bot}/{method}", post(handle))
             .with_state(inner.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind fake Telegram");
-        let addr = listener.local_addr().unwrap();
-        tokio::spawn(async move {
-            axum::serve(listener, app)
-                .await
-                .expect("fake Telegram serves");
-        });
+        let addr = super::serve(app).await;
         Self {
             url: format!("http://{addr}"),
             token,

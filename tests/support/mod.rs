@@ -14,6 +14,20 @@ use mneme::store::{ChatKey, Store};
 pub use fake_llm::*;
 pub use fake_telegram::*;
 
+/// Serves `app` on a free port of 127.0.0.1 for the rest of the test.
+pub async fn serve(app: axum::Router) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a fake server");
+    let addr = listener.local_addr().expect("bound address");
+    tokio::spawn(async move {
+        axum::serve(listener, app)
+            .await
+            .expect("fake server serves");
+    });
+    addr
+}
+
 /// The YAML of a config that talks to `llm` and keeps its data in `dir`.
 pub fn config_yaml(llm: &FakeLlm, dir: &Path, extra: &str) -> String {
     format!(
