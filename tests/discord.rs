@@ -474,6 +474,21 @@ async fn a_missing_message_content_intent_is_reported_clearly() {
     assert!(!error.contains(&dc.token));
 }
 
+#[tokio::test(flavor = "multi_thread")]
+async fn the_daemon_stops_and_says_which_switch_to_turn_on_for_4014() {
+    let (llm, dc, dir) = setup().await;
+    dc.disable_message_content();
+    let config = dir.path().join("config.yaml");
+    std::fs::write(
+        &config,
+        config_yaml(&llm, dir.path(), &discord_yaml(&dc, "")),
+    )
+    .unwrap();
+    let (status, stderr) = Daemon::start(&config, "mneme=info").exited().await;
+    assert!(!status.success());
+    assert!(stderr.contains("Message Content Intent"), "{stderr}");
+}
+
 #[tokio::test]
 async fn a_wrong_token_is_reported_clearly() {
     let (llm, dc, dir) = setup().await;
@@ -615,4 +630,60 @@ async fn the_daemon_serves_discord_and_stops_on_sigterm() {
     );
     assert!(stderr.contains("shutting down"), "{stderr}");
     assert!(!stderr.contains("telegram"), "Telegram stays off: {stderr}");
+}
+
+#[tokio::test]
+async fn telegram_and_discord_run_side_by_side_on_one_memory() {
+    use mneme::channels::Channel;
+    let (llm, dc, dir) = setup().await;
+    let tg = FakeTelegram::start().await;
+    llm.fallback(openai_text("hello from one brain"));
+    let yaml = format!("{}{}", telegram_yaml(&tg), discord_yaml(&dc, ""));
+    let bot = TestBot::start(&llm, dir.path(), &yaml).await;
+    let config = &bot.agent.config().channels;
+    let channels: Vec<Box<dyn Channel>> = vec![
+        Box::new(mneme::channels::telegram::TelegramChannel::new(&config.telegram).unwrap()),
+        Box::new(mneme::channels::discord::DiscordChannel::new(&config.discord).unwrap()),
+    ];
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let mut running = tokio::task::JoinSet::new();
+    for channel in channels {
+        let (agent, stop) = (bot.agent.clone(), shutdown.clone());
+        running.spawn(async move { channel.run(agent, stop).await });
+    }
+    dc.wait_connected().await;
+    // a fact told on Telegram…
+    tg.private_text(100, "remember my cat is called Miso");
+    tg.wait_sent(1).await;
+    dc.dm(D::FRIEND, "hi");
+    tg.private_text(100, "hi");
+    dc.wait_posted(1).await;
+    tg.wait_sent(2).await;
+    assert_eq!(dc.posted()[0].content, "hello from one brain");
+    let store = bot.agent.store();
+    for chat in [
+        "telegram:100".to_string(),
+        format!("discord:{}", dc.dm_channel(D::FRIEND)),
+    ] {
+        assert!(
+            store
+                .find_chat(&chat.parse::<ChatKey>().unwrap())
+                .await
+                .unwrap()
+                .is_some(),
+            "{chat}"
+        );
+    }
+    // …is that chat's, and the Discord chat does not see it (privacy per chat)
+    let discord_prompt = llm
+        .requests()
+        .into_iter()
+        .find(|r| r.system().contains("`discord:"))
+        .unwrap()
+        .system();
+    assert!(!discord_prompt.contains("Miso"), "{discord_prompt}");
+    shutdown.cancel();
+    while let Some(done) = running.join_next().await {
+        done.unwrap().unwrap();
+    }
 }

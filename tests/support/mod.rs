@@ -63,8 +63,7 @@ impl Daemon {
     }
 
     /// Sends SIGTERM and checks that it exits cleanly within 10 s. Returns what it logged.
-    pub async fn terminate(mut self) -> String {
-        use tokio::io::AsyncReadExt;
+    pub async fn terminate(self) -> String {
         let pid = self.child.id().expect("still running").to_string();
         let started = Instant::now();
         let sent = std::process::Command::new("kill")
@@ -72,16 +71,23 @@ impl Daemon {
             .status()
             .unwrap();
         assert!(sent.success());
+        let (status, stderr) = self.exited().await;
+        assert!(status.success(), "clean exit: {status:?}\n{stderr}");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        stderr
+    }
+
+    /// Waits (10 s at most) for it to exit; returns how, and what it logged.
+    pub async fn exited(mut self) -> (std::process::ExitStatus, String) {
+        use tokio::io::AsyncReadExt;
         let status = tokio::time::timeout(Duration::from_secs(10), self.child.wait())
             .await
-            .expect("stops within 10 s of SIGTERM")
+            .expect("exits within 10 s")
             .unwrap();
-        assert!(status.success(), "clean exit: {status:?}");
-        assert!(started.elapsed() < Duration::from_secs(10));
         let mut stderr = String::new();
         let mut pipe = self.child.stderr.take().unwrap();
         pipe.read_to_string(&mut stderr).await.unwrap();
-        stderr
+        (status, stderr)
     }
 }
 

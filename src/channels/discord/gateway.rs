@@ -23,8 +23,8 @@ use tokio_util::sync::CancellationToken;
 use crate::channels::redact;
 use crate::config::DiscordConfig;
 
-/// Discord's own REST base; any other `api_url` is a proxy or a test server.
-const DEFAULT_API_URL: &str = "https://discord.com/api";
+/// Discord's own host; any other `api_url` is a proxy or a test server.
+const DISCORD: &str = "https://discord.com";
 /// Where to switch on the privileged intent the bot needs.
 const PORTAL: &str = "https://discord.com/developers/applications";
 /// How long closing the gateway may take at shutdown.
@@ -44,11 +44,12 @@ pub(super) fn intents() -> GatewayIntents {
 /// also switches the limiter off: a proxy (or a test server) is in charge of limits then.
 fn proxy_base(api_url: &str) -> Option<String> {
     let url = api_url.trim().trim_end_matches('/');
-    if url == DEFAULT_API_URL {
-        return None;
-    }
-    // serenity appends `/api/v10/…` itself
-    Some(url.strip_suffix("/api").unwrap_or(url).to_string())
+    // serenity appends `/api/v10/…` itself: drop an `/api` or `/api/vN` the user wrote
+    let base = match url.rsplit_once("/api/v") {
+        Some((base, v)) if !v.is_empty() && v.chars().all(|c| c.is_ascii_digit()) => base,
+        _ => url.strip_suffix("/api").unwrap_or(url),
+    };
+    (base != DISCORD).then(|| base.to_string())
 }
 
 /// A REST client with timeouts, so no call can hang the intake or a worker.
@@ -227,6 +228,11 @@ mod tests {
     fn proxy_base_replaces_discord_com_and_never_doubles_api() {
         assert_eq!(proxy_base("https://discord.com/api"), None);
         assert_eq!(proxy_base("https://discord.com/api/"), None);
+        assert_eq!(proxy_base("https://discord.com/api/v10"), None);
+        assert_eq!(
+            proxy_base("http://127.0.0.1:8080/api/v10/").as_deref(),
+            Some("http://127.0.0.1:8080")
+        );
         assert_eq!(
             proxy_base("http://127.0.0.1:8080/api").as_deref(),
             Some("http://127.0.0.1:8080")
