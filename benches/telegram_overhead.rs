@@ -4,10 +4,8 @@
 //! sendMessage) and the delivery bookkeeping. `cargo bench --bench telegram_overhead`.
 
 #[path = "../tests/support/mod.rs"]
-#[allow(unused_imports)]
+#[allow(unused_imports)] // dead_code is allowed inside support itself
 mod support;
-
-use std::time::Instant;
 
 use support::*;
 
@@ -25,22 +23,16 @@ async fn main() {
     let dir = tempfile::tempdir().unwrap();
     let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
 
-    // warm-up: connections, tokenizer, page cache
-    for i in 0..20 {
-        tg.private_text(100, &format!("warm {i}"));
-        tg.wait_sent(i + 1).await;
-    }
-    let mut samples = Vec::with_capacity(MESSAGES);
-    for i in 0..MESSAGES {
-        let before = tg.sent().len();
-        let t = Instant::now();
-        tg.private_text(100, &format!("message number {i}"));
-        tg.wait_sent(before + 1).await;
-        samples.push(t.elapsed());
-    }
-    samples.sort();
-    let median = samples[samples.len() / 2];
-    let p99 = samples[samples.len() * 99 / 100];
+    // 20 warm-up rounds first: connections, tokenizer, page cache
+    let (median, p99) = latency(20, MESSAGES, |i| {
+        let tg = tg.clone();
+        async move {
+            let before = tg.sent().len();
+            tg.private_text(100, &format!("message number {i}"));
+            tg.wait_sent(before + 1).await;
+        }
+    })
+    .await;
     let rss = std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {

@@ -148,6 +148,9 @@ pub struct DiscordConfig {
     pub allowed_user_ids: Vec<String>,
     pub no_mention: bool,
     pub api_url: String,
+    /// Answers owed when the bot stopped (or replayed after a long gateway outage) are given
+    /// when the message is at most this many minutes old; older ones are stored, not answered.
+    pub answer_backlog_mins: u32,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -210,6 +213,7 @@ impl Default for DiscordConfig {
             allowed_user_ids: Vec::new(),
             no_mention: false,
             api_url: "https://discord.com/api".into(),
+            answer_backlog_mins: 10,
         }
     }
 }

@@ -179,20 +179,7 @@ async fn forum_topic_replies_stay_in_the_topic() {
 #[tokio::test]
 async fn a_long_reply_arrives_in_ordered_chunks_with_balanced_code() {
     let (llm, tg, dir) = setup().await;
-    let mut long = String::from("Here is the plan.\n\n");
-    for i in 0..60 {
-        long.push_str(&format!(
-            "Paragraph {i}: {}\n\n",
-            "words and more words ".repeat(3)
-        ));
-    }
-    long.push_str("```rust\n");
-    for i in 0..120 {
-        long.push_str(&format!(
-            "let value_{i} = compute({i}) < limit && ok; // 😀\n"
-        ));
-    }
-    long.push_str("```\n\nThat's all.");
+    let long = long_reply(60, 120);
     assert!(long.chars().count() > 9000, "{}", long.chars().count());
     llm.script([openai_text(&long)]);
     let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
@@ -214,22 +201,8 @@ async fn a_long_reply_arrives_in_ordered_chunks_with_balanced_code() {
             s.text
         );
     }
-    // nothing lost, in order
-    let all: String = sent
-        .iter()
-        .map(|s| s.visible())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut at = 0;
-    for line in long
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with("```"))
-    {
-        let found = all[at..]
-            .find(line)
-            .unwrap_or_else(|| panic!("missing or out of order: {line}"));
-        at += found + line.len();
-    }
+    let all: Vec<_> = sent.iter().map(|s| s.visible()).collect();
+    assert_nothing_lost(&long, &all.join("\n"));
     bot.stop().await;
 }
 
@@ -449,44 +422,12 @@ async fn the_daemon_serves_telegram_and_stops_on_sigterm() {
     llm.script([openai_text("from the daemon")]);
     let config = dir.path().join("config.yaml");
     std::fs::write(&config, config_yaml(&llm, dir.path(), &telegram_yaml(&tg))).unwrap();
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mneme"))
-        .arg("--config")
-        .arg(&config)
-        .arg("start")
-        .env("MNEME_LOG", "mneme=debug")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+    let daemon = Daemon::start(&config, "mneme=debug");
     tg.private_text(100, "hi daemon");
     let sent = tg.wait_sent(1).await;
     assert_eq!(sent[0].visible(), "from the daemon");
 
-    let pid = child.id().unwrap().to_string();
-    let started = std::time::Instant::now();
-    assert!(
-        std::process::Command::new("kill")
-            .args(["-TERM", &pid])
-            .status()
-            .unwrap()
-            .success()
-    );
-    let status = tokio::time::timeout(std::time::Duration::from_secs(10), child.wait())
-        .await
-        .expect("stops within 10 s of SIGTERM")
-        .unwrap();
-    assert!(status.success(), "clean exit: {status:?}");
-    assert!(started.elapsed() < std::time::Duration::from_secs(10));
-    let mut stderr = String::new();
-    use tokio::io::AsyncReadExt;
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .await
-        .unwrap();
+    let stderr = daemon.terminate().await;
     assert!(
         !stderr.contains(&tg.token),
         "the bot token never reaches the logs"

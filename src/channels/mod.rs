@@ -2,9 +2,13 @@
 //! [`IncomingMessage`](crate::agent::IncomingMessage)s for the one agent loop.
 
 pub mod access;
+pub mod discord;
+pub mod intake;
 pub mod split;
 pub mod telegram;
 pub mod terminal;
+pub mod turn;
+pub mod workers;
 
 use std::sync::Arc;
 
@@ -20,4 +24,14 @@ pub trait Channel: Send + Sync {
 
     /// Serves until `shutdown` is cancelled or the source ends; finishes the turn in flight.
     async fn run(&self, agent: Arc<Agent>, shutdown: CancellationToken) -> anyhow::Result<()>;
+}
+
+/// `text` with the bot token replaced, for error texts that might carry it (a URL with the
+/// token in it, a proxy echoing a header). Tokens too short to be real are left alone.
+pub fn redact(text: &str, token: &str) -> String {
+    if token.len() >= 6 {
+        text.replace(token, "[token]")
+    } else {
+        text.to_string()
+    }
 }

@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
 use crate::channels::Channel;
+use crate::channels::discord::DiscordChannel;
 use crate::channels::telegram::TelegramChannel;
 use crate::channels::terminal::TerminalChannel;
 use crate::config::{self, Config, Loaded};
@@ -157,18 +158,20 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
     if ch.telegram.enabled {
         channels.push(Box::new(TelegramChannel::new(&ch.telegram)?));
     }
-    for (name, enabled) in [("discord", ch.discord.enabled), ("web", ch.web.enabled)] {
-        if enabled {
-            tracing::warn!(
-                "channels.{name} is enabled, but the {name} channel is not part of this build yet"
-            );
-        }
+    if ch.discord.enabled {
+        channels.push(Box::new(DiscordChannel::new(&ch.discord)?));
+    }
+    if ch.web.enabled {
+        tracing::warn!(
+            "channels.web is enabled, but the web channel is not part of this build yet"
+        );
     }
     if channels.is_empty() {
         eprintln!(
             "No channel this build can serve is enabled, so there is nothing to do.\n\
-             Enable Telegram in the config (channels.telegram.enabled: true and a bot_token),\n\
-             or talk to the bot in the terminal with `mneme chat`. (Discord and the web chat are still being built.)"
+             Enable Telegram (channels.telegram.enabled: true and a bot_token) or Discord\n\
+             (channels.discord.enabled: true and a bot_token) in the config, or talk to the bot\n\
+             in the terminal with `mneme chat`. (The web chat is still being built.)"
         );
         return Ok(ExitCode::from(2));
     }

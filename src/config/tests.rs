@@ -174,3 +174,19 @@ fn broken_yaml_and_wrong_top_level() {
     let err = load(&format!("{OK}max_tokens: -5\n")).unwrap_err();
     assert_eq!(keys(&err), ["max_tokens"]);
 }
+
+#[test]
+fn discord_ids_are_numbers_or_star() {
+    let yaml = format!(
+        "{OK}channels:\n  discord:\n    allowed_channels: [\"#general\", \"*\", 123456789012345678]\n    allowed_user_ids: [alice, \"42\"]\n"
+    );
+    let err = load(&yaml).unwrap_err();
+    assert_eq!(
+        keys(&err),
+        [
+            "channels.discord.allowed_channels[0]",
+            "channels.discord.allowed_user_ids[0]"
+        ]
+    );
+    assert!(err.to_string().contains("Copy ID"), "{err}");
+}

@@ -171,33 +171,55 @@ fn check_memory(c: &Config, out: &mut Vec<Problem>) {
 
 fn check_channels(c: &Config, out: &mut Vec<Problem>) {
     let tg = &c.channels.telegram;
-    if tg.enabled && tg.bot_token.is_empty() {
-        out.push(Problem::error(
-            "channels.telegram.bot_token",
-            "required when the channel is enabled; set it here or in MNEME_TELEGRAM_BOT_TOKEN",
-        ));
-    }
-    if let Err(msg) = parse_http_url(&tg.api_url) {
-        out.push(Problem::error("channels.telegram.api_url", msg));
-    }
-    if tg.answer_backlog_mins > 7 * 24 * 60 {
-        out.push(Problem::error(
-            "channels.telegram.answer_backlog_mins",
-            format!(
-                "must be at most 10080 (a week), got {}",
-                tg.answer_backlog_mins
-            ),
-        ));
-    }
     let dc = &c.channels.discord;
-    if dc.enabled && dc.bot_token.is_empty() {
-        out.push(Problem::error(
-            "channels.discord.bot_token",
-            "required when the channel is enabled; set it here or in MNEME_DISCORD_BOT_TOKEN",
-        ));
+    // (name, enabled, token missing, api_url, answer_backlog_mins) of the bot platforms
+    for (name, enabled, no_token, api_url, backlog_mins) in [
+        (
+            "telegram",
+            tg.enabled,
+            tg.bot_token.is_empty(),
+            &tg.api_url,
+            tg.answer_backlog_mins,
+        ),
+        (
+            "discord",
+            dc.enabled,
+            dc.bot_token.is_empty(),
+            &dc.api_url,
+            dc.answer_backlog_mins,
+        ),
+    ] {
+        if enabled && no_token {
+            out.push(Problem::error(
+                &format!("channels.{name}.bot_token"),
+                format!(
+                    "required when the channel is enabled; set it here or in MNEME_{}_BOT_TOKEN",
+                    name.to_uppercase()
+                ),
+            ));
+        }
+        if let Err(msg) = parse_http_url(api_url) {
+            out.push(Problem::error(&format!("channels.{name}.api_url"), msg));
+        }
+        if backlog_mins > 7 * 24 * 60 {
+            out.push(Problem::error(
+                &format!("channels.{name}.answer_backlog_mins"),
+                format!("must be at most 10080 (a week), got {backlog_mins}"),
+            ));
+        }
     }
-    if let Err(msg) = parse_http_url(&dc.api_url) {
-        out.push(Problem::error("channels.discord.api_url", msg));
+    for (key, ids) in [
+        ("allowed_channels", &dc.allowed_channels),
+        ("allowed_user_ids", &dc.allowed_user_ids),
+    ] {
+        for (i, id) in ids.iter().enumerate() {
+            if id != "*" && !id.parse::<u64>().is_ok_and(|n| n > 0) {
+                out.push(Problem::error(
+                    &format!("channels.discord.{key}[{i}]"),
+                    format!("`{id}` is not a Discord id (a number: turn on Developer Mode in Discord's settings, then right-click → Copy ID), nor \"*\""),
+                ));
+            }
+        }
     }
     let web = &c.channels.web;
     if web.port == 0 {
@@ -225,13 +247,11 @@ fn check_channels(c: &Config, out: &mut Vec<Problem>) {
             "required when channels.web.host is not a loopback address; set it here or in MNEME_WEB_AUTH_TOKEN",
         ));
     }
-    for (name, enabled) in [("discord", dc.enabled), ("web", web.enabled)] {
-        if enabled {
-            out.push(Problem::warning(
-                &format!("channels.{name}.enabled"),
-                format!("the {name} channel is not part of this build yet; `mneme start` serves Telegram, `mneme chat` the terminal"),
-            ));
-        }
+    if web.enabled {
+        out.push(Problem::warning(
+            "channels.web.enabled",
+            "the web channel is not part of this build yet; `mneme start` serves Telegram and Discord, `mneme chat` the terminal",
+        ));
     }
     if !(tg.enabled || dc.enabled || web.enabled) {
         out.push(Problem::warning(

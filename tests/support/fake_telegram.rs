@@ -190,19 +190,8 @@ impl FakeTelegram {
 
     /// Waits (up to 15 s) until `cond` holds, re-checking whenever the fake sees a call.
     pub async fn wait_until(&self, what: &str, cond: impl Fn(&Self) -> bool) {
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
-        loop {
-            let changed = self.inner.changed.notified();
-            if cond(self) {
-                return;
-            }
-            if tokio::time::timeout_at(deadline, changed).await.is_err() {
-                panic!(
-                    "timed out waiting for {what}; sent so far: {:#?}",
-                    self.sent()
-                );
-            }
-        }
+        let so_far = || format!("sent so far: {:#?}", self.sent());
+        super::wait_notified(&self.inner.changed, what, || cond(self), so_far).await;
     }
 
     pub async fn wait_sent(&self, n: usize) -> Vec<Sent> {

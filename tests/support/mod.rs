@@ -1,16 +1,23 @@
 //! Test support shared by the integration tests: fake servers and a ready agent.
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod fake_discord;
 pub mod fake_llm;
 pub mod fake_telegram;
 
+use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::Notify;
 
 use mneme::agent::{Agent, IncomingMessage, Outcome, Reply};
 use mneme::config::Config;
 use mneme::store::{ChatKey, Store};
 
+#[allow(unused_imports)] // only the Discord tests use them
+pub use fake_discord::{FakeDiscord, Posted};
 pub use fake_llm::*;
 pub use fake_telegram::*;
 
@@ -26,6 +33,128 @@ pub async fn serve(app: axum::Router) -> std::net::SocketAddr {
             .expect("fake server serves");
     });
     addr
+}
+
+/// Waits (up to 15 s) until `cond` holds, re-checking whenever `changed` is notified; on time-out
+/// panics naming `what` and showing `so_far()`. The fakes' waits, without fixed sleeps.
+pub async fn wait_notified(
+    changed: &Notify,
+    what: &str,
+    cond: impl Fn() -> bool,
+    so_far: impl Fn() -> String,
+) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        let notified = changed.notified();
+        if cond() {
+            return;
+        }
+        if tokio::time::timeout_at(deadline, notified).await.is_err() {
+            panic!("timed out waiting for {what}; {}", so_far());
+        }
+    }
+}
+
+/// The real `mneme start` on a config file, logging to a pipe.
+pub struct Daemon {
+    child: tokio::process::Child,
+}
+
+impl Daemon {
+    /// Starts it with `MNEME_LOG=log_filter`.
+    pub fn start(config: &Path, log_filter: &str) -> Self {
+        let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mneme"))
+            .arg("--config")
+            .arg(config)
+            .arg("start")
+            .env("MNEME_LOG", log_filter)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("mneme starts");
+        Self { child }
+    }
+
+    /// Sends SIGTERM and checks that it exits cleanly within 10 s. Returns what it logged.
+    pub async fn terminate(self) -> String {
+        let pid = self.child.id().expect("still running").to_string();
+        let started = Instant::now();
+        let sent = std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let (status, stderr) = self.exited().await;
+        assert!(status.success(), "clean exit: {status:?}\n{stderr}");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        stderr
+    }
+
+    /// Waits (10 s at most) for it to exit; returns how, and what it logged.
+    pub async fn exited(mut self) -> (std::process::ExitStatus, String) {
+        use tokio::io::AsyncReadExt;
+        let status = tokio::time::timeout(Duration::from_secs(10), self.child.wait())
+            .await
+            .expect("exits within 10 s")
+            .unwrap();
+        let mut stderr = String::new();
+        let mut pipe = self.child.stderr.take().unwrap();
+        pipe.read_to_string(&mut stderr).await.unwrap();
+        (status, stderr)
+    }
+}
+
+/// Per-message latency for the overhead benches: `round(i)` sends one message and waits for
+/// its answer; `warmup` untimed rounds come first. Returns the median and the 99th percentile.
+pub async fn latency<F, Fut>(warmup: usize, count: usize, mut round: F) -> (Duration, Duration)
+where
+    F: FnMut(usize) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    for i in 0..warmup {
+        round(i).await;
+    }
+    let mut samples = Vec::with_capacity(count);
+    for i in warmup..warmup + count {
+        let t = Instant::now();
+        round(i).await;
+        samples.push(t.elapsed());
+    }
+    samples.sort();
+    (samples[count / 2], samples[count * 99 / 100])
+}
+
+/// A long model answer: `paragraphs` paragraphs, then a Rust code block of `code_lines` lines
+/// (with `<`, `&&` and an emoji in each), then "That's all.".
+pub fn long_reply(paragraphs: usize, code_lines: usize) -> String {
+    let mut long = String::from("Here is the plan.\n\n");
+    for i in 0..paragraphs {
+        let words = "words and more words ".repeat(3);
+        long.push_str(&format!("Paragraph {i}: {words}\n\n"));
+    }
+    long.push_str("```rust\n");
+    for i in 0..code_lines {
+        long.push_str(&format!(
+            "let value_{i} = compute({i}) < limit && ok; // 😀\n"
+        ));
+    }
+    long.push_str("```\n\nThat's all.");
+    long
+}
+
+/// Every non-empty line of `original` outside fence markers appears in `delivered`, in order.
+pub fn assert_nothing_lost(original: &str, delivered: &str) {
+    let mut at = 0;
+    let lines = original
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with("```"));
+    for line in lines {
+        let found = delivered[at..]
+            .find(line)
+            .unwrap_or_else(|| panic!("missing or out of order: {line}"));
+        at += found + line.len();
+    }
 }
 
 /// The YAML of a config that talks to `llm` and keeps its data in `dir`.
@@ -115,21 +244,61 @@ pub fn telegram_yaml(tg: &FakeTelegram) -> String {
     )
 }
 
-/// A Telegram channel running in-process on a `TestBot`.
-pub struct TelegramBot {
+/// The config lines that enable Discord against `dc`: user `FRIEND` may DM, channel `ALLOWED`
+/// (and its threads) is served.
+pub fn discord_yaml(dc: &FakeDiscord, extra: &str) -> String {
+    format!(
+        "  discord:\n    enabled: true\n    bot_token: \"{}\"\n    api_url: {}\n    allowed_user_ids: [{}]\n    allowed_channels: [\"{}\"]\n{extra}",
+        dc.token,
+        dc.api_url,
+        FakeDiscord::FRIEND,
+        FakeDiscord::ALLOWED
+    )
+}
+
+/// A platform channel running in-process on a `TestBot`.
+pub struct ChannelBot {
     pub bot: TestBot,
     shutdown: tokio_util::sync::CancellationToken,
     task: tokio::task::JoinHandle<anyhow::Result<()>>,
 }
 
-impl TelegramBot {
-    /// `extra` holds top-level config lines.
+/// The name the Telegram tests know it by.
+pub type TelegramBot = ChannelBot;
+
+impl ChannelBot {
+    /// Telegram against `tg`; `extra` holds top-level config lines.
     pub async fn start(llm: &FakeLlm, tg: &FakeTelegram, dir: &Path, extra: &str) -> Self {
-        use mneme::channels::Channel;
         let bot = TestBot::start(llm, dir, &format!("{}{extra}", telegram_yaml(tg))).await;
         let channel =
             mneme::channels::telegram::TelegramChannel::new(&bot.agent.config().channels.telegram)
                 .unwrap();
+        Self::run(bot, channel)
+    }
+
+    /// Discord against `dc`, with `discord_extra` lines under `channels.discord`; returns once
+    /// the bot's gateway session is up.
+    pub async fn discord(llm: &FakeLlm, dc: &FakeDiscord, dir: &Path, discord_extra: &str) -> Self {
+        let running = Self::discord_unconnected(llm, dc, dir, discord_extra).await;
+        dc.wait_connected().await;
+        running
+    }
+
+    /// Discord against `dc`, without waiting for the gateway.
+    pub async fn discord_unconnected(
+        llm: &FakeLlm,
+        dc: &FakeDiscord,
+        dir: &Path,
+        discord_extra: &str,
+    ) -> Self {
+        let bot = TestBot::start(llm, dir, &discord_yaml(dc, discord_extra)).await;
+        let channel =
+            mneme::channels::discord::DiscordChannel::new(&bot.agent.config().channels.discord)
+                .unwrap();
+        Self::run(bot, channel)
+    }
+
+    fn run(bot: TestBot, channel: impl mneme::channels::Channel + 'static) -> Self {
         let shutdown = tokio_util::sync::CancellationToken::new();
         let (agent, stop) = (bot.agent.clone(), shutdown.clone());
         let task = tokio::spawn(async move { channel.run(agent, stop).await });
@@ -150,6 +319,16 @@ impl TelegramBot {
             .expect("the channel ends cleanly");
         self.bot.agent.store().close().await;
         self.bot
+    }
+
+    /// Waits (up to 15 s) for the channel to end by itself, and returns how it ended.
+    pub async fn ended(self) -> anyhow::Result<()> {
+        let result = tokio::time::timeout(std::time::Duration::from_secs(15), self.task)
+            .await
+            .expect("the channel ends in time")
+            .expect("the channel task does not panic");
+        self.bot.agent.store().close().await;
+        result
     }
 
     pub fn is_running(&self) -> bool {

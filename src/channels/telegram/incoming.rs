@@ -5,20 +5,8 @@ use teloxide::types::{Message, MessageEntityKind};
 use super::Shared;
 use crate::agent::IncomingMessage;
 use crate::channels::access::allows;
+use crate::channels::intake::Decision;
 use crate::store::{ChatKey, now_ms};
-
-#[derive(Debug)]
-pub(super) enum Decision {
-    /// Not for us: other bots, channels, groups not allowed, non-text noise in groups.
-    Ignore,
-    /// A private message from someone not on the allowlist.
-    Stranger {
-        user_id: String,
-    },
-    /// A private message without text (sticker, photo without caption, …).
-    TextOnly,
-    Message(IncomingMessage),
-}
 
 pub(super) fn classify(shared: &Shared, m: &Message) -> Decision {
     let Some(from) = m.from.as_ref() else {

@@ -10,7 +10,6 @@ mod format;
 mod incoming;
 mod send;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,23 +17,19 @@ use async_trait::async_trait;
 use teloxide::RequestError;
 use teloxide::prelude::*;
 use teloxide::types::{AllowedUpdate, BotCommand, UpdateKind};
-use tokio::sync::mpsc;
-use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::Channel;
 use super::access::StrangerNotices;
-use crate::agent::{Agent, Pending, Received};
+use super::workers::ChatWorkers;
+use super::{Channel, intake, redact};
+use crate::agent::Agent;
 use crate::config::TelegramConfig;
-use crate::store::now_ms;
 
 pub use format::to_html;
 
 const CHANNEL: &str = "telegram";
 /// Seconds a getUpdates call waits for news (teloxide's client gives up after 17 s).
 const POLL_TIMEOUT_SECS: u32 = 10;
-/// How long shutdown waits for answers in flight before leaving them for the next start.
-const DRAIN_TIMEOUT: Duration = Duration::from_secs(8);
 const OFFSET_KEY: &str = "next_update_id";
 
 pub struct TelegramChannel {
@@ -58,14 +53,6 @@ struct Shared {
 impl Shared {
     fn redact(&self, e: &dyn std::fmt::Display) -> String {
         redact(&e.to_string(), &self.token)
-    }
-}
-
-fn redact(text: &str, token: &str) -> String {
-    if token.len() >= 6 {
-        text.replace(token, "[token]")
-    } else {
-        text.to_string()
     }
 }
 
@@ -130,12 +117,15 @@ impl Channel for TelegramChannel {
         tracing::info!(bot = %shared.username, "telegram: connected");
         register_commands(&shared).await;
 
-        let mut workers = Workers::default();
+        let answerer = shared.clone();
+        let mut workers = ChatWorkers::new(CHANNEL, move |pending| {
+            let shared = answerer.clone();
+            async move { send::answer(&shared, &pending).await }
+        });
         // Answers owed from before the restart (a crash between storing and delivering).
-        let since = now_ms() - i64::from(self.config.answer_backlog_mins) * 60_000;
-        for pending in shared.agent.awaiting_reply(CHANNEL, since).await? {
-            workers.dispatch(&shared, pending);
-        }
+        workers
+            .dispatch_owed(&shared.agent, self.config.answer_backlog_mins)
+            .await?;
         poll(&shared, &mut workers, &shutdown).await?;
         workers.drain().await;
         Ok(())
@@ -159,7 +149,7 @@ async fn register_commands(shared: &Shared) {
 /// The long-polling loop: updates in, stored, dispatched; the offset saved after each batch.
 async fn poll(
     shared: &Arc<Shared>,
-    workers: &mut Workers,
+    workers: &mut ChatWorkers,
     shutdown: &CancellationToken,
 ) -> anyhow::Result<()> {
     let store = shared.agent.store();
@@ -254,7 +244,7 @@ fn max_update_id(raw: &str) -> Option<u32> {
         .max()
 }
 
-async fn on_update(shared: &Arc<Shared>, workers: &mut Workers, update: Update) {
+async fn on_update(shared: &Arc<Shared>, workers: &mut ChatWorkers, update: Update) {
     let message = match update.kind {
         UpdateKind::Message(m) => m,
         UpdateKind::EditedMessage(m) => {
@@ -273,70 +263,19 @@ async fn on_update(shared: &Arc<Shared>, workers: &mut Workers, update: Update) 
         }
         _ => return,
     };
-    match incoming::classify(shared, &message) {
-        incoming::Decision::Ignore => {}
-        incoming::Decision::Stranger { user_id } => {
-            if shared.notices.should_notify(&user_id, now_ms()) {
-                let text =
-                    super::access::stranger_notice(&user_id, "channels.telegram.allowed_user_ids");
-                send::plain(shared, message.chat.id, &text).await;
-            }
-        }
-        incoming::Decision::TextOnly => {
-            send::plain(
-                shared,
-                message.chat.id,
-                "I can only read text messages for now.",
-            )
-            .await;
-        }
-        incoming::Decision::Message(msg) => match shared.agent.receive(&msg).await {
-            Ok(Received::Pending(pending)) => workers.dispatch(shared, pending),
-            Ok(Received::Stored | Received::Duplicate) => {}
-            Err(e) => tracing::error!(error = %e, "telegram: could not store a message"),
-        },
-    }
-}
-
-/// One worker task per chat, fed in arrival order.
-#[derive(Default)]
-struct Workers {
-    queues: HashMap<String, mpsc::UnboundedSender<Pending>>,
-    tasks: JoinSet<()>,
-}
-
-impl Workers {
-    fn dispatch(&mut self, shared: &Arc<Shared>, pending: Pending) {
-        let chat = pending.chat.to_string();
-        let pending = match self.queues.get(&chat) {
-            Some(tx) => match tx.send(pending) {
-                Ok(()) => return,
-                // The worker is gone (it can only stop by panicking): start a new one.
-                Err(mpsc::error::SendError(p)) => p,
-            },
-            None => pending,
-        };
-        let (tx, mut rx) = mpsc::unbounded_channel::<Pending>();
-        let _ = tx.send(pending);
-        self.queues.insert(chat, tx);
-        let shared = shared.clone();
-        self.tasks.spawn(async move {
-            while let Some(p) = rx.recv().await {
-                send::answer(&shared, &p).await;
-            }
-        });
-    }
-
-    /// Closes the queues and lets answers in flight finish, for a while.
-    async fn drain(mut self) {
-        self.queues.clear();
-        let all = async { while self.tasks.join_next().await.is_some() {} };
-        if tokio::time::timeout(DRAIN_TIMEOUT, all).await.is_err() {
-            tracing::warn!(
-                "telegram: answers still running at shutdown are left for the next start"
-            );
-        }
-    }
+    let decision = incoming::classify(shared, &message);
+    let chat_id = message.chat.id;
+    let notify = async |text: &str| send::plain(shared, chat_id, text).await;
+    let key = "channels.telegram.allowed_user_ids";
+    intake::act(
+        &shared.agent,
+        &shared.notices,
+        workers,
+        decision,
+        key,
+        notify,
+    )
+    .await;
 }
 
 #[cfg(test)]

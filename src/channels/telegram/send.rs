@@ -1,6 +1,7 @@
 //! Delivering answers: typing indicator, chunks under Telegram's limit, HTML with a plain-text
 //! fallback, rate limits honoured.
 
+use std::convert::Infallible;
 use std::time::Duration;
 
 use teloxide::prelude::*;
@@ -10,6 +11,7 @@ use teloxide::{ApiError, RequestError};
 use super::{Shared, format};
 use crate::agent::Pending;
 use crate::channels::split::{split_message, utf16_len};
+use crate::channels::turn::reply_text;
 
 /// Telegram's limit is 4096 UTF-16 units of visible text; markdown markers only shrink when
 /// rendered, so chunks of this many raw units always fit.
@@ -30,17 +32,8 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         .as_deref()
         .and_then(|t| t.parse::<i32>().ok())
         .map(|t| ThreadId(MessageId(t)));
-    let typing = tokio::spawn(keep_typing(shared.bot.clone(), chat_id, thread));
-    let result = shared.agent.respond(pending, None).await;
-    typing.abort();
-    let reply = match result {
-        Ok(r) => r.text,
-        Err(e) => {
-            tracing::error!(chat = %pending.chat, error = %e, "telegram: turn failed");
-            "Sorry, something went wrong on my side. Your message is saved; please try again."
-                .to_string()
-        }
-    };
+    let typing = keep_typing(shared.bot.clone(), chat_id, thread);
+    let reply = reply_text(&shared.agent, pending, typing).await;
     // In groups the answer quotes the message it answers.
     let reply_to = pending
         .platform_message_id
@@ -74,7 +67,7 @@ struct Target {
     reply_to: Option<MessageId>,
 }
 
-async fn keep_typing(bot: Bot, chat_id: ChatId, thread: Option<ThreadId>) {
+async fn keep_typing(bot: Bot, chat_id: ChatId, thread: Option<ThreadId>) -> Infallible {
     loop {
         let mut req = bot.send_chat_action(chat_id, ChatAction::Typing);
         if let Some(t) = thread {

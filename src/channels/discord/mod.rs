@@ -1,0 +1,207 @@
+//! Discord: a serenity gateway client (events in) and its REST client (answers out), against
+//! `channels.discord.api_url`.
+//!
+//! Data path: serenity hands each MESSAGE_CREATE to the [`gateway`] handler, which only
+//! forwards it to the intake loop here; the loop decides what the message is
+//! ([`incoming::classify`]), stores it through [`Agent::receive`] and queues owed answers on a
+//! per-chat worker ([`send::answer`]), which marks the message replied once delivered.
+//!
+//! Exactly once: a message is stored under its Discord id (unique per chat), so a replay after
+//! a resume, or a redelivery, is recognised and not answered again; an owed answer keeps its
+//! `needs_reply` mark until delivered, and on start-up answers owed from before a crash or
+//! shutdown (younger than `answer_backlog_mins`) are given. Nothing is started from the
+//! gateway's READY, which serenity repeats after every re-identify.
+//!
+//! A chat is a Discord channel: `discord:<channel id>` for a DM channel, a guild channel, or a
+//! thread (a thread is a channel with its own id, so each thread keeps its own conversation;
+//! access follows its parent channel).
+
+mod gateway;
+mod incoming;
+mod places;
+mod send;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use serenity::http::Http;
+use serenity::model::channel::Message;
+use serenity::model::id::UserId;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::access::StrangerNotices;
+use super::intake::{self, Decision};
+use super::workers::{ChatWorkers, DRAIN_TIMEOUT};
+use super::{Channel, redact};
+use crate::agent::Agent;
+use crate::config::DiscordConfig;
+
+const CHANNEL: &str = "discord";
+/// At most this many yields while gathering a burst, so a steady stream cannot stall it.
+const BURST_ROUNDS: usize = 8;
+
+pub struct DiscordChannel {
+    config: DiscordConfig,
+}
+
+/// What the intake loop and the chat workers share.
+struct Shared {
+    http: Arc<Http>,
+    agent: Arc<Agent>,
+    config: DiscordConfig,
+    /// The bot's user id and @username: to see mentions, replies, and our own echoes.
+    bot_id: UserId,
+    bot_name: String,
+    notices: StrangerNotices,
+    places: places::Places,
+}
+
+impl Shared {
+    /// Error text fit for logs: serenity's errors carry URLs and Discord's messages, never the
+    /// token (it travels in a header), but scrub it anyway in case a proxy echoes it.
+    fn redact(&self, e: &dyn std::fmt::Display) -> String {
+        redact(&e.to_string(), self.config.bot_token.expose())
+    }
+}
+
+impl DiscordChannel {
+    /// The config was validated on load (`channels.discord.api_url` is an http(s) URL).
+    pub fn new(config: &DiscordConfig) -> anyhow::Result<Self> {
+        Ok(Self {
+            config: config.clone(),
+        })
+    }
+}
+
+#[async_trait]
+impl Channel for DiscordChannel {
+    fn name(&self) -> &'static str {
+        CHANNEL
+    }
+
+    async fn run(&self, agent: Arc<Agent>, shutdown: CancellationToken) -> anyhow::Result<()> {
+        let Some(me) = gateway::whoami(&self.config, &shutdown).await? else {
+            return Ok(());
+        };
+        let (intake_tx, mut intake) = mpsc::unbounded_channel();
+        let mut gateway = gateway::Gateway::connect(&self.config, intake_tx).await?;
+        let shared = Arc::new(Shared {
+            places: places::Places::new(gateway.http()),
+            http: gateway.http(),
+            agent,
+            config: self.config.clone(),
+            bot_id: me.id,
+            bot_name: me.name.clone(),
+            notices: StrangerNotices::default(),
+        });
+        tracing::info!(bot = %shared.bot_name, "discord: signed in");
+
+        let answerer = shared.clone();
+        let mut workers = ChatWorkers::new(CHANNEL, move |pending| {
+            let shared = answerer.clone();
+            async move { send::answer(&shared, &pending).await }
+        });
+        // Answers owed from before the restart (a crash or shutdown between storing and
+        // delivering). Done here, once, not on READY: READY comes again after a re-identify.
+        workers
+            .dispatch_owed(&shared.agent, self.config.answer_backlog_mins)
+            .await?;
+
+        // The intake stops between batches, never inside one, so no message is half taken.
+        let stop = shutdown.child_token();
+        let (result, ()) = tokio::join!(
+            async {
+                let r = tokio::select! {
+                    r = gateway.finished() => r,
+                    () = stop.cancelled() => Ok(()),
+                };
+                stop.cancel();
+                r
+            },
+            take_in(&shared, &mut intake, &mut workers, &stop),
+        );
+        // No new turns. Answers in flight finish while the gateway says goodbye; messages that
+        // arrived but were not taken in yet are stored and left owed for the next start.
+        let store_rest = async {
+            gateway.close().await;
+            intake.close();
+            while let Ok(m) = intake.try_recv() {
+                on_message(&shared, None, &m).await;
+            }
+        };
+        let (stored, ()) = tokio::join!(
+            tokio::time::timeout(DRAIN_TIMEOUT, store_rest),
+            workers.drain()
+        );
+        if stored.is_err() {
+            tracing::warn!("discord: shutdown cut short storing the last messages received");
+        }
+        result
+    }
+}
+
+/// The intake loop: messages from the gateway, in Discord's order, stored and dispatched,
+/// until `stop`.
+async fn take_in(
+    shared: &Arc<Shared>,
+    intake: &mut mpsc::UnboundedReceiver<Message>,
+    workers: &mut ChatWorkers,
+    stop: &CancellationToken,
+) {
+    let mut batch = Vec::new();
+    loop {
+        let first = tokio::select! {
+            m = intake.recv() => m,
+            () = stop.cancelled() => return,
+        };
+        let Some(first) = first else { return };
+        // serenity runs each event's handler as its own task, and on a multi-threaded runtime
+        // those tasks of a burst (several messages read at once, the replay after a resume)
+        // start in any order. Yield until the rest of the burst has landed, then take it in
+        // Discord's order: message ids (snowflakes) grow with time.
+        batch.push(first);
+        for _ in 0..BURST_ROUNDS {
+            tokio::task::yield_now().await;
+            let before = batch.len();
+            while let Ok(m) = intake.try_recv() {
+                batch.push(m);
+            }
+            if batch.len() == before {
+                break;
+            }
+        }
+        batch.sort_by_key(|m| m.id);
+        for m in batch.drain(..) {
+            on_message(shared, Some(&mut *workers), &m).await;
+        }
+    }
+}
+
+/// Stores `m` if it is for us and hands what it is owed to `workers`; without workers (at
+/// shutdown) it is only stored, and answered on the next start.
+async fn on_message(shared: &Arc<Shared>, workers: Option<&mut ChatWorkers>, m: &Message) {
+    let decision = incoming::classify(shared, m).await;
+    match workers {
+        Some(workers) => {
+            let notify = async |text: &str| send::notice(shared, m.channel_id, text).await;
+            let key = "channels.discord.allowed_user_ids";
+            intake::act(
+                &shared.agent,
+                &shared.notices,
+                workers,
+                decision,
+                key,
+                notify,
+            )
+            .await;
+        }
+        None => {
+            if let Decision::Message(msg) = decision
+                && let Err(e) = shared.agent.receive(&msg).await
+            {
+                tracing::error!(error = %e, "discord: could not store a message");
+            }
+        }
+    }
+}

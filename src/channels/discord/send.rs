@@ -1,0 +1,126 @@
+//! Delivering answers: typing indicator, chunks under Discord's 2000-character limit, a reply
+//! reference in guild channels, and never a ping from the model's text.
+
+use std::convert::Infallible;
+use std::num::NonZeroU64;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serenity::builder::{CreateAllowedMentions, CreateMessage};
+use serenity::http::{Http, HttpError};
+use serenity::model::channel::MessageReference;
+use serenity::model::id::{ChannelId, MessageId};
+
+use super::Shared;
+use crate::agent::Pending;
+use crate::channels::split::{char_len, split_message};
+use crate::channels::turn::reply_text;
+
+/// Discord's limit: 2000 Unicode scalar values per message (serenity refuses more).
+pub const CHUNK_LIMIT: usize = 2000;
+/// Discord shows "typing…" for about 10 s; refresh a little sooner.
+const TYPING_EVERY: Duration = Duration::from_secs(8);
+/// Attempts per chunk on rate limits, server errors and network errors.
+const ATTEMPTS: u32 = 4;
+
+/// Runs the turn for `pending` and delivers the answer; marks it replied once delivered.
+pub(super) async fn answer(shared: &Shared, pending: &Pending) {
+    let Some(channel) = parse_id(&pending.chat.external_id).map(ChannelId::from) else {
+        tracing::error!(chat = %pending.chat, "discord: chat id is not a channel id");
+        return;
+    };
+    let text = reply_text(
+        &shared.agent,
+        pending,
+        keep_typing(shared.http.clone(), channel),
+    )
+    .await;
+    // In guild channels the answer points at the message it answers.
+    let reply_to = pending
+        .platform_message_id
+        .as_deref()
+        .filter(|_| pending.is_group)
+        .and_then(parse_id)
+        .map(MessageId::from);
+    let mut delivered = true;
+    for (i, chunk) in split_message(&text, CHUNK_LIMIT, char_len)
+        .iter()
+        .enumerate()
+    {
+        let reply_to = if i == 0 { reply_to } else { None };
+        if !send_chunk(shared, channel, chunk, reply_to).await {
+            delivered = false;
+            break;
+        }
+    }
+    if delivered && let Err(e) = shared.agent.mark_replied(pending).await {
+        tracing::error!(error = %e, "discord: could not record the delivery");
+    }
+}
+
+/// A plain notice outside any turn (stranger notice, "text only").
+pub(super) async fn notice(shared: &Shared, channel: ChannelId, text: &str) {
+    send_chunk(shared, channel, text, None).await;
+}
+
+fn parse_id(id: &str) -> Option<NonZeroU64> {
+    id.parse().ok()
+}
+
+async fn keep_typing(http: Arc<Http>, channel: ChannelId) -> Infallible {
+    loop {
+        // A failed typing indicator never fails the turn.
+        let _ = channel.broadcast_typing(&http).await;
+        tokio::time::sleep(TYPING_EVERY).await;
+    }
+}
+
+/// Nobody is pinged by what the model writes: no @everyone/@here, roles or users. Only the
+/// author of the message being answered is notified, as with any Discord reply.
+fn no_pings(replying: bool) -> CreateAllowedMentions {
+    CreateAllowedMentions::new().replied_user(replying)
+}
+
+/// Sends one chunk; returns whether it was delivered.
+async fn send_chunk(
+    shared: &Shared,
+    channel: ChannelId,
+    chunk: &str,
+    reply_to: Option<MessageId>,
+) -> bool {
+    for attempt in 1..=ATTEMPTS {
+        let mut message = CreateMessage::new()
+            .content(chunk)
+            .allowed_mentions(no_pings(reply_to.is_some()));
+        if let Some(id) = reply_to {
+            let mut reference = MessageReference::from((channel, id));
+            // The message may have been deleted meanwhile: answer anyway, just not as a reply.
+            reference.fail_if_not_exists = Some(false);
+            message = message.reference_message(reference);
+        }
+        let error = match channel.send_message(&*shared.http, message).await {
+            Ok(_) => return true,
+            Err(e) => e,
+        };
+        let retry = match &error {
+            // serenity's rate limiter waits out 429s by itself; with a proxy base it is off, and
+            // the proxy's 429s land here.
+            serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => {
+                r.status_code.as_u16() == 429 || r.status_code.is_server_error()
+            }
+            serenity::Error::Http(HttpError::Request(_)) => true,
+            _ => false,
+        };
+        if !retry {
+            tracing::error!(%channel, error = %shared.redact(&error), "discord: message refused");
+            return false;
+        }
+        if attempt == ATTEMPTS {
+            tracing::error!(%channel, error = %shared.redact(&error), "discord: giving up on a message after {ATTEMPTS} attempts");
+            return false;
+        }
+        tracing::warn!(%channel, attempt, error = %shared.redact(&error), "discord: sending failed; retrying");
+        tokio::time::sleep(Duration::from_secs(1 << (attempt - 1))).await;
+    }
+    false
+}
