@@ -2,6 +2,7 @@
 
 mod init;
 mod memory;
+mod reflect;
 mod usage;
 
 use std::path::PathBuf;
@@ -46,6 +47,8 @@ pub enum Command {
         #[arg(long, default_value = "default", value_name = "NAME")]
         chat: String,
     },
+    /// One reflector pass now: every due chat, or the named one at once; prints what it did
+    Reflect(reflect::ReflectArgs),
     /// Inspect and manage structured memory
     #[command(subcommand)]
     Memory(memory::MemoryCommand),
@@ -78,6 +81,7 @@ async fn dispatch(command: Command, loaded: Loaded) -> anyhow::Result<ExitCode> 
     match command {
         Command::Start => start(config).await,
         Command::Chat { chat } => chat_in_terminal(config, chat).await,
+        Command::Reflect(args) => reflect::run(&config, &args).await,
         Command::Memory(cmd) => memory::run(&open_store(&config).await?, cmd).await,
         Command::Usage => usage::run(&open_store(&config).await?).await,
         Command::CheckConfig | Command::Init(_) => {

@@ -6,7 +6,9 @@
 
 mod chats;
 mod memories;
+mod memory_terms;
 mod messages;
+mod reflector;
 mod usage;
 
 use std::fmt;
@@ -18,7 +20,9 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 
 pub use chats::{ChatRow, SessionId};
 pub use memories::{Category, MemoryFilter, MemoryRow, MemoryScope, NewMemory, RankRow, Source};
+pub use memory_terms::{MAX_DEDUP_CANDIDATES, SimilarMemory};
 pub use messages::{MessageRow, NewMessage};
+pub use reflector::{DueChat, LifeRow, ReflectionTx, ReflectorState, RunRecord, RunStats};
 pub use usage::{InjectionLog, UsageRow, UsageSummary};
 
 pub type Result<T> = std::result::Result<T, sqlx::Error>;
@@ -99,7 +103,10 @@ impl Store {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
-        Ok(Self { pool })
+        let store = Self { pool };
+        // Memories from before the term index (migration 0002) get their postings once.
+        store.index_backlog().await?;
+        Ok(store)
     }
 
     /// Cheap liveness probe.

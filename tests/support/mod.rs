@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test binary uses a different part
 
 pub mod fake_llm;
+pub mod reflector;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
