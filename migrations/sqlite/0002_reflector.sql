@@ -14,6 +14,30 @@ CREATE TABLE memory_terms (
 ) WITHOUT ROWID;
 CREATE INDEX memory_terms_by_memory ON memory_terms (memory_id);
 
+-- How many active memories of a scope hold each term, kept by the triggers below. A dedup
+-- check reads the postings of a fact's RAREST terms only: a row sharing m of a fact's k terms
+-- must share one of its k - m + 1 rarest (prefix filtering), so the words every memory has
+-- ("alice", "likes") are never walked.
+CREATE TABLE memory_term_df (
+    scope  INTEGER NOT NULL,
+    term   TEXT    NOT NULL,
+    n      INTEGER NOT NULL,
+    PRIMARY KEY (scope, term)
+) WITHOUT ROWID;
+
+CREATE TRIGGER memory_term_df_up AFTER INSERT ON memory_terms
+BEGIN
+    INSERT INTO memory_term_df (scope, term, n) VALUES (NEW.scope, NEW.term, 1)
+    ON CONFLICT (scope, term) DO UPDATE SET n = n + 1;
+END;
+
+-- Also fires for postings removed by the cascade from memories.
+CREATE TRIGGER memory_term_df_down AFTER DELETE ON memory_terms
+BEGIN
+    UPDATE memory_term_df SET n = n - 1 WHERE scope = OLD.scope AND term = OLD.term;
+    DELETE FROM memory_term_df WHERE scope = OLD.scope AND term = OLD.term AND n <= 0;
+END;
+
 -- Archived memories are never dedup candidates: whatever archives a row, its postings go.
 CREATE TRIGGER memory_terms_leave_on_archive
 AFTER UPDATE OF archived ON memories

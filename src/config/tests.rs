@@ -224,3 +224,11 @@ fn reflector_and_lifecycle_keys_have_defaults_and_ranges() {
         warned.warnings
     );
 }
+
+#[test]
+fn the_example_documents_every_key_with_its_default() {
+    let example: serde_yaml::Value =
+        serde_yaml::from_str(include_str!("../../config.example.yaml")).unwrap();
+    let defaults = serde_yaml::to_value(Config::default()).unwrap();
+    assert_eq!(example, defaults);
+}

@@ -66,6 +66,20 @@ impl Policy {
                 < self.archive_below
     }
 
+    /// Rows last seen at or after this cannot be stale yet: older than the archive age, and
+    /// (confidence being at most 1) old enough to have faded below the threshold even from
+    /// certainty at the faster half-life. `None` when nothing can ever fade below it (0).
+    /// Lets the sweep read only the rows that may qualify instead of every old one.
+    pub fn stale_cutoff(&self, now: i64) -> Option<i64> {
+        if self.archive_below <= 0.0 {
+            return None;
+        }
+        let fastest = self.half_life_days.min(self.profile_half_life_days);
+        let fade_days = (fastest * (1.0 / self.archive_below).log2()).max(0.0);
+        let age = self.archive_after_ms.max((fade_days * DAY_MS) as i64);
+        Some(now.saturating_sub(age))
+    }
+
     /// The `excess` weakest rows: lowest confidence now, then least recently seen, then oldest.
     pub fn weakest(&self, rows: &[LifeRow], excess: usize, now: i64) -> Vec<i64> {
         let mut ranked: Vec<(f64, &LifeRow)> = rows
@@ -99,14 +113,16 @@ pub struct LifecycleReport {
 /// weakest overall beyond `max_total`.
 pub async fn sweep(store: &Store, policy: &Policy, now: i64) -> sqlx::Result<LifecycleReport> {
     let mut report = LifecycleReport::default();
-    let stale: Vec<i64> = store
-        .stale_memories(now.saturating_sub(policy.archive_after_ms))
-        .await?
-        .iter()
-        .filter(|r| policy.is_stale(r, now))
-        .map(|r| r.id)
-        .collect();
-    report.stale = store.archive_memories(&stale, now).await?;
+    if let Some(cutoff) = policy.stale_cutoff(now) {
+        let stale: Vec<i64> = store
+            .stale_memories(cutoff)
+            .await?
+            .iter()
+            .filter(|r| policy.is_stale(r, now))
+            .map(|r| r.id)
+            .collect();
+        report.stale = store.archive_memories(&stale, now).await?;
+    }
 
     if policy.max_per_chat > 0 {
         for (chat_id, count) in store.chats_over_memory_cap(policy.max_per_chat).await? {
@@ -187,6 +203,27 @@ mod tests {
         assert!(!p.is_stale(&row(2, Category::Profile, 0.7, 200), NOW));
         // unsure but recent
         assert!(!p.is_stale(&row(3, Category::Event, 0.2, 10), NOW));
+    }
+
+    #[test]
+    fn the_stale_cutoff_never_hides_a_stale_row() {
+        let p = policy();
+        let cutoff = p.stale_cutoff(NOW).unwrap();
+        // 0.7^… from certainty: 90 × log2(1/0.3) ≈ 156 days
+        assert_eq!((NOW - cutoff) / DAY, 156);
+        for days in (0..2_000).step_by(3) {
+            for category in [Category::Profile, Category::Knowledge] {
+                let r = row(1, category, 1.0, days);
+                if p.is_stale(&r, NOW) {
+                    assert!(r.last_seen_at < cutoff, "{days} days, {category}");
+                }
+            }
+        }
+        let never = Policy {
+            archive_below: 0.0,
+            ..policy()
+        };
+        assert_eq!(never.stale_cutoff(NOW), None);
     }
 
     #[test]

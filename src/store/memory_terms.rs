@@ -5,17 +5,19 @@
 //! the size of the scope. Terms are `memory::text::terms` (lowercase words without stop words,
 //! CJK as bigrams), the same ones the Jaccard check compares.
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde::Deserialize;
-use sqlx::{Executor, Sqlite, SqliteConnection};
+use sqlx::SqliteConnection;
 
 use super::{Category, MemoryScope, Result, Store};
 use crate::memory::{dedup, text};
 
-/// Most candidates one dedup check reads, best first by shared terms. Only a flood of rows
+/// Most candidates one dedup check returns, best first by shared terms. Only a flood of rows
 /// that each share at least the minimum number of terms with one fact reaches it.
 pub const MAX_DEDUP_CANDIDATES: i64 = 256;
+/// The batch terms the reflector's context is chosen by: the rarest this many.
+const CONTEXT_TERMS: usize = 64;
 
 /// A memory that shares terms with a text, as dedup and the reflector's prompt see it.
 #[derive(Debug, Clone, Deserialize)]
@@ -70,33 +72,67 @@ pub(super) async fn index(
     Ok(())
 }
 
-/// Active memories of `scope` sharing at least `min_shared` of `terms`, most shared first.
-pub(super) async fn similar<'e, E: Executor<'e, Database = Sqlite>>(
-    executor: E,
+/// How many active memories of `scope` hold each of `terms` (absent = none).
+async fn document_frequency(
+    conn: &mut SqliteConnection,
     scope: MemoryScope,
     terms: &HashSet<String>,
-    min_shared: i64,
-    limit: i64,
-) -> Result<Vec<SimilarMemory>> {
-    if terms.is_empty() || limit <= 0 {
-        return Ok(Vec::new());
-    }
-    // One JSON-aggregated row instead of one row per candidate: see `Store::rank_rows`.
+) -> Result<HashMap<String, i64>> {
     let json: String = sqlx::query_scalar(
-        "SELECT COALESCE(json_group_array(json_array(
-                    m.id, m.category, m.content, m.subject, m.confidence, m.last_seen_at, h.shared)), '[]')
-         FROM (SELECT memory_id, COUNT(*) AS shared FROM memory_terms
-               WHERE scope = ?1 AND term IN (SELECT value FROM json_each(?2))
-               GROUP BY memory_id HAVING COUNT(*) >= ?3
-               ORDER BY shared DESC, memory_id DESC LIMIT ?4) h
-         JOIN memories m ON m.id = h.memory_id
-         WHERE m.archived = 0",
+        "SELECT COALESCE(json_group_object(term, n), '{}') FROM memory_term_df
+         WHERE scope = ?1 AND term IN (SELECT value FROM json_each(?2))",
     )
     .bind(scope_key(scope))
     .bind(terms_json(terms))
+    .fetch_one(&mut *conn)
+    .await?;
+    serde_json::from_str(&json).map_err(|e| sqlx::Error::Decode(Box::new(e)))
+}
+
+/// `terms` rarest first (ties by the term itself, so the choice is stable).
+fn rarest_first<'a>(terms: &'a HashSet<String>, df: &HashMap<String, i64>) -> Vec<&'a String> {
+    let mut sorted: Vec<&String> = terms.iter().collect();
+    sorted.sort_by_key(|t| (df.get(*t).copied().unwrap_or(0), *t));
+    sorted
+}
+
+/// Active memories of `scope` holding one of `probe` terms and at least `min_shared` of
+/// `scored` terms, most shared first. Reads the postings of `probe` only, then each
+/// candidate's own postings.
+async fn sharing(
+    conn: &mut SqliteConnection,
+    scope: MemoryScope,
+    probe: &[&String],
+    scored: &[&String],
+    min_shared: i64,
+    limit: i64,
+) -> Result<Vec<SimilarMemory>> {
+    if probe.is_empty() || limit <= 0 {
+        return Ok(Vec::new());
+    }
+    // One JSON-aggregated row instead of one row per candidate: see `Store::rank_rows`.
+    // CROSS JOIN keeps SQLite from walking `scored` postings instead of the candidates'.
+    let json: String = sqlx::query_scalar(
+        "WITH candidates AS (
+             SELECT DISTINCT memory_id FROM memory_terms
+             WHERE scope = ?1 AND term IN (SELECT value FROM json_each(?2))),
+         hits AS (
+             SELECT t.memory_id, COUNT(*) AS shared
+             FROM candidates c CROSS JOIN memory_terms t ON t.memory_id = c.memory_id
+             WHERE t.scope = ?1 AND t.term IN (SELECT value FROM json_each(?3))
+             GROUP BY t.memory_id HAVING COUNT(*) >= ?4
+             ORDER BY shared DESC, t.memory_id DESC LIMIT ?5)
+         SELECT COALESCE(json_group_array(json_array(
+                    m.id, m.category, m.content, m.subject, m.confidence, m.last_seen_at, h.shared)), '[]')
+         FROM hits h JOIN memories m ON m.id = h.memory_id
+         WHERE m.archived = 0",
+    )
+    .bind(scope_key(scope))
+    .bind(terms_json(probe.iter().copied()))
+    .bind(terms_json(scored.iter().copied()))
     .bind(min_shared.max(1))
     .bind(limit)
-    .fetch_one(executor)
+    .fetch_one(&mut *conn)
     .await?;
     let mut rows: Vec<SimilarMemory> =
         serde_json::from_str(&json).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
@@ -104,20 +140,33 @@ pub(super) async fn similar<'e, E: Executor<'e, Database = Sqlite>>(
     Ok(rows)
 }
 
-/// The candidates `dedup::is_near_duplicate` could accept for a fact with `fact_terms`:
-/// rows sharing fewer terms than `dedup::min_shared_terms` cannot be duplicates.
-pub(super) async fn dedup_candidates<'e, E: Executor<'e, Database = Sqlite>>(
-    executor: E,
+/// Every memory `dedup::is_near_duplicate` could accept for a fact with `fact_terms`, and no
+/// row sharing fewer terms than `dedup::min_shared_terms`. Such a row shares m of the fact's
+/// k terms, so at least one of its k − m + 1 rarest: only those terms' postings are read.
+pub(super) async fn dedup_candidates(
+    conn: &mut SqliteConnection,
     scope: MemoryScope,
     fact_terms: &HashSet<String>,
     threshold: f64,
 ) -> Result<Vec<SimilarMemory>> {
-    let min_shared = dedup::min_shared_terms(fact_terms.len(), threshold) as i64;
-    similar(
-        executor,
+    let k = fact_terms.len();
+    let min_shared = dedup::min_shared_terms(k, threshold);
+    if k == 0 || min_shared > k {
+        return Ok(Vec::new());
+    }
+    let df = document_frequency(conn, scope, fact_terms).await?;
+    let ranked = rarest_first(fact_terms, &df);
+    let probe: Vec<&String> = ranked[..k - min_shared + 1]
+        .iter()
+        .copied()
+        .filter(|t| df.contains_key(*t))
+        .collect();
+    sharing(
+        conn,
         scope,
-        fact_terms,
-        min_shared,
+        &probe,
+        &ranked,
+        min_shared as i64,
         MAX_DEDUP_CANDIDATES,
     )
     .await
@@ -132,11 +181,13 @@ impl Store {
         fact_terms: &HashSet<String>,
         threshold: f64,
     ) -> Result<Vec<SimilarMemory>> {
-        dedup_candidates(&self.pool, scope, fact_terms, threshold).await
+        let mut conn = self.pool.acquire().await?;
+        dedup_candidates(&mut conn, scope, fact_terms, threshold).await
     }
 
     /// Up to `limit` active memories of a chat to show the reflector beside new messages:
-    /// those sharing the most terms with `terms` first, then the most recently seen.
+    /// those sharing the most of the batch's rarer terms first (words every memory holds say
+    /// nothing about which ones matter), then the most recently seen.
     pub async fn context_memories(
         &self,
         chat_id: i64,
@@ -144,7 +195,15 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<SimilarMemory>> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let mut rows = similar(&self.pool, MemoryScope::Chat(chat_id), terms, 1, limit).await?;
+        let scope = MemoryScope::Chat(chat_id);
+        let mut conn = self.pool.acquire().await?;
+        let df = document_frequency(&mut conn, scope, terms).await?;
+        let telling: Vec<&String> = rarest_first(terms, &df)
+            .into_iter()
+            .filter(|t| df.contains_key(*t))
+            .take(CONTEXT_TERMS)
+            .collect();
+        let mut rows = sharing(&mut conn, scope, &telling, &telling, 1, limit).await?;
         let missing = limit - rows.len() as i64;
         if missing > 0 {
             let json: String = sqlx::query_scalar(
@@ -155,7 +214,7 @@ impl Store {
             )
             .bind(chat_id)
             .bind(limit)
-            .fetch_one(&self.pool)
+            .fetch_one(&mut *conn)
             .await?;
             let recent: Vec<SimilarMemory> =
                 serde_json::from_str(&json).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;

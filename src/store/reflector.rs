@@ -301,7 +301,7 @@ impl ReflectionTx {
         threshold: f64,
     ) -> Result<Vec<SimilarMemory>> {
         let scope = self.scope();
-        memory_terms::dedup_candidates(&mut *self.tx, scope, fact_terms, threshold).await
+        memory_terms::dedup_candidates(&mut self.tx, scope, fact_terms, threshold).await
     }
 
     /// Memory `id` if it is active and belongs to this chat; anything else (another chat,

@@ -1,6 +1,7 @@
 //! Test support shared by the integration tests: fake servers and a ready agent.
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod binary;
 pub mod fake_llm;
 pub mod reflector;
 
