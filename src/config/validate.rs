@@ -127,14 +127,7 @@ fn check_limits(c: &Config, out: &mut Vec<Problem>) {
             10_080,
         ),
     ];
-    for (key, value, min, max) in ranges {
-        if value < min || value > max {
-            out.push(Problem::error(
-                key,
-                format!("must be between {min} and {max}, got {value}"),
-            ));
-        }
-    }
+    check_ranges(&ranges, out);
     if !c.database_url.trim().is_empty() && !c.database_url.trim().starts_with("sqlite:") {
         out.push(Problem::error(
             "database_url",
@@ -167,6 +160,18 @@ fn check_memory(c: &Config, out: &mut Vec<Problem>) {
         && let Err(msg) = parse_http_url(c.embedding_base_url.trim())
     {
         out.push(Problem::error("embedding_base_url", msg));
+    }
+}
+
+/// Whole-number keys with their allowed ranges: (key, value, min, max).
+fn check_ranges(ranges: &[(&str, u64, u64, u64)], out: &mut Vec<Problem>) {
+    for &(key, value, min, max) in ranges {
+        if value < min || value > max {
+            out.push(Problem::error(
+                key,
+                format!("must be between {min} and {max}, got {value}"),
+            ));
+        }
     }
 }
 
@@ -234,14 +239,7 @@ fn check_reflector(c: &Config, out: &mut Vec<Problem>) {
             100_000_000,
         ),
     ];
-    for (key, value, min, max) in ranges {
-        if value < min || value > max {
-            out.push(Problem::error(
-                key,
-                format!("must be between {min} and {max}, got {value}"),
-            ));
-        }
-    }
+    check_ranges(&ranges, out);
     let fractions = [
         // below 0.3, facts sharing a word or two would merge
         (

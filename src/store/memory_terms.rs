@@ -10,14 +10,17 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use serde::Deserialize;
 use sqlx::SqliteConnection;
 
-use super::{Category, MemoryScope, Result, Store};
+use super::{Category, MemoryScope, Result, Store, from_json, json_list};
 use crate::memory::{dedup, text};
 
 /// Most candidates one dedup check returns, best first by shared terms. Only a flood of rows
 /// that each share at least the minimum number of terms with one fact reaches it.
 pub const MAX_DEDUP_CANDIDATES: i64 = 256;
-/// The batch terms the reflector's context is chosen by: the rarest this many.
+/// The batch terms the reflector's context is chosen by: the rarest this many…
 const CONTEXT_TERMS: usize = 64;
+/// …each held by at most this many memories (a word in thousands of them tells nothing
+/// about which matter, and reading its postings costs the most).
+const MAX_CONTEXT_TERM_DF: i64 = 1000;
 
 /// A memory that shares terms with a text, as dedup and the reflector's prompt see it.
 #[derive(Debug, Clone, Deserialize)]
@@ -41,10 +44,6 @@ pub(super) fn scope_key(scope: MemoryScope) -> i64 {
     }
 }
 
-fn terms_json<'a>(terms: impl IntoIterator<Item = &'a String>) -> String {
-    serde_json::to_string(&terms.into_iter().collect::<Vec<_>>()).unwrap_or_else(|_| "[]".into())
-}
-
 /// Writes the postings of memory `id` for `content`, replacing any it had.
 pub(super) async fn index(
     conn: &mut SqliteConnection,
@@ -66,7 +65,7 @@ pub(super) async fn index(
     )
     .bind(scope_key(scope))
     .bind(id)
-    .bind(terms_json(&terms))
+    .bind(json_list(&terms.iter().collect::<Vec<_>>()))
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -83,10 +82,10 @@ async fn document_frequency(
          WHERE scope = ?1 AND term IN (SELECT value FROM json_each(?2))",
     )
     .bind(scope_key(scope))
-    .bind(terms_json(terms))
+    .bind(json_list(&terms.iter().collect::<Vec<_>>()))
     .fetch_one(&mut *conn)
     .await?;
-    serde_json::from_str(&json).map_err(|e| sqlx::Error::Decode(Box::new(e)))
+    from_json(&json)
 }
 
 /// `terms` rarest first (ties by the term itself, so the choice is stable).
@@ -96,53 +95,81 @@ fn rarest_first<'a>(terms: &'a HashSet<String>, df: &HashMap<String, i64>) -> Ve
     sorted
 }
 
-/// Active memories of `scope` holding one of `probe` terms and at least `min_shared` of
-/// `scored` terms, most shared first. Reads the postings of `probe` only, then each
-/// candidate's own postings.
+/// How to find the rows sharing at least `min_shared` of some terms.
+enum Plan<'a> {
+    /// Count shared terms over the postings of every term (cheap per posting).
+    Count,
+    /// Read the postings of these few rare terms for candidates, then count each
+    /// candidate's shared terms through its own postings (an index seek per candidate):
+    /// worth it when the other terms are common enough that reading them costs more.
+    Probe(Vec<&'a String>),
+}
+
+/// Reading a candidate's own postings costs about this many postings read in order
+/// (a seek and a short range; tuned with `cargo bench --bench reflector`).
+const SEEK_COST: i64 = 4;
+
+/// Active memories of `scope` sharing at least `min_shared` of `terms`, most shared first.
 async fn sharing(
     conn: &mut SqliteConnection,
     scope: MemoryScope,
-    probe: &[&String],
-    scored: &[&String],
+    plan: &Plan<'_>,
+    terms: &[&String],
     min_shared: i64,
     limit: i64,
 ) -> Result<Vec<SimilarMemory>> {
-    if probe.is_empty() || limit <= 0 {
+    if terms.is_empty() || limit <= 0 || matches!(plan, Plan::Probe(p) if p.is_empty()) {
         return Ok(Vec::new());
     }
+    // CROSS JOIN keeps SQLite from walking all terms' postings instead of the candidates';
+    // `+t.term` makes it read each candidate's few postings in one range and filter them,
+    // rather than seek once per (candidate, term).
+    let hits = match plan {
+        Plan::Count => {
+            "SELECT memory_id, COUNT(*) AS shared FROM memory_terms
+             WHERE scope = ?1 AND term IN (SELECT value FROM json_each(?2))
+             GROUP BY memory_id HAVING COUNT(*) >= ?3
+             ORDER BY shared DESC, memory_id DESC LIMIT ?4"
+        }
+        Plan::Probe(_) => {
+            "SELECT t.memory_id, COUNT(*) AS shared
+             FROM (SELECT DISTINCT memory_id FROM memory_terms
+                   WHERE scope = ?1 AND term IN (SELECT value FROM json_each(?5))) c
+             CROSS JOIN memory_terms t ON t.memory_id = c.memory_id
+             WHERE t.scope = ?1 AND +t.term IN (SELECT value FROM json_each(?2))
+             GROUP BY t.memory_id HAVING COUNT(*) >= ?3
+             ORDER BY shared DESC, t.memory_id DESC LIMIT ?4"
+        }
+    };
     // One JSON-aggregated row instead of one row per candidate: see `Store::rank_rows`.
-    // CROSS JOIN keeps SQLite from walking `scored` postings instead of the candidates'.
-    let json: String = sqlx::query_scalar(
-        "WITH candidates AS (
-             SELECT DISTINCT memory_id FROM memory_terms
-             WHERE scope = ?1 AND term IN (SELECT value FROM json_each(?2))),
-         hits AS (
-             SELECT t.memory_id, COUNT(*) AS shared
-             FROM candidates c CROSS JOIN memory_terms t ON t.memory_id = c.memory_id
-             WHERE t.scope = ?1 AND t.term IN (SELECT value FROM json_each(?3))
-             GROUP BY t.memory_id HAVING COUNT(*) >= ?4
-             ORDER BY shared DESC, t.memory_id DESC LIMIT ?5)
-         SELECT COALESCE(json_group_array(json_array(
+    let sql = format!(
+        "SELECT COALESCE(json_group_array(json_array(
                     m.id, m.category, m.content, m.subject, m.confidence, m.last_seen_at, h.shared)), '[]')
-         FROM hits h JOIN memories m ON m.id = h.memory_id
-         WHERE m.archived = 0",
-    )
-    .bind(scope_key(scope))
-    .bind(terms_json(probe.iter().copied()))
-    .bind(terms_json(scored.iter().copied()))
-    .bind(min_shared.max(1))
-    .bind(limit)
-    .fetch_one(&mut *conn)
-    .await?;
-    let mut rows: Vec<SimilarMemory> =
-        serde_json::from_str(&json).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+         FROM ({hits}) h JOIN memories m ON m.id = h.memory_id
+         WHERE m.archived = 0"
+    );
+    let probe = match plan {
+        Plan::Count => Vec::new(),
+        Plan::Probe(p) => p.clone(),
+    };
+    let json: String = sqlx::query_scalar(&sql)
+        .bind(scope_key(scope))
+        .bind(json_list(terms))
+        .bind(min_shared.max(1))
+        .bind(limit)
+        .bind(json_list(&probe))
+        .fetch_one(&mut *conn)
+        .await?;
+    let mut rows: Vec<SimilarMemory> = from_json(&json)?;
     rows.sort_by(|a, b| b.shared.cmp(&a.shared).then(b.id.cmp(&a.id)));
     Ok(rows)
 }
 
 /// Every memory `dedup::is_near_duplicate` could accept for a fact with `fact_terms`, and no
 /// row sharing fewer terms than `dedup::min_shared_terms`. Such a row shares m of the fact's
-/// k terms, so at least one of its k − m + 1 rarest: only those terms' postings are read.
+/// k terms, so at least one of its k − m + 1 rarest (prefix filtering): when the m − 1 most
+/// common terms are very common (a person's name in every memory of their chat), only the
+/// rare terms' postings are read.
 pub(super) async fn dedup_candidates(
     conn: &mut SqliteConnection,
     scope: MemoryScope,
@@ -155,17 +182,26 @@ pub(super) async fn dedup_candidates(
         return Ok(Vec::new());
     }
     let df = document_frequency(conn, scope, fact_terms).await?;
+    let freq = |t: &String| df.get(t).copied().unwrap_or(0);
     let ranked = rarest_first(fact_terms, &df);
     let probe: Vec<&String> = ranked[..k - min_shared + 1]
         .iter()
         .copied()
-        .filter(|t| df.contains_key(*t))
+        .filter(|t| freq(t) > 0)
         .collect();
+    let count_cost: i64 = ranked.iter().map(|t| freq(t)).sum();
+    let probe_cost: i64 = probe.iter().map(|t| freq(t)).sum::<i64>() * SEEK_COST;
+    let plan = if probe_cost < count_cost {
+        Plan::Probe(probe)
+    } else {
+        Plan::Count
+    };
+    let terms: Vec<&String> = ranked.into_iter().filter(|t| freq(t) > 0).collect();
     sharing(
         conn,
         scope,
-        &probe,
-        &ranked,
+        &plan,
+        &terms,
         min_shared as i64,
         MAX_DEDUP_CANDIDATES,
     )
@@ -200,10 +236,10 @@ impl Store {
         let df = document_frequency(&mut conn, scope, terms).await?;
         let telling: Vec<&String> = rarest_first(terms, &df)
             .into_iter()
-            .filter(|t| df.contains_key(*t))
+            .filter(|t| df.get(*t).is_some_and(|n| *n <= MAX_CONTEXT_TERM_DF))
             .take(CONTEXT_TERMS)
             .collect();
-        let mut rows = sharing(&mut conn, scope, &telling, &telling, 1, limit).await?;
+        let mut rows = sharing(&mut conn, scope, &Plan::Count, &telling, 1, limit).await?;
         let missing = limit - rows.len() as i64;
         if missing > 0 {
             let json: String = sqlx::query_scalar(
@@ -216,8 +252,7 @@ impl Store {
             .bind(limit)
             .fetch_one(&mut *conn)
             .await?;
-            let recent: Vec<SimilarMemory> =
-                serde_json::from_str(&json).map_err(|e| sqlx::Error::Decode(Box::new(e)))?;
+            let recent: Vec<SimilarMemory> = from_json(&json)?;
             let seen: HashSet<i64> = rows.iter().map(|r| r.id).collect();
             rows.extend(
                 recent
@@ -254,7 +289,7 @@ impl Store {
             sqlx::query(
                 "DELETE FROM memory_terms_backlog WHERE memory_id IN (SELECT value FROM json_each(?1))",
             )
-            .bind(serde_json::to_string(&ids).unwrap_or_else(|_| "[]".into()))
+            .bind(json_list(&ids))
             .execute(&mut *tx)
             .await?;
             tx.commit().await?;

@@ -27,6 +27,16 @@ pub use usage::{InjectionLog, UsageRow, UsageSummary};
 
 pub type Result<T> = std::result::Result<T, sqlx::Error>;
 
+/// A list as JSON text, to bind where SQL reads it with `json_each`.
+fn json_list<T: serde::Serialize>(items: &[T]) -> String {
+    serde_json::to_string(items).unwrap_or_else(|_| "[]".into())
+}
+
+/// Rows SQLite aggregated into one JSON value (see `Store::rank_rows` for why).
+fn from_json<T: serde::de::DeserializeOwned>(json: &str) -> Result<T> {
+    serde_json::from_str(json).map_err(|e| sqlx::Error::Decode(Box::new(e)))
+}
+
 /// Milliseconds since the Unix epoch, the unit of every time column.
 pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()

@@ -9,7 +9,7 @@ use sqlx::{FromRow, Sqlite, Transaction};
 
 use super::memories::insert_row;
 use super::memory_terms::{self, SimilarMemory};
-use super::{Category, ChatRow, MemoryScope, NewMemory, Result, Store};
+use super::{Category, ChatRow, MemoryScope, NewMemory, Result, Store, from_json, json_list};
 
 /// Source message ids kept per memory; a fact reinforced for years keeps its latest sources.
 const MAX_SOURCE_IDS: usize = 64;
@@ -82,14 +82,6 @@ pub struct LifeRow {
     pub category: Category,
     pub confidence: f64,
     pub last_seen_at: i64,
-}
-
-fn decode<T: for<'de> Deserialize<'de>>(json: &str) -> Result<T> {
-    serde_json::from_str(json).map_err(|e| sqlx::Error::Decode(Box::new(e)))
-}
-
-fn ids_json(ids: &[i64]) -> String {
-    serde_json::to_string(ids).unwrap_or_else(|_| "[]".into())
 }
 
 const LIFE_ROWS: &str = "SELECT COALESCE(json_group_array(json_array(id, chat_id, category, confidence, last_seen_at)), '[]')
@@ -233,7 +225,7 @@ impl Store {
             .bind(cutoff)
             .fetch_one(&self.pool)
             .await?;
-        decode(&json)
+        from_json(&json)
     }
 
     /// Chats holding more than `cap` active memories, with their counts.
@@ -254,7 +246,7 @@ impl Store {
                 .bind(chat_id)
                 .fetch_one(&self.pool)
                 .await?;
-        decode(&json)
+        from_json(&json)
     }
 
     /// Active memories in chat scopes (global ones are not the lifecycle's to archive).
@@ -273,7 +265,7 @@ impl Store {
             "UPDATE memories SET archived = 1, archived_at = ?2, updated_at = ?2
              WHERE archived = 0 AND id IN (SELECT value FROM json_each(?1))",
         )
-        .bind(ids_json(ids))
+        .bind(json_list(ids))
         .bind(now)
         .execute(&self.pool)
         .await?;
@@ -315,7 +307,7 @@ impl ReflectionTx {
         .bind(self.chat_id)
         .fetch_optional(&mut *self.tx)
         .await?;
-        json.map(|j| decode(&j)).transpose()
+        json.map(|j| from_json(&j)).transpose()
     }
 
     /// Inserts a new memory of this chat (the scope in `m` is ignored).
@@ -363,7 +355,7 @@ impl ReflectionTx {
         .bind(self.chat_id)
         .bind(confidence.clamp(0.0, 1.0))
         .bind(now)
-        .bind(ids_json(&ids))
+        .bind(json_list(&ids))
         .bind(subject)
         .execute(&mut *self.tx)
         .await
