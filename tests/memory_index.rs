@@ -62,22 +62,44 @@ async fn by_index(store: &Store, chat_id: i64, fact: &str) -> Option<(i64, f64)>
         .map(|m| (m.id, text::jaccard(&terms, &text::term_set(&m.content))))
 }
 
-#[tokio::test]
-async fn the_index_decides_what_a_scan_decides() {
-    let dir = tempfile::tempdir().unwrap();
+/// Asserts the index and a scan find equally close duplicates for every fact; returns how
+/// many facts had one.
+async fn index_agrees_with_scan(store: &Store, chat_id: i64, facts: &[String]) -> usize {
+    let mut found = 0;
+    for fact in facts {
+        let scan = by_scan(store, chat_id, fact).await;
+        let index = by_index(store, chat_id, fact).await;
+        assert_eq!(
+            index.map(|h| h.1),
+            scan.map(|h| h.1),
+            "{fact}: {index:?} {scan:?}"
+        );
+        found += usize::from(index.is_some());
+    }
+    found
+}
+
+async fn store_with_chat(dir: &tempfile::TempDir, name: &str) -> (Store, i64) {
     let store = Store::open(&format!("sqlite://{}", dir.path().join("m.db").display()))
         .await
         .unwrap();
     let chat = store
-        .ensure_chat(&ChatKey::new("cli", "a"), false, None)
+        .ensure_chat(&ChatKey::new("cli", name), false, None)
         .await
         .unwrap();
+    (store, chat.id)
+}
+
+#[tokio::test]
+async fn the_index_decides_what_a_scan_decides() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, chat_id) = store_with_chat(&dir, "a").await;
     let other = store
         .ensure_chat(&ChatKey::new("cli", "b"), false, None)
         .await
         .unwrap();
     let mut rng = fastrand::Rng::with_seed(3);
-    let scope = MemoryScope::Chat(chat.id);
+    let scope = MemoryScope::Chat(chat_id);
     let mut batch: Vec<NewMemory> = (0..300)
         .map(|i| memory(scope, &sentence(&mut rng), i % 17 == 0))
         .collect();
@@ -106,30 +128,22 @@ async fn the_index_decides_what_a_scan_decides() {
         .await
         .unwrap();
 
-    let mut found = 0;
-    for i in 0..200 {
-        let fact = if i % 3 == 0 {
-            batch[rng.usize(0..300)].content.clone()
-        } else {
-            sentence(&mut rng)
-        };
-        let (scan, index) = (
-            by_scan(&store, chat.id, &fact).await,
-            by_index(&store, chat.id, &fact).await,
-        );
-        assert_eq!(
-            index.map(|h| h.1),
-            scan.map(|h| h.1),
-            "{fact}: {index:?} {scan:?}"
-        );
-        found += usize::from(index.is_some());
-    }
+    let facts: Vec<String> = (0..200)
+        .map(|i| {
+            if i % 3 == 0 {
+                batch[rng.usize(0..300)].content.clone()
+            } else {
+                sentence(&mut rng)
+            }
+        })
+        .collect();
+    let found = index_agrees_with_scan(&store, chat_id, &facts).await;
     assert!(found > 60, "the probes found duplicates: {found}");
     assert_eq!(
-        by_index(&store, chat.id, "alice likes volvo chess yoga").await,
+        by_index(&store, chat_id, "alice likes volvo chess yoga").await,
         Some((ids[1], 1.0))
     );
-    assert!(by_index(&store, chat.id, "我很喜欢喝绿茶").await.is_some());
+    assert!(by_index(&store, chat_id, "我很喜欢喝绿茶").await.is_some());
 }
 
 #[tokio::test]
@@ -137,14 +151,8 @@ async fn rare_words_beside_a_name_in_every_memory_find_the_same_duplicates() {
     // A private chat's memories all name the person: "alice" and "likes" are in every row,
     // so the lookup reads only the rare words' postings (prefix filtering).
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(&format!("sqlite://{}", dir.path().join("m.db").display()))
-        .await
-        .unwrap();
-    let chat = store
-        .ensure_chat(&ChatKey::new("cli", "a"), false, None)
-        .await
-        .unwrap();
-    let scope = MemoryScope::Chat(chat.id);
+    let (store, chat_id) = store_with_chat(&dir, "a").await;
+    let scope = MemoryScope::Chat(chat_id);
     let mut rng = fastrand::Rng::with_seed(9);
     let vocab: Vec<String> = (0..400).map(|i| format!("thing{i}")).collect();
     let rare = |rng: &mut fastrand::Rng| {
@@ -158,23 +166,15 @@ async fn rare_words_beside_a_name_in_every_memory_find_the_same_duplicates() {
         .map(|_| memory(scope, &rare(&mut rng), false))
         .collect();
     store.insert_memories(&batch).await.unwrap();
-    let mut found = 0;
-    for i in 0..60 {
-        let fact = if i % 2 == 0 {
-            batch[rng.usize(0..batch.len())].content.clone()
-        } else {
-            rare(&mut rng)
-        };
-        let (scan, index) = (
-            by_scan(&store, chat.id, &fact).await,
-            by_index(&store, chat.id, &fact).await,
-        );
-        assert_eq!(
-            index.map(|h| h.1),
-            scan.map(|h| h.1),
-            "{fact}: {index:?} {scan:?}"
-        );
-        found += usize::from(index.is_some());
-    }
+    let facts: Vec<String> = (0..60)
+        .map(|i| {
+            if i % 2 == 0 {
+                batch[rng.usize(0..batch.len())].content.clone()
+            } else {
+                rare(&mut rng)
+            }
+        })
+        .collect();
+    let found = index_agrees_with_scan(&store, chat_id, &facts).await;
     assert!(found >= 30, "the probes found duplicates: {found}");
 }

@@ -96,7 +96,10 @@ pub fn cut(messages: &[MessageRow], token_budget: usize) -> Batch {
             } else {
                 token_budget.saturating_mul(8)
             };
-            let text = truncate_chars(&one_line(&m.text), max_chars);
+            // cut before flattening too, so a megabyte message costs no more than a long one
+            // (whitespace runs rarely make flattening shrink a text fourfold)
+            let raw: String = m.text.chars().take(max_chars.saturating_mul(4)).collect();
+            let text = truncate_chars(&one_line(&raw), max_chars);
             let mut line = Line {
                 message_id: m.id,
                 sender_id: m.sender_id.clone(),

@@ -5,6 +5,7 @@
 //! typed rows and small methods defined here, never with queries.
 
 mod chats;
+mod lifecycle;
 mod memories;
 mod memory_terms;
 mod messages;
@@ -19,10 +20,11 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 pub use chats::{ChatRow, SessionId};
+pub use lifecycle::LifeRow;
 pub use memories::{Category, MemoryFilter, MemoryRow, MemoryScope, NewMemory, RankRow, Source};
 pub use memory_terms::{MAX_DEDUP_CANDIDATES, SimilarMemory};
 pub use messages::{MessageRow, NewMessage};
-pub use reflector::{DueChat, LifeRow, ReflectionTx, ReflectorState, RunRecord, RunStats};
+pub use reflector::{DueChat, ReflectionTx, ReflectorState, RunRecord, RunStats};
 pub use usage::{InjectionLog, UsageRow, UsageSummary};
 
 pub type Result<T> = std::result::Result<T, sqlx::Error>;
