@@ -105,7 +105,32 @@ pub struct Config {
     pub reflector_enabled: bool,
     pub reflector_interval_mins: u32,
     pub reflector_model: String,
+    /// Most messages the reflector sends the model in one batch.
+    pub reflector_batch_messages: u32,
+    /// Most tokens of messages in one batch (a longer backlog takes more batches).
+    pub reflector_batch_tokens: u32,
+    /// Chats reflected at the same time in one pass.
+    pub reflector_concurrency: u32,
+    /// Existing memories shown with each batch (the most similar), so the model can supersede.
+    pub reflector_context_memories: u32,
+    /// Jaccard similarity of terms at or above which an extracted fact is a stored one again.
+    pub reflector_dedup_threshold: f64,
+    /// Longest wait before a failing chat is tried again (the wait doubles per failure,
+    /// starting at `reflector_interval_mins`).
+    pub reflector_backoff_max_mins: u32,
     pub memory_token_budget: u32,
+    /// Days for a memory's confidence to halve when it is not seen again.
+    pub memory_half_life_days: u32,
+    /// The same for PROFILE memories (who someone is changes slowly).
+    pub memory_profile_half_life_days: u32,
+    /// A memory whose decayed confidence is below this…
+    pub memory_archive_below_confidence: f64,
+    /// …and that was last seen more than this many days ago is archived.
+    pub memory_archive_after_days: u32,
+    /// Active memories one chat may hold; beyond it the weakest are archived (0 = no cap).
+    pub memory_max_per_chat: u32,
+    /// Active memories all chats together may hold (0 = no cap). Global memory is not counted.
+    pub memory_max_total: u32,
     pub embedding_provider: String,
     pub embedding_api_key: Secret,
     pub embedding_base_url: String,
@@ -180,7 +205,19 @@ impl Default for Config {
             reflector_enabled: true,
             reflector_interval_mins: 15,
             reflector_model: String::new(),
+            reflector_batch_messages: 40,
+            reflector_batch_tokens: 4000,
+            reflector_concurrency: 2,
+            reflector_context_memories: 20,
+            reflector_dedup_threshold: 0.6,
+            reflector_backoff_max_mins: 360,
             memory_token_budget: 1500,
+            memory_half_life_days: 90,
+            memory_profile_half_life_days: 365,
+            memory_archive_below_confidence: 0.3,
+            memory_archive_after_days: 30,
+            memory_max_per_chat: 2000,
+            memory_max_total: 200_000,
             embedding_provider: "none".into(),
             embedding_api_key: Secret::default(),
             embedding_base_url: String::new(),

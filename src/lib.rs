@@ -3,7 +3,8 @@
 //! Data path: a channel (`channels`) turns a platform update into an
 //! [`agent::IncomingMessage`]; the [`agent::Agent`] stores it (`store`), builds a prompt from
 //! file and structured memory (`memory`), asks the model (`llm`) and hands the reply back to
-//! the channel. See ARCHITECTURE.md for the map and the invariants.
+//! the channel. In the background, the `reflector` turns stored conversations into structured
+//! memories. See ARCHITECTURE.md for the map and the invariants.
 
 pub mod agent;
 pub mod channels;
@@ -11,4 +12,5 @@ pub mod cli;
 pub mod config;
 pub mod llm;
 pub mod memory;
+pub mod reflector;
 pub mod store;

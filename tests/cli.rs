@@ -3,52 +3,9 @@
 
 mod support;
 
-use std::path::Path;
-use std::process::Stdio;
-
 use serde_json::Value;
+use support::binary::*;
 use support::*;
-use tokio::io::AsyncWriteExt;
-use tokio::process::Command;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-async fn mneme(config: &Path, args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mneme"))
-        .arg("--config")
-        .arg(config)
-        .args(args)
-        .env_remove("MNEME_API_KEY")
-        .env_remove("MNEME_CONFIG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("mneme runs");
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.as_bytes()).await.unwrap();
-    drop(input);
-    let out = tokio::time::timeout(std::time::Duration::from_secs(60), child.wait_with_output())
-        .await
-        .expect("mneme finishes")
-        .unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn write_config(dir: &Path, yaml: &str) -> std::path::PathBuf {
-    let path = dir.join("config.yaml");
-    std::fs::write(&path, yaml).unwrap();
-    path
-}
 
 #[tokio::test(flavor = "multi_thread")]
 async fn check_config_lists_every_problem_and_fails() {

@@ -36,17 +36,14 @@ pub(super) async fn handle(
     }
 
     let scope = MemoryScope::Chat(ctx.chat.id);
-    let existing = agent.store.rank_rows(ctx.chat.id, false).await?;
+    // Candidates come from the term index: the rows sharing enough terms, not the whole chat.
     let fact_terms = text::term_set(&req.content);
-    let existing_terms: Vec<_> = existing
-        .iter()
-        .map(|m| (text::term_set(&m.content), m.id))
-        .collect();
-    let duplicate = dedup::best_duplicate(
-        &fact_terms,
-        existing_terms.iter().map(|(t, id)| (t, *id)),
-        JACCARD_THRESHOLD,
-    );
+    let candidates = agent
+        .store
+        .dedup_candidates(scope, &fact_terms, JACCARD_THRESHOLD)
+        .await?;
+    let duplicate =
+        dedup::closest(&fact_terms, &candidates, |m| &m.content, JACCARD_THRESHOLD).map(|m| m.id);
 
     if let Some(id) = duplicate {
         agent

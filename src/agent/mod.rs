@@ -130,6 +130,11 @@ impl Agent {
         &self.config
     }
 
+    /// The model provider, shared with the background reflector.
+    pub fn llm(&self) -> Arc<dyn LlmProvider> {
+        self.llm.clone()
+    }
+
     /// Stores `msg` and answers it if addressed. Text of a model answer is also sent piece by
     /// piece to `deltas` as it streams in, when given. For channels that print the reply at
     /// once; others use [`Agent::receive`] and [`Agent::respond`] to confirm delivery.

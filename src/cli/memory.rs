@@ -89,7 +89,7 @@ fn default_source() -> Source {
     Source::Explicit
 }
 
-fn rfc3339(ms: i64) -> String {
+pub(super) fn rfc3339(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
         .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
         .unwrap_or_default()

@@ -2,6 +2,7 @@
 
 mod init;
 mod memory;
+mod reflect;
 mod usage;
 
 use std::path::PathBuf;
@@ -48,6 +49,8 @@ pub enum Command {
         #[arg(long, default_value = "default", value_name = "NAME")]
         chat: String,
     },
+    /// One reflector pass now: every due chat, or the named one at once; prints what it did
+    Reflect(reflect::ReflectArgs),
     /// Inspect and manage structured memory
     #[command(subcommand)]
     Memory(memory::MemoryCommand),
@@ -80,6 +83,7 @@ async fn dispatch(command: Command, loaded: Loaded) -> anyhow::Result<ExitCode> 
     match command {
         Command::Start => start(config).await,
         Command::Chat { chat } => chat_in_terminal(config, chat).await,
+        Command::Reflect(args) => reflect::run(&config, &args).await,
         Command::Memory(cmd) => memory::run(&open_store(&config).await?, cmd).await,
         Command::Usage => usage::run(&open_store(&config).await?).await,
         Command::CheckConfig | Command::Init(_) => {
@@ -178,6 +182,12 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
     let agent = agent(config.clone()).await?;
     let shutdown = CancellationToken::new();
     spawn_signal_handler(shutdown.clone());
+    let reflector = crate::reflector::spawn(
+        config.clone(),
+        agent.store().clone(),
+        agent.llm(),
+        shutdown.clone(),
+    );
 
     let mut running = tokio::task::JoinSet::new();
     for channel in channels {
@@ -197,6 +207,12 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
     let mut failed = false;
     while let Some(done) = running.join_next().await {
         failed |= !matches!(done, Ok(Ok(())));
+    }
+    // The channels are done; the reflector abandons a model call in flight (its batch is
+    // retried next start) and lets a batch being stored finish.
+    shutdown.cancel();
+    if let Err(e) = reflector.await {
+        tracing::error!(error = %e, "reflector task failed");
     }
     agent.store().close().await;
     tracing::info!("stopped");

@@ -30,11 +30,13 @@ pub async fn run(store: &Store) -> anyhow::Result<ExitCode> {
     println!();
     println!("Memories: {active} active ({low} with confidence below 0.5), {archived} archived.");
     println!(
-        "Reflector, last 24 h: {} runs ({} failed), {} facts extracted, {} inserted, {} skipped.",
+        "Reflector, last 24 h: {} runs ({} failed), {} facts extracted, {} inserted, {} updated, {} superseded, {} skipped.",
         day.reflector_runs,
         day.reflector_failures,
         day.reflector_extracted,
         day.reflector_inserted,
+        day.reflector_updated,
+        day.reflector_superseded,
         day.reflector_skipped
     );
     let coverage = if day.injected_candidates > 0 {

@@ -81,6 +81,8 @@ fn walk(schema: &Value, value: &Value, path: &str, out: &mut Vec<Problem>) {
             }
         }
         (Value::Bool(_), Value::Bool(_)) | (Value::String(_), Value::String(_)) => {}
+        // A fraction key (its default has one) takes any number; validate.rs checks its range.
+        (Value::Number(expected), Value::Number(_)) if expected.is_f64() => {}
         (Value::Number(_), Value::Number(n)) if n.is_u64() => {}
         (Value::Number(_), Value::Number(n)) => out.push(Problem::error(
             path,

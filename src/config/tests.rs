@@ -190,3 +190,61 @@ fn discord_ids_are_numbers_or_star() {
     );
     assert!(err.to_string().contains("Copy ID"), "{err}");
 }
+
+#[test]
+fn reflector_and_lifecycle_keys_have_defaults_and_ranges() {
+    let c = load(OK).unwrap().config;
+    assert_eq!(
+        (
+            c.reflector_batch_messages,
+            c.reflector_batch_tokens,
+            c.reflector_concurrency
+        ),
+        (40, 4000, 2)
+    );
+    assert_eq!(c.reflector_dedup_threshold, 0.6);
+    assert_eq!(c.memory_archive_below_confidence, 0.3);
+
+    // fractions take decimals, and whole numbers too
+    let yaml = format!("{OK}reflector_dedup_threshold: 0.75\nmemory_archive_below_confidence: 0\n");
+    let c = load(&yaml).unwrap().config;
+    assert_eq!(c.reflector_dedup_threshold, 0.75);
+    assert_eq!(c.memory_archive_below_confidence, 0.0);
+
+    let yaml = format!(
+        "{OK}reflector_dedup_threshold: 0.1\nmemory_archive_below_confidence: 1.5\n\
+         reflector_batch_messages: 0\nreflector_concurrency: 100\n"
+    );
+    let err = load(&yaml).unwrap_err();
+    assert_eq!(
+        keys(&err),
+        [
+            "reflector_batch_messages",
+            "reflector_concurrency",
+            "reflector_dedup_threshold",
+            "memory_archive_below_confidence"
+        ]
+    );
+    let err = load(&format!("{OK}reflector_dedup_threshold: high\n")).unwrap_err();
+    assert_eq!(keys(&err), ["reflector_dedup_threshold"]);
+    let err = load(&format!("{OK}memory_max_per_chat: 0.5\n")).unwrap_err();
+    assert_eq!(keys(&err), ["memory_max_per_chat"]);
+
+    let warned = load(&format!("{OK}memory_profile_half_life_days: 10\n")).unwrap();
+    assert!(
+        warned
+            .warnings
+            .iter()
+            .any(|w| w.key == "memory_profile_half_life_days"),
+        "{:?}",
+        warned.warnings
+    );
+}
+
+#[test]
+fn the_example_documents_every_key_with_its_default() {
+    let example: serde_yaml::Value =
+        serde_yaml::from_str(include_str!("../../config.example.yaml")).unwrap();
+    let defaults = serde_yaml::to_value(Config::default()).unwrap();
+    assert_eq!(example, defaults);
+}

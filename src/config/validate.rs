@@ -60,6 +60,7 @@ pub(super) fn check(c: &Config) -> Vec<Problem> {
     check_llm(c, &mut out);
     check_limits(c, &mut out);
     check_memory(c, &mut out);
+    check_reflector(c, &mut out);
     check_channels(c, &mut out);
     out
 }
@@ -126,14 +127,7 @@ fn check_limits(c: &Config, out: &mut Vec<Problem>) {
             10_080,
         ),
     ];
-    for (key, value, min, max) in ranges {
-        if value < min || value > max {
-            out.push(Problem::error(
-                key,
-                format!("must be between {min} and {max}, got {value}"),
-            ));
-        }
-    }
+    check_ranges(&ranges, out);
     if !c.database_url.trim().is_empty() && !c.database_url.trim().starts_with("sqlite:") {
         out.push(Problem::error(
             "database_url",
@@ -166,6 +160,112 @@ fn check_memory(c: &Config, out: &mut Vec<Problem>) {
         && let Err(msg) = parse_http_url(c.embedding_base_url.trim())
     {
         out.push(Problem::error("embedding_base_url", msg));
+    }
+}
+
+/// Whole-number keys with their allowed ranges: (key, value, min, max).
+fn check_ranges(ranges: &[(&str, u64, u64, u64)], out: &mut Vec<Problem>) {
+    for &(key, value, min, max) in ranges {
+        if value < min || value > max {
+            out.push(Problem::error(
+                key,
+                format!("must be between {min} and {max}, got {value}"),
+            ));
+        }
+    }
+}
+
+/// The reflector's batching and the memory lifecycle: whole numbers and fractions in range.
+fn check_reflector(c: &Config, out: &mut Vec<Problem>) {
+    let ranges: [(&str, u64, u64, u64); 10] = [
+        (
+            "reflector_batch_messages",
+            c.reflector_batch_messages.into(),
+            1,
+            500,
+        ),
+        (
+            "reflector_batch_tokens",
+            c.reflector_batch_tokens.into(),
+            200,
+            200_000,
+        ),
+        (
+            "reflector_concurrency",
+            c.reflector_concurrency.into(),
+            1,
+            32,
+        ),
+        (
+            "reflector_context_memories",
+            c.reflector_context_memories.into(),
+            0,
+            200,
+        ),
+        (
+            "reflector_backoff_max_mins",
+            c.reflector_backoff_max_mins.into(),
+            1,
+            43_200,
+        ),
+        (
+            "memory_half_life_days",
+            c.memory_half_life_days.into(),
+            1,
+            36_500,
+        ),
+        (
+            "memory_profile_half_life_days",
+            c.memory_profile_half_life_days.into(),
+            1,
+            36_500,
+        ),
+        (
+            "memory_archive_after_days",
+            c.memory_archive_after_days.into(),
+            0,
+            36_500,
+        ),
+        (
+            "memory_max_per_chat",
+            c.memory_max_per_chat.into(),
+            0,
+            10_000_000,
+        ),
+        (
+            "memory_max_total",
+            c.memory_max_total.into(),
+            0,
+            100_000_000,
+        ),
+    ];
+    check_ranges(&ranges, out);
+    let fractions = [
+        // below 0.3, facts sharing a word or two would merge
+        (
+            "reflector_dedup_threshold",
+            c.reflector_dedup_threshold,
+            0.3,
+        ),
+        (
+            "memory_archive_below_confidence",
+            c.memory_archive_below_confidence,
+            0.0,
+        ),
+    ];
+    for (key, value, min) in fractions {
+        if !(min..=1.0).contains(&value) {
+            out.push(Problem::error(
+                key,
+                format!("must be a number from {min} to 1, got {value}"),
+            ));
+        }
+    }
+    if c.memory_profile_half_life_days < c.memory_half_life_days {
+        out.push(Problem::warning(
+            "memory_profile_half_life_days",
+            "is shorter than memory_half_life_days: PROFILE memories (who someone is) will fade faster than passing facts",
+        ));
     }
 }
 

@@ -4,11 +4,11 @@ use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
-use sqlx::query::Query;
+use sqlx::query::QueryScalar;
 use sqlx::sqlite::SqliteArguments;
-use sqlx::{FromRow, Row, Sqlite};
+use sqlx::{FromRow, Sqlite, SqliteConnection};
 
-use super::{ChatKey, Result, Store, now_ms};
+use super::{ChatKey, Result, Store, memory_terms, now_ms};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
 #[sqlx(type_name = "TEXT", rename_all = "UPPERCASE")]
@@ -70,7 +70,7 @@ pub enum MemoryScope {
 }
 
 impl MemoryScope {
-    fn chat_id(self) -> Option<i64> {
+    pub(super) fn chat_id(self) -> Option<i64> {
         match self {
             Self::Global => None,
             Self::Chat(id) => Some(id),
@@ -163,10 +163,10 @@ const INSERT_VALUES: &str = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12";
 
 /// Binds a new memory to `?1`…`?12` in the order of `INSERT_COLUMNS`.
 fn bind_new<'q>(
-    q: Query<'q, Sqlite, SqliteArguments<'q>>,
+    q: QueryScalar<'q, Sqlite, i64, SqliteArguments<'q>>,
     m: &'q NewMemory,
     now: i64,
-) -> Query<'q, Sqlite, SqliteArguments<'q>> {
+) -> QueryScalar<'q, Sqlite, i64, SqliteArguments<'q>> {
     q.bind(m.scope.chat_id())
         .bind(m.category)
         .bind(&m.content)
@@ -183,31 +183,68 @@ fn bind_new<'q>(
 
 const SELECT: &str = "SELECT m.*, c.channel, c.external_chat_id FROM memories m LEFT JOIN chats c ON c.id = m.chat_id";
 
+/// Inserts `m` and, when it is active, its postings in the term index; for callers that
+/// hold a transaction. `None` when `only_if_new` and the scope already holds this content.
+pub(super) async fn insert_row(
+    conn: &mut SqliteConnection,
+    m: &NewMemory,
+    now: i64,
+    only_if_new: bool,
+) -> Result<Option<i64>> {
+    let sql = if only_if_new {
+        format!(
+            "INSERT INTO memories ({INSERT_COLUMNS}) SELECT {INSERT_VALUES}
+             WHERE NOT EXISTS (SELECT 1 FROM memories WHERE chat_id IS ?1 AND content = ?3)
+             RETURNING id"
+        )
+    } else {
+        format!("INSERT INTO memories ({INSERT_COLUMNS}) VALUES ({INSERT_VALUES}) RETURNING id")
+    };
+    let id: Option<i64> = bind_new(sqlx::query_scalar(&sql), m, now)
+        .fetch_optional(&mut *conn)
+        .await?;
+    if let Some(id) = id
+        && !m.archived
+    {
+        memory_terms::index(conn, id, m.scope, &m.content).await?;
+    }
+    Ok(id)
+}
+
 impl Store {
     pub async fn insert_memory(&self, m: &NewMemory) -> Result<i64> {
-        let sql = format!(
-            "INSERT INTO memories ({INSERT_COLUMNS}) VALUES ({INSERT_VALUES}) RETURNING id"
-        );
-        let row = bind_new(sqlx::query(&sql), m, now_ms())
-            .fetch_one(&self.pool)
-            .await?;
-        row.try_get(0)
+        let mut tx = self.pool.begin().await?;
+        let id = insert_row(&mut tx, m, now_ms(), false)
+            .await?
+            .ok_or(sqlx::Error::RowNotFound)?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// Inserts every memory as given, in one transaction; returns their ids in order.
+    /// Unlike `import_memories` it does not look for equal content (a bulk load).
+    pub async fn insert_memories(&self, memories: &[NewMemory]) -> Result<Vec<i64>> {
+        let mut tx = self.pool.begin().await?;
+        let mut ids = Vec::with_capacity(memories.len());
+        for m in memories {
+            let id = insert_row(&mut tx, m, now_ms(), false)
+                .await?
+                .ok_or(sqlx::Error::RowNotFound)?;
+            ids.push(id);
+        }
+        tx.commit().await?;
+        Ok(ids)
     }
 
     /// Inserts each memory unless its scope already holds the same content; all or nothing.
     /// Returns how many were inserted.
     pub async fn import_memories(&self, memories: &[NewMemory]) -> Result<usize> {
-        let sql = format!(
-            "INSERT INTO memories ({INSERT_COLUMNS}) SELECT {INSERT_VALUES}
-             WHERE NOT EXISTS (SELECT 1 FROM memories WHERE chat_id IS ?1 AND content = ?3)"
-        );
         let mut tx = self.pool.begin().await?;
         let mut inserted = 0;
         for m in memories {
-            let done = bind_new(sqlx::query(&sql), m, now_ms())
-                .execute(&mut *tx)
-                .await?;
-            inserted += done.rows_affected() as usize;
+            if insert_row(&mut tx, m, now_ms(), true).await?.is_some() {
+                inserted += 1;
+            }
         }
         tx.commit().await?;
         Ok(inserted)
@@ -279,21 +316,32 @@ impl Store {
         confidence: f64,
     ) -> Result<bool> {
         let now = now_ms();
-        let done = sqlx::query(
+        let mut tx = self.pool.begin().await?;
+        let row: Option<(Option<i64>, bool)> = sqlx::query_as(
             "UPDATE memories SET content = ?2, category = ?3, confidence = MAX(confidence, ?4),
-                updated_at = ?5, last_seen_at = ?5 WHERE id = ?1",
+                updated_at = ?5, last_seen_at = ?5 WHERE id = ?1
+             RETURNING chat_id, archived",
         )
         .bind(id)
         .bind(content)
         .bind(category)
         .bind(confidence.clamp(0.0, 1.0))
         .bind(now)
-        .execute(&self.pool)
+        .fetch_optional(&mut *tx)
         .await?;
-        Ok(done.rows_affected() == 1)
+        let Some((chat_id, archived)) = row else {
+            return Ok(false);
+        };
+        if !archived {
+            let scope = chat_id.map_or(MemoryScope::Global, MemoryScope::Chat);
+            memory_terms::index(&mut tx, id, scope, content).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
     }
 
-    /// Deletes one memory for good. Returns whether it existed.
+    /// Deletes one memory for good (its postings go with it, by cascade). Returns whether it
+    /// existed.
     pub async fn delete_memory(&self, id: i64) -> Result<bool> {
         let done = sqlx::query("DELETE FROM memories WHERE id = ?1")
             .bind(id)

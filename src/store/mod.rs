@@ -5,8 +5,11 @@
 //! typed rows and small methods defined here, never with queries.
 
 mod chats;
+mod lifecycle;
 mod memories;
+mod memory_terms;
 mod messages;
+mod reflector;
 mod usage;
 
 use std::fmt;
@@ -17,11 +20,24 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 pub use chats::{ChatRow, SessionId};
+pub use lifecycle::LifeRow;
 pub use memories::{Category, MemoryFilter, MemoryRow, MemoryScope, NewMemory, RankRow, Source};
+pub use memory_terms::{MAX_DEDUP_CANDIDATES, SimilarMemory};
 pub use messages::{MessageRow, NewMessage};
+pub use reflector::{DueChat, ReflectionTx, ReflectorState, RunRecord, RunStats};
 pub use usage::{InjectionLog, UsageRow, UsageSummary};
 
 pub type Result<T> = std::result::Result<T, sqlx::Error>;
+
+/// A list as JSON text, to bind where SQL reads it with `json_each`.
+fn json_list<T: serde::Serialize>(items: &[T]) -> String {
+    serde_json::to_string(items).unwrap_or_else(|_| "[]".into())
+}
+
+/// Rows SQLite aggregated into one JSON value (see `Store::rank_rows` for why).
+fn from_json<T: serde::de::DeserializeOwned>(json: &str) -> Result<T> {
+    serde_json::from_str(json).map_err(|e| sqlx::Error::Decode(Box::new(e)))
+}
 
 /// Milliseconds since the Unix epoch, the unit of every time column.
 pub fn now_ms() -> i64 {
@@ -99,7 +115,10 @@ impl Store {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
-        Ok(Self { pool })
+        let store = Self { pool };
+        // Memories from before the term index (migration 0002) get their postings once.
+        store.index_backlog().await?;
+        Ok(store)
     }
 
     /// Cheap liveness probe.

@@ -1,9 +1,11 @@
 //! Test support shared by the integration tests: fake servers and a ready agent.
 #![allow(dead_code)] // each test binary uses a different part
 
+pub mod binary;
 pub mod fake_discord;
 pub mod fake_llm;
 pub mod fake_telegram;
+pub mod reflector;
 
 use std::future::Future;
 use std::path::{Path, PathBuf};

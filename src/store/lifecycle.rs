@@ -1,0 +1,74 @@
+//! The lifecycle's reads and writes: chat memories as decay and caps see them, and
+//! soft-archiving.
+
+use serde::Deserialize;
+
+use super::{Category, Result, Store, from_json, json_list};
+
+/// A chat-scoped active memory as the lifecycle sees it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct LifeRow {
+    pub id: i64,
+    pub chat_id: i64,
+    pub category: Category,
+    pub confidence: f64,
+    pub last_seen_at: i64,
+}
+
+const LIFE_ROWS: &str = "SELECT COALESCE(json_group_array(json_array(id, chat_id, category, confidence, last_seen_at)), '[]')
+     FROM memories WHERE archived = 0 AND chat_id IS NOT NULL";
+
+impl Store {
+    /// Active chat-scoped memories last seen before `cutoff`.
+    pub async fn stale_memories(&self, cutoff: i64) -> Result<Vec<LifeRow>> {
+        let json: String = sqlx::query_scalar(&format!("{LIFE_ROWS} AND last_seen_at < ?1"))
+            .bind(cutoff)
+            .fetch_one(&self.pool)
+            .await?;
+        from_json(&json)
+    }
+
+    /// Chats holding more than `cap` active memories, with their counts.
+    pub async fn chats_over_memory_cap(&self, cap: i64) -> Result<Vec<(i64, i64)>> {
+        sqlx::query_as(
+            "SELECT chat_id, COUNT(*) FROM memories WHERE archived = 0 AND chat_id IS NOT NULL
+             GROUP BY chat_id HAVING COUNT(*) > ?1",
+        )
+        .bind(cap)
+        .fetch_all(&self.pool)
+        .await
+    }
+
+    /// Active memories of one chat, or of every chat (`None`), as the lifecycle sees them.
+    pub async fn life_rows(&self, chat_id: Option<i64>) -> Result<Vec<LifeRow>> {
+        let json: String =
+            sqlx::query_scalar(&format!("{LIFE_ROWS} AND (?1 IS NULL OR chat_id = ?1)"))
+                .bind(chat_id)
+                .fetch_one(&self.pool)
+                .await?;
+        from_json(&json)
+    }
+
+    /// Active memories in chat scopes (global ones are not the lifecycle's to archive).
+    pub async fn count_active_chat_memories(&self) -> Result<i64> {
+        sqlx::query_scalar(
+            "SELECT COUNT(*) FROM memories WHERE archived = 0 AND chat_id IS NOT NULL",
+        )
+        .fetch_one(&self.pool)
+        .await
+    }
+
+    /// Soft-archives these memories (still listed with `--archived`, never injected).
+    /// Returns how many were active.
+    pub async fn archive_memories(&self, ids: &[i64], now: i64) -> Result<u64> {
+        let done = sqlx::query(
+            "UPDATE memories SET archived = 1, archived_at = ?2, updated_at = ?2
+             WHERE archived = 0 AND id IN (SELECT value FROM json_each(?1))",
+        )
+        .bind(json_list(ids))
+        .bind(now)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+}

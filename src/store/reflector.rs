@@ -1,0 +1,340 @@
+//! The reflector's bookkeeping: the per-chat cursor and backoff, run records, and the one
+//! transaction that stores a batch's facts together with the cursor. (The lifecycle's
+//! queries are in `lifecycle.rs`.)
+
+use std::collections::HashSet;
+
+use sqlx::{FromRow, Sqlite, Transaction};
+
+use super::memories::insert_row;
+use super::memory_terms::{self, SimilarMemory};
+use super::{ChatRow, MemoryScope, NewMemory, Result, Store, from_json, json_list};
+
+/// Source message ids kept per memory; a fact reinforced for years keeps its latest sources.
+const MAX_SOURCE_IDS: usize = 64;
+
+/// A chat's cursor and backoff (`memory_reflector_state`); all zero before its first pass.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromRow)]
+pub struct ReflectorState {
+    /// The last `messages.id` whose batch is stored.
+    pub last_message_id: i64,
+    /// Failed attempts in a row.
+    pub failures: i64,
+    /// No scheduled pass tries the chat before this time.
+    pub next_attempt_at: i64,
+}
+
+/// A chat with messages after its cursor.
+#[derive(Debug, Clone, FromRow)]
+pub struct DueChat {
+    #[sqlx(flatten)]
+    pub chat: ChatRow,
+    #[sqlx(flatten)]
+    pub state: ReflectorState,
+}
+
+/// What a run did to the memories, summed over its batches.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunStats {
+    pub messages_read: i64,
+    pub extracted: i64,
+    pub inserted: i64,
+    pub updated: i64,
+    pub superseded: i64,
+    pub skipped: i64,
+}
+
+impl std::ops::AddAssign for RunStats {
+    fn add_assign(&mut self, o: Self) {
+        self.messages_read += o.messages_read;
+        self.extracted += o.extracted;
+        self.inserted += o.inserted;
+        self.updated += o.updated;
+        self.superseded += o.superseded;
+        self.skipped += o.skipped;
+    }
+}
+
+/// One row of `memory_reflector_runs`.
+#[derive(Debug, Clone, FromRow)]
+pub struct RunRecord {
+    pub id: i64,
+    pub chat_id: i64,
+    pub started_at: i64,
+    pub finished_at: Option<i64>,
+    pub messages_read: i64,
+    pub extracted: i64,
+    pub inserted: i64,
+    pub updated: i64,
+    pub superseded: i64,
+    pub skipped: i64,
+    pub dedup_method: Option<String>,
+    pub parse_ok: bool,
+    pub error: Option<String>,
+}
+
+impl Store {
+    /// Chats with messages after their cursor, backoff or not (see `next_attempt_at`).
+    pub async fn chats_with_new_messages(&self) -> Result<Vec<DueChat>> {
+        sqlx::query_as::<_, DueChat>(
+            "SELECT c.*, COALESCE(s.last_message_id, 0) AS last_message_id,
+                    COALESCE(s.failures, 0) AS failures, COALESCE(s.next_attempt_at, 0) AS next_attempt_at
+             FROM chats c LEFT JOIN memory_reflector_state s ON s.chat_id = c.id
+             WHERE EXISTS (SELECT 1 FROM messages m
+                           WHERE m.chat_id = c.id AND m.id > COALESCE(s.last_message_id, 0))
+             ORDER BY c.id",
+        )
+        .fetch_all(&self.pool)
+        .await
+    }
+
+    pub async fn reflector_state(&self, chat_id: i64) -> Result<ReflectorState> {
+        let state = sqlx::query_as::<_, ReflectorState>(
+            "SELECT last_message_id, failures, next_attempt_at FROM memory_reflector_state WHERE chat_id = ?1",
+        )
+        .bind(chat_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(state.unwrap_or_default())
+    }
+
+    /// Counts one more failure for the chat and sets its next attempt to `now` plus
+    /// `delay_ms(failures)`; the cursor stays. Returns the new state.
+    pub async fn record_reflection_failure(
+        &self,
+        chat_id: i64,
+        now: i64,
+        delay_ms: impl Fn(i64) -> i64,
+    ) -> Result<ReflectorState> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let failures: i64 = sqlx::query_scalar(
+            "INSERT INTO memory_reflector_state (chat_id, failures, updated_at) VALUES (?1, 1, ?2)
+             ON CONFLICT (chat_id) DO UPDATE SET failures = failures + 1, updated_at = ?2
+             RETURNING failures",
+        )
+        .bind(chat_id)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await?;
+        let state = sqlx::query_as::<_, ReflectorState>(
+            "UPDATE memory_reflector_state SET next_attempt_at = ?2 WHERE chat_id = ?1
+             RETURNING last_message_id, failures, next_attempt_at",
+        )
+        .bind(chat_id)
+        .bind(now.saturating_add(delay_ms(failures)))
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(state)
+    }
+
+    /// Opens a run record; `finish_run` completes it. A run left unfinished was interrupted.
+    pub async fn start_run(&self, chat_id: i64, started_at: i64) -> Result<i64> {
+        sqlx::query_scalar(
+            "INSERT INTO memory_reflector_runs (chat_id, started_at) VALUES (?1, ?2) RETURNING id",
+        )
+        .bind(chat_id)
+        .bind(started_at)
+        .fetch_one(&self.pool)
+        .await
+    }
+
+    pub async fn finish_run(
+        &self,
+        run_id: i64,
+        finished_at: i64,
+        stats: RunStats,
+        dedup_method: &str,
+        parse_ok: bool,
+        error: Option<&str>,
+    ) -> Result<()> {
+        sqlx::query(
+            "UPDATE memory_reflector_runs SET finished_at = ?2, messages_read = ?3, extracted = ?4,
+                inserted = ?5, updated = ?6, superseded = ?7, skipped = ?8, dedup_method = ?9,
+                parse_ok = ?10, error = ?11
+             WHERE id = ?1",
+        )
+        .bind(run_id)
+        .bind(finished_at)
+        .bind(stats.messages_read)
+        .bind(stats.extracted)
+        .bind(stats.inserted)
+        .bind(stats.updated)
+        .bind(stats.superseded)
+        .bind(stats.skipped)
+        .bind(dedup_method)
+        .bind(parse_ok)
+        .bind(error)
+        .execute(&self.pool)
+        .await
+        .map(|_| ())
+    }
+
+    /// Run records, newest first; one chat's only when given.
+    pub async fn reflector_runs(&self, chat_id: Option<i64>, limit: u32) -> Result<Vec<RunRecord>> {
+        sqlx::query_as::<_, RunRecord>(
+            "SELECT * FROM memory_reflector_runs WHERE ?1 IS NULL OR chat_id = ?1
+             ORDER BY id DESC LIMIT ?2",
+        )
+        .bind(chat_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await
+    }
+
+    /// Begins storing a batch of `chat_id` whose cursor should be `expected_cursor`. The
+    /// write lock is taken at once (`BEGIN IMMEDIATE`), so reading candidates and writing
+    /// cannot race another writer. `None` when the cursor has moved: another pass (another
+    /// process) stored this batch already.
+    pub async fn begin_reflection(
+        &self,
+        chat_id: i64,
+        expected_cursor: i64,
+    ) -> Result<Option<ReflectionTx>> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let cursor: Option<i64> = sqlx::query_scalar(
+            "SELECT last_message_id FROM memory_reflector_state WHERE chat_id = ?1",
+        )
+        .bind(chat_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if cursor.unwrap_or(0) != expected_cursor {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        Ok(Some(ReflectionTx { tx, chat_id }))
+    }
+}
+
+/// The write transaction of one batch: facts in, cursor forward, all or nothing. Dropping it
+/// without `commit` (an error, a crash, an aborted task) rolls everything back.
+pub struct ReflectionTx {
+    tx: Transaction<'static, Sqlite>,
+    chat_id: i64,
+}
+
+impl ReflectionTx {
+    fn scope(&self) -> MemoryScope {
+        MemoryScope::Chat(self.chat_id)
+    }
+
+    /// This chat's active memories that could be near-duplicates of a fact (see
+    /// `Store::dedup_candidates`); sees the rows this batch inserted already.
+    pub async fn dedup_candidates(
+        &mut self,
+        fact_terms: &HashSet<String>,
+        threshold: f64,
+    ) -> Result<Vec<SimilarMemory>> {
+        let scope = self.scope();
+        memory_terms::dedup_candidates(&mut self.tx, scope, fact_terms, threshold).await
+    }
+
+    /// Memory `id` if it is active and belongs to this chat; anything else (another chat,
+    /// global, archived, unknown) is `None`.
+    pub async fn active_chat_memory(&mut self, id: i64) -> Result<Option<SimilarMemory>> {
+        let json: Option<String> = sqlx::query_scalar(
+            "SELECT json_array(id, category, content, subject, confidence, last_seen_at, 0)
+             FROM memories WHERE id = ?1 AND chat_id = ?2 AND archived = 0",
+        )
+        .bind(id)
+        .bind(self.chat_id)
+        .fetch_optional(&mut *self.tx)
+        .await?;
+        json.map(|j| from_json(&j)).transpose()
+    }
+
+    /// Inserts a new memory of this chat (the scope in `m` is ignored).
+    pub async fn insert(&mut self, m: &NewMemory, now: i64) -> Result<i64> {
+        let m = NewMemory {
+            scope: self.scope(),
+            ..m.clone()
+        };
+        insert_row(&mut self.tx, &m, now, false)
+            .await?
+            .ok_or(sqlx::Error::RowNotFound)
+    }
+
+    /// A fact seen again: new confidence, seen now, its sources added, its subject filled
+    /// in if it had none.
+    pub async fn reinforce(
+        &mut self,
+        id: i64,
+        confidence: f64,
+        source_ids: &[i64],
+        subject: Option<&str>,
+        now: i64,
+    ) -> Result<()> {
+        let old: String = sqlx::query_scalar(
+            "SELECT source_message_ids FROM memories WHERE id = ?1 AND chat_id = ?2",
+        )
+        .bind(id)
+        .bind(self.chat_id)
+        .fetch_one(&mut *self.tx)
+        .await?;
+        let mut ids: Vec<i64> = serde_json::from_str(&old).unwrap_or_default();
+        for s in source_ids {
+            if !ids.contains(s) {
+                ids.push(*s);
+            }
+        }
+        let drop = ids.len().saturating_sub(MAX_SOURCE_IDS);
+        ids.drain(..drop);
+        sqlx::query(
+            "UPDATE memories SET confidence = ?3, last_seen_at = ?4, updated_at = ?4,
+                source_message_ids = ?5, subject = COALESCE(subject, ?6)
+             WHERE id = ?1 AND chat_id = ?2",
+        )
+        .bind(id)
+        .bind(self.chat_id)
+        .bind(confidence.clamp(0.0, 1.0))
+        .bind(now)
+        .bind(json_list(&ids))
+        .bind(subject)
+        .execute(&mut *self.tx)
+        .await
+        .map(|_| ())
+    }
+
+    /// Archives memory `old_id` (history, never deleted) as replaced by memory `by_id`, which
+    /// links back to it through `supersedes_id` unless it already links elsewhere. False when
+    /// `old_id` is not an active memory of this chat.
+    pub async fn archive_superseded(&mut self, old_id: i64, by_id: i64, now: i64) -> Result<bool> {
+        let archived = sqlx::query(
+            "UPDATE memories SET archived = 1, archived_at = ?3, updated_at = ?3
+             WHERE id = ?1 AND chat_id = ?2 AND archived = 0",
+        )
+        .bind(old_id)
+        .bind(self.chat_id)
+        .bind(now)
+        .execute(&mut *self.tx)
+        .await?;
+        if archived.rows_affected() != 1 {
+            return Ok(false);
+        }
+        sqlx::query(
+            "UPDATE memories SET supersedes_id = COALESCE(supersedes_id, ?2) WHERE id = ?1 AND chat_id = ?3",
+        )
+        .bind(by_id)
+        .bind(old_id)
+        .bind(self.chat_id)
+        .execute(&mut *self.tx)
+        .await?;
+        Ok(true)
+    }
+
+    /// Moves the cursor to `last_message_id`, clears the backoff and commits the batch.
+    pub async fn commit(mut self, last_message_id: i64, now: i64) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO memory_reflector_state (chat_id, last_message_id, failures, next_attempt_at, updated_at)
+             VALUES (?1, ?2, 0, 0, ?3)
+             ON CONFLICT (chat_id) DO UPDATE
+                SET last_message_id = ?2, failures = 0, next_attempt_at = 0, updated_at = ?3",
+        )
+        .bind(self.chat_id)
+        .bind(last_message_id)
+        .bind(now)
+        .execute(&mut *self.tx)
+        .await?;
+        self.tx.commit().await
+    }
+}
