@@ -8,10 +8,8 @@ use anyhow::Context;
 use clap::Subcommand;
 use serde::{Deserialize, Serialize};
 
-use crate::memory::select::{Candidate, relevance, score};
-use crate::memory::text::term_set;
 use crate::store::{
-    Category, ChatKey, MemoryFilter, MemoryRow, MemoryScope, NewMemory, Source, Store, now_ms,
+    Category, ChatKey, MemoryFilter, MemoryRow, MemoryScope, NewMemory, Source, Store,
 };
 
 #[derive(Debug, Subcommand)]
@@ -163,27 +161,10 @@ pub async fn run(store: &Store, cmd: MemoryCommand) -> anyhow::Result<ExitCode> 
             limit,
             json,
         } => {
-            let rows = match scope_of(store, chat.as_deref()).await? {
-                Some(MemoryScope::Chat(id)) => store.injectable_memories(id).await?,
-                scope => {
-                    store
-                        .list_memories(&MemoryFilter {
-                            scope,
-                            ..MemoryFilter::default()
-                        })
-                        .await?
-                }
-            };
-            let terms = term_set(&query);
-            let now = now_ms();
-            let mut hits: Vec<(f64, &MemoryRow)> = rows
-                .iter()
-                .filter(|m| relevance(&terms, &m.content) > 0.0)
-                .map(|m| (score(&terms, &candidate(m), now), m))
-                .collect();
-            hits.sort_by(|a, b| b.0.total_cmp(&a.0));
-            for (s, m) in hits.iter().take(limit) {
-                print_memory(&mut out, m, Some(*s), json)?;
+            let scope = scope_of(store, chat.as_deref()).await?;
+            let hits = crate::memory::search::search(store, scope, &query, limit).await?;
+            for hit in &hits {
+                print_memory(&mut out, &hit.memory, Some(hit.score), json)?;
             }
             if !json && hits.is_empty() {
                 eprintln!("no memory matches `{query}`");
@@ -214,17 +195,6 @@ pub async fn run(store: &Store, cmd: MemoryCommand) -> anyhow::Result<ExitCode> 
         MemoryCommand::Import { file } => return import(store, &file).await,
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn candidate(m: &MemoryRow) -> Candidate<'_> {
-    Candidate {
-        id: m.id,
-        category: m.category,
-        global: m.chat_id.is_none(),
-        content: &m.content,
-        confidence: m.confidence,
-        last_seen_ms: m.last_seen_at,
-    }
 }
 
 fn print_memory(

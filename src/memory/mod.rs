@@ -5,6 +5,7 @@ pub mod dedup;
 pub mod files;
 pub mod quality;
 pub mod remember;
+pub mod search;
 pub mod select;
 pub mod text;
 pub mod tokens;
