@@ -229,3 +229,51 @@ async fn a_reflector_killed_between_answer_and_commit_loses_and_duplicates_nothi
     );
     assert_eq!(lab.llm.request_count(), 2);
 }
+
+/// `mneme start` runs a reflector pass at once, beside the channels, over what was said while
+/// it was down, and still stops cleanly on SIGTERM.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_daemon_reflects_on_start_beside_its_channels() {
+    let lab = Lab::new("").await;
+    let tg = FakeTelegram::start().await;
+    let chat = lab.chat("telegram:100", false).await;
+    lab.say(
+        &chat,
+        "alice",
+        "I moved to Lisbon last month and I work as a nurse",
+    )
+    .await;
+    lab.llm.script([facts(json!([
+        {"content": "Alice lives in Lisbon", "category": "PROFILE", "supersedes_id": null},
+        {"content": "Alice works as a nurse", "category": "PROFILE", "supersedes_id": null},
+    ]))]);
+    let yaml = reflector_yaml(&lab.llm, lab.dir.path(), &telegram_yaml(&tg));
+    let config = write_config(lab.dir.path(), &yaml);
+
+    let daemon = Daemon::start(&config, "mneme=info");
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        if lab.contents(chat.id).await.len() == 2 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the daemon's reflector stored nothing: {:?}",
+            lab.runs(chat.id).await
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let mut stored = lab.contents(chat.id).await;
+    stored.sort();
+    assert_eq!(stored, ["Alice lives in Lisbon", "Alice works as a nurse"]);
+    let runs = lab.runs(chat.id).await;
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert!(lab.llm.requests()[0].body.to_string().contains("Lisbon"));
+
+    // The channel still works beside it.
+    lab.llm.script([openai_text("Olá!")]);
+    tg.private_text(100, "hello");
+    assert_eq!(tg.wait_sent(1).await[0].visible(), "Olá!");
+    let stderr = daemon.terminate().await;
+    assert!(!stderr.contains(&tg.token), "{stderr}");
+}
