@@ -9,9 +9,7 @@ use std::time::{Duration, Instant};
 
 use mneme::agent::{Agent, IncomingMessage};
 use mneme::config::Config;
-use mneme::memory::select::{self, Candidate};
-use mneme::memory::tokens;
-use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, Source, Store, now_ms};
+use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, Source, Store};
 
 const WORDS: &[&str] = &[
     "tea", "coffee", "rust", "python", "dog", "cat", "tokyo", "osaka", "garden", "piano",
@@ -59,6 +57,7 @@ async fn setup(n: usize) -> (tempfile::TempDir, Arc<Agent>, ChatKey) {
             created_at: None,
             last_seen_at: None,
             archived: false,
+            key: None,
         })
         .collect();
     store.import_memories(&memories).await.unwrap();
@@ -95,29 +94,6 @@ async fn main() {
         println!(
             "{:<28} {:>8} {:>12.2?} {:>12.2?}",
             "prompt build", n, median, p99
-        );
-
-        // the two halves of a prompt build: loading candidates, ranking them into the budget
-        let mut load = Vec::with_capacity(runs);
-        let mut rank = Vec::with_capacity(runs);
-        for _ in 0..runs {
-            let t = Instant::now();
-            let rows = agent.store().rank_rows(chat.id, true).await.unwrap();
-            load.push(t.elapsed());
-            let candidates: Vec<Candidate<'_>> = rows.iter().map(Candidate::from).collect();
-            let t = Instant::now();
-            select::select(&candidates, query, now_ms(), 1500, tokens::count);
-            rank.push(t.elapsed());
-        }
-        let (median, p99) = stats(load);
-        println!(
-            "{:<28} {:>8} {:>12.2?} {:>12.2?}",
-            "  of which: load (SQL)", n, median, p99
-        );
-        let (median, p99) = stats(rank);
-        println!(
-            "{:<28} {:>8} {:>12.2?} {:>12.2?}",
-            "  of which: rank + budget", n, median, p99
         );
 
         let mut rng = fastrand::Rng::with_seed(99);

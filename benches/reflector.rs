@@ -126,6 +126,7 @@ fn memory(chat_id: i64, content: String) -> NewMemory {
         created_at: None,
         last_seen_at: None,
         archived: false,
+        key: None,
     }
 }
 
@@ -303,6 +304,7 @@ async fn bench_backlog_pass() {
                     platform_thread_id: None,
                     created_at: None,
                     needs_reply: false,
+                    searchable: true,
                 })
                 .await
                 .unwrap();

@@ -115,6 +115,8 @@ pub struct Config {
     pub reflector_context_memories: u32,
     /// Jaccard similarity of terms at or above which an extracted fact is a stored one again.
     pub reflector_dedup_threshold: f64,
+    /// The same with embeddings on: cosine similarity at or above which it is.
+    pub reflector_dedup_cosine_threshold: f64,
     /// Longest wait before a failing chat is tried again (the wait doubles per failure,
     /// starting at `reflector_interval_mins`).
     pub reflector_backoff_max_mins: u32,
@@ -136,7 +138,47 @@ pub struct Config {
     pub embedding_base_url: String,
     pub embedding_model: String,
     pub embedding_dim: u32,
+    /// How memories are found: prompt injection, `memory_recall` / `memory_search`,
+    /// `mneme memory search`.
+    pub search: SearchConfig,
     pub channels: Channels,
+}
+
+/// The retrieval pipeline: BM25 and vector rankings fused by RRF, then decay, then MMR. Each
+/// stage can be switched off.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchConfig {
+    /// Full-text ranking (SQLite FTS5, BM25).
+    pub bm25: bool,
+    /// Embedding similarity (needs an `embedding_provider`).
+    pub vector: bool,
+    /// Reciprocal Rank Fusion's k.
+    pub rrf_k: u32,
+    /// Weigh memories down by the time since they were last seen (PROFILE never).
+    pub decay: bool,
+    pub half_life_days: u32,
+    /// Maximal Marginal Relevance: keep near-duplicates from crowding the results.
+    pub mmr: bool,
+    /// 1 = relevance only, 0 = diversity only.
+    pub mmr_lambda: f64,
+    /// Candidates each ranking contributes before fusion.
+    pub candidates: u32,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        Self {
+            bm25: true,
+            vector: true,
+            rrf_k: 60,
+            decay: true,
+            half_life_days: 30,
+            mmr: true,
+            mmr_lambda: 0.7,
+            candidates: 50,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -210,6 +252,7 @@ impl Default for Config {
             reflector_concurrency: 2,
             reflector_context_memories: 20,
             reflector_dedup_threshold: 0.6,
+            reflector_dedup_cosine_threshold: 0.85,
             reflector_backoff_max_mins: 360,
             memory_token_budget: 1500,
             memory_half_life_days: 90,
@@ -223,6 +266,7 @@ impl Default for Config {
             embedding_base_url: String::new(),
             embedding_model: String::new(),
             embedding_dim: 0,
+            search: SearchConfig::default(),
             channels: Channels::default(),
         }
     }

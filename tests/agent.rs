@@ -36,7 +36,20 @@ async fn plain_turn_stores_both_sides() {
         .iter()
         .map(|t| t["function"]["name"].clone())
         .collect();
-    assert_eq!(tools, [json!("read_memory"), json!("write_memory")]);
+    assert_eq!(
+        tools,
+        [
+            "read_memory",
+            "write_memory",
+            "memory_store",
+            "memory_recall",
+            "memory_list",
+            "memory_forget",
+            "memory_search",
+            "memory_get"
+        ]
+        .map(|t| json!(t))
+    );
 
     let chat = bot
         .agent

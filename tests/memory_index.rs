@@ -23,6 +23,7 @@ fn memory(scope: MemoryScope, content: &str, archived: bool) -> NewMemory {
         created_at: None,
         last_seen_at: None,
         archived,
+        key: None,
     }
 }
 

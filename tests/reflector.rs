@@ -296,6 +296,7 @@ async fn supersedes_id_outside_the_chat_is_ignored() {
         created_at: None,
         last_seen_at: None,
         archived: false,
+        key: None,
     };
     let their_id = lab.store.insert_memory(&theirs).await.unwrap();
     theirs.scope = MemoryScope::Global;

@@ -65,6 +65,7 @@ pub(super) async fn handle(
             created_at: None,
             last_seen_at: None,
             archived: false,
+            key: None,
         })
         .await?;
     reply(format!("Noted. Saved memory #{id}: {}", req.content))

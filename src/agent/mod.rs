@@ -16,8 +16,10 @@ use std::sync::Arc;
 use tokio::sync::mpsc::UnboundedSender;
 
 use crate::config::Config;
+use crate::embed::Embedder;
 use crate::llm::LlmProvider;
 use crate::memory::files::MemoryFiles;
+use crate::retrieval::Retriever;
 use crate::store::{ChatKey, ChatRow, NewMessage, SessionId, Store};
 
 pub use prompt::PromptParts;
@@ -106,17 +108,40 @@ pub struct Agent {
     config: Arc<Config>,
     store: Store,
     llm: Arc<dyn LlmProvider>,
+    retriever: Retriever,
     files: MemoryFiles,
     locks: locks::ChatLocks,
 }
 
 impl Agent {
+    /// An agent finding memories by keywords only (no embedder); see [`Agent::with_embedder`].
     pub fn new(config: Arc<Config>, store: Store, llm: Arc<dyn LlmProvider>) -> Self {
+        let retriever = Retriever::new(&config, store.clone(), None);
+        Self::with_retriever(config, llm, retriever)
+    }
+
+    /// An agent whose memory search also compares embeddings from `embedder`.
+    pub fn with_embedder(
+        config: Arc<Config>,
+        store: Store,
+        llm: Arc<dyn LlmProvider>,
+        embedder: Option<Arc<dyn Embedder>>,
+    ) -> Self {
+        let retriever = Retriever::new(&config, store, embedder);
+        Self::with_retriever(config, llm, retriever)
+    }
+
+    pub fn with_retriever(
+        config: Arc<Config>,
+        llm: Arc<dyn LlmProvider>,
+        retriever: Retriever,
+    ) -> Self {
         let files = MemoryFiles::new(&config.runtime_dir());
         Self {
             config,
-            store,
+            store: retriever.store().clone(),
             llm,
+            retriever,
             files,
             locks: locks::ChatLocks::default(),
         }
@@ -124,6 +149,11 @@ impl Agent {
 
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// How this agent finds memories; shared with the reflector and the embedding sync.
+    pub fn retriever(&self) -> &Retriever {
+        &self.retriever
     }
 
     pub fn config(&self) -> &Config {
@@ -176,6 +206,7 @@ impl Agent {
                 platform_thread_id: msg.platform_thread_id.as_deref(),
                 created_at: msg.sent_at,
                 needs_reply,
+                searchable: true,
             })
             .await?;
         Ok(match stored {
@@ -264,7 +295,8 @@ impl Agent {
             return Ok(reply);
         }
         if let Some(reply) = fast_path::handle(self, &ctx, text).await? {
-            self.store_bot_message(&ctx, &reply.text).await?;
+            // An acknowledgement repeats the memory: not worth finding again in a search.
+            self.store_bot_message(&ctx, &reply.text, false).await?;
             return Ok(reply);
         }
         if text.chars().count() > MAX_INPUT_CHARS {
@@ -278,12 +310,17 @@ impl Agent {
         }
         let reply = turn::run(self, &ctx, deltas).await?;
         if reply.kind == ReplyKind::Model {
-            self.store_bot_message(&ctx, &reply.text).await?;
+            self.store_bot_message(&ctx, &reply.text, true).await?;
         }
         Ok(reply)
     }
 
-    async fn store_bot_message(&self, ctx: &TurnContext, text: &str) -> anyhow::Result<i64> {
+    async fn store_bot_message(
+        &self,
+        ctx: &TurnContext,
+        text: &str,
+        searchable: bool,
+    ) -> anyhow::Result<i64> {
         let id = self
             .store
             .insert_message(&NewMessage {
@@ -297,6 +334,7 @@ impl Agent {
                 platform_thread_id: None,
                 created_at: None,
                 needs_reply: false,
+                searchable,
             })
             .await?
             .ok_or_else(|| anyhow::anyhow!("bot message was not stored"))?;

@@ -4,7 +4,7 @@ use crate::llm::ChatMessage;
 use crate::memory::files::FileScope;
 use crate::memory::select::{self, Candidate, Selection};
 use crate::memory::tokens;
-use crate::store::{ChatKey, ChatRow, MessageRow, now_ms};
+use crate::store::{ChatKey, ChatRow, MessageRow};
 
 use super::Agent;
 
@@ -35,12 +35,11 @@ impl Agent {
         key: &ChatKey,
         query: &str,
     ) -> anyhow::Result<PromptParts> {
-        let rows = self.store.rank_rows(chat.id, true).await?;
-        let candidates: Vec<Candidate<'_>> = rows.iter().map(Candidate::from).collect();
-        let selection = select::select(
-            &candidates,
-            query,
-            now_ms(),
+        let (rows, total) = self.retriever.prompt_memories(chat.id, query).await?;
+        let ordered: Vec<Candidate<'_>> = rows.iter().map(Candidate::from).collect();
+        let selection = select::fit(
+            &ordered,
+            total,
             self.config.memory_token_budget as usize,
             tokens::count,
         );

@@ -39,8 +39,11 @@ pub(super) async fn run(
     };
     let tool_ctx = ToolContext {
         chat: &ctx.key,
+        chat_id: ctx.chat.id,
+        message_id: ctx.message_id,
         is_control: ctx.is_control,
         files: &agent.files,
+        retriever: &agent.retriever,
     };
     for _ in 0..config.max_tool_iterations {
         let response = match call(agent, &request, deltas).await {
@@ -72,15 +75,12 @@ pub(super) async fn run(
         }
         let mut asked = ChatMessage::assistant(response.text);
         asked.tool_calls = response.tool_calls;
-        let results: Vec<ChatMessage> = asked
-            .tool_calls
-            .iter()
-            .map(|c| {
-                let out = tools::execute(&tool_ctx, c);
-                tracing::debug!(chat = %ctx.key, tool = %c.name, ok = !out.starts_with("error:"), "tool call");
-                ChatMessage::tool_result(&c.id, out)
-            })
-            .collect();
+        let mut results = Vec::with_capacity(asked.tool_calls.len());
+        for c in &asked.tool_calls {
+            let out = tools::execute(&tool_ctx, c).await;
+            tracing::debug!(chat = %ctx.key, tool = %c.name, ok = !out.starts_with("error:"), "tool call");
+            results.push(ChatMessage::tool_result(&c.id, out));
+        }
         request.messages.push(asked);
         request.messages.extend(results);
     }

@@ -8,8 +8,9 @@ use anyhow::Context;
 use clap::Subcommand;
 use serde::{Deserialize, Serialize};
 
+use crate::config::Config;
 use crate::store::{
-    Category, ChatKey, MemoryFilter, MemoryRow, MemoryScope, NewMemory, Source, Store,
+    Category, ChatKey, MemoryFilter, MemoryRow, MemoryScope, NewMemory, SearchScope, Source, Store,
 };
 
 #[derive(Debug, Subcommand)]
@@ -66,6 +67,9 @@ pub struct MemoryJson {
     pub last_seen_at: Option<String>,
     #[serde(default)]
     pub archived: bool,
+    /// The name the model gave it with `memory_store{key}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
     #[serde(default = "default_source")]
     pub source: Source,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -100,7 +104,7 @@ fn parse_time(s: &str) -> Result<i64, String> {
 }
 
 impl MemoryJson {
-    fn from_row(m: &MemoryRow, score: Option<f64>) -> Self {
+    pub(super) fn from_row(m: &MemoryRow, score: Option<f64>) -> Self {
         Self {
             id: Some(m.id),
             chat: m.chat_name(),
@@ -109,6 +113,7 @@ impl MemoryJson {
             confidence: (m.confidence * 1000.0).round() / 1000.0,
             last_seen_at: Some(rfc3339(m.last_seen_at)),
             archived: m.archived,
+            key: m.key.clone(),
             source: m.source,
             score: score.map(|s| (s * 1000.0).round() / 1000.0),
             created_at: Some(rfc3339(m.created_at)),
@@ -132,7 +137,7 @@ async fn scope_of(store: &Store, chat: Option<&str>) -> anyhow::Result<Option<Me
     }
 }
 
-pub async fn run(store: &Store, cmd: MemoryCommand) -> anyhow::Result<ExitCode> {
+pub async fn run(config: &Config, store: &Store, cmd: MemoryCommand) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     match cmd {
         MemoryCommand::List {
@@ -161,14 +166,12 @@ pub async fn run(store: &Store, cmd: MemoryCommand) -> anyhow::Result<ExitCode> 
             limit,
             json,
         } => {
-            let scope = scope_of(store, chat.as_deref()).await?;
-            let hits = crate::memory::search::search(store, scope, &query, limit).await?;
-            for hit in &hits {
-                print_memory(&mut out, &hit.memory, Some(hit.score), json)?;
-            }
-            if !json && hits.is_empty() {
-                eprintln!("no memory matches `{query}`");
-            }
+            let scope = match scope_of(store, chat.as_deref()).await? {
+                None => SearchScope::All,
+                Some(MemoryScope::Global) => SearchScope::Global,
+                Some(MemoryScope::Chat(id)) => SearchScope::Chat(id),
+            };
+            return super::search::run(config, store, scope, &query, limit, json).await;
         }
         MemoryCommand::Forget { id } => {
             if store.delete_memory(id).await? {
@@ -197,7 +200,7 @@ pub async fn run(store: &Store, cmd: MemoryCommand) -> anyhow::Result<ExitCode> 
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_memory(
+pub(super) fn print_memory(
     out: &mut impl Write,
     m: &MemoryRow,
     score: Option<f64>,
@@ -287,6 +290,7 @@ async fn import(store: &Store, file: &PathBuf) -> anyhow::Result<ExitCode> {
                 .transpose()
                 .map_err(anyhow::Error::msg)?,
             archived: m.archived,
+            key: m.key,
         });
     }
     if !errors.is_empty() {

@@ -3,6 +3,7 @@
 mod init;
 mod memory;
 mod reflect;
+mod search;
 mod usage;
 
 use std::path::PathBuf;
@@ -84,7 +85,7 @@ async fn dispatch(command: Command, loaded: Loaded) -> anyhow::Result<ExitCode> 
         Command::Start => start(config).await,
         Command::Chat { chat } => chat_in_terminal(config, chat).await,
         Command::Reflect(args) => reflect::run(&config, &args).await,
-        Command::Memory(cmd) => memory::run(&open_store(&config).await?, cmd).await,
+        Command::Memory(cmd) => memory::run(&config, &open_store(&config).await?, cmd).await,
         Command::Usage => usage::run(&open_store(&config).await?).await,
         Command::CheckConfig | Command::Init(_) => {
             unreachable!("handled before the config is loaded")

@@ -61,6 +61,7 @@ pub(super) fn check(c: &Config) -> Vec<Problem> {
     check_limits(c, &mut out);
     check_memory(c, &mut out);
     check_reflector(c, &mut out);
+    check_search(c, &mut out);
     check_channels(c, &mut out);
     out
 }
@@ -163,6 +164,35 @@ fn check_memory(c: &Config, out: &mut Vec<Problem>) {
     }
 }
 
+fn check_search(c: &Config, out: &mut Vec<Problem>) {
+    let s = &c.search;
+    check_ranges(
+        &[
+            ("search.rrf_k", s.rrf_k.into(), 1, 1000),
+            ("search.half_life_days", s.half_life_days.into(), 1, 36_500),
+            ("search.candidates", s.candidates.into(), 5, 1000),
+        ],
+        out,
+    );
+    if !(0.0..=1.0).contains(&s.mmr_lambda) {
+        out.push(Problem::error(
+            "search.mmr_lambda",
+            format!("must be a number from 0 to 1, got {}", s.mmr_lambda),
+        ));
+    }
+    if !s.bm25 && !s.vector {
+        out.push(Problem::error(
+            "search",
+            "bm25 and vector are both off, so nothing could ever be found; turn one on",
+        ));
+    } else if !s.bm25 && c.embedding_provider == "none" {
+        out.push(Problem::warning(
+            "search.bm25",
+            "off while embedding_provider is none: memories are found by neither ranking, so only recent ones reach the prompt",
+        ));
+    }
+}
+
 /// Whole-number keys with their allowed ranges: (key, value, min, max).
 fn check_ranges(ranges: &[(&str, u64, u64, u64)], out: &mut Vec<Problem>) {
     for &(key, value, min, max) in ranges {
@@ -246,6 +276,11 @@ fn check_reflector(c: &Config, out: &mut Vec<Problem>) {
             "reflector_dedup_threshold",
             c.reflector_dedup_threshold,
             0.3,
+        ),
+        (
+            "reflector_dedup_cosine_threshold",
+            c.reflector_dedup_cosine_threshold,
+            0.5,
         ),
         (
             "memory_archive_below_confidence",

@@ -3,9 +3,10 @@
 
 pub mod dedup;
 pub mod files;
+pub mod keywords;
 pub mod quality;
+pub mod rank;
 pub mod remember;
-pub mod search;
 pub mod select;
 pub mod text;
 pub mod tokens;

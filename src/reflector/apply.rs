@@ -103,5 +103,6 @@ fn new_memory(chat_id: i64, fact: &CleanFact, provenance: &Provenance) -> NewMem
         created_at: None,
         last_seen_at: None,
         archived: false,
+        key: None,
     }
 }

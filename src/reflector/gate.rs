@@ -83,26 +83,6 @@ static HEDGED: LazyLock<RegexSet> = LazyLock::new(|| {
     ])
 });
 
-/// Text addressed to the assistant rather than stating a fact: prompt injection in waiting.
-static INSTRUCTION: LazyLock<RegexSet> = LazyLock::new(|| {
-    set(&[
-        r"(?i)\b(ignore|disregard|forget|override|bypass)\b.{0,40}\b(previous|prior|above|earlier|all|any|your|the|these|those)\b.{0,30}\b(instructions?|rules?|prompts?|messages?|context|guidelines?|directions?|memor(y|ies))\b",
-        r"(?i)\b(always|never)\s+(answer|respond|reply|say|use|call|include|tell|speak|write|talk|address|refer|mention|reveal|follow|obey|agree|do)\b",
-        r"(?i)\byou\s+(must|should|shall|have to|need to|are (to|required|supposed)|will (always|never|now))\b",
-        r"(?i)\b(the )?(assistant|bot|ai|model|mneme|chatbot)\s+(must|should|shall|has to|needs to|is required to|is to|will always|will never|always|never)\b",
-        r"(?i)\b(from now on|system prompt|jailbreak|developer mode|dan mode|act as|pretend (to be|you)|role-?play as|new instructions?)\b",
-        r"(?i)^(please\s+)?(ignore|disregard|forget|always|never|do not|don'?t|stop|respond|reply|answer|say|tell|act|pretend|behave|output|print|reveal|repeat|write|use|call|execute|run|send|obey|follow|remember to)\b",
-        r"(?i)</?\s*(system|user|assistant|instructions?|structured_memories|global_memory|chat_memory|messages|existing_memories)\s*>",
-        r"(?i)^\s*(system|assistant|user|developer)\s*:",
-        r"\[(PROFILE|KNOWLEDGE|EVENT)\]",
-        r"(忽略|无视|忘记)(之前|以上|前面|所有|上面|你的)",
-        r"你(必须|应该|一定要|要始终|总是|永远|务必)",
-        r"(总是|始终|永远)(回答|回复|用|说|使用)",
-        r"(从现在(起|开始)|系统提示)",
-        r"(助手|机器人|AI)(必须|应该|要始终|总是|永远)",
-    ])
-});
-
 static WHITESPACE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\s+").expect("whitespace pattern compiles"));
 
@@ -117,7 +97,7 @@ pub fn check(raw: &RawFact) -> Result<CleanFact, Rejection> {
     if content.chars().count() > MAX_FACT_CHARS {
         return Err(Rejection::TooLong);
     }
-    if INSTRUCTION.is_match(&content) {
+    if quality::reads_as_instruction(&content) {
         return Err(Rejection::Instruction);
     }
     if GREETING.is_match(&content) {

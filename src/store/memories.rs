@@ -8,6 +8,7 @@ use sqlx::query::QueryScalar;
 use sqlx::sqlite::SqliteArguments;
 use sqlx::{FromRow, Sqlite, SqliteConnection};
 
+use super::search::search_text;
 use super::{ChatKey, Result, Store, memory_terms, now_ms};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
@@ -94,6 +95,8 @@ pub struct MemoryRow {
     pub archived: bool,
     pub archived_at: Option<i64>,
     pub supersedes_id: Option<i64>,
+    /// The name the model gave it (`memory_store{key}`), if any.
+    pub key: Option<String>,
     /// Joined from `chats`; `None` for global memories.
     pub channel: Option<String>,
     pub external_chat_id: Option<String>,
@@ -144,6 +147,8 @@ pub struct NewMemory {
     pub created_at: Option<i64>,
     pub last_seen_at: Option<i64>,
     pub archived: bool,
+    /// A name unique among the scope's active memories (the `memory_store` tool's key).
+    pub key: Option<String>,
 }
 
 /// Which memories to list.
@@ -158,10 +163,10 @@ pub struct MemoryFilter {
 }
 
 const INSERT_COLUMNS: &str = "chat_id, category, content, subject, confidence, source, source_message_ids, \
-    created_at, updated_at, last_seen_at, archived, archived_at";
-const INSERT_VALUES: &str = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12";
+    created_at, updated_at, last_seen_at, archived, archived_at, search_text, key";
+const INSERT_VALUES: &str = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14";
 
-/// Binds a new memory to `?1`…`?12` in the order of `INSERT_COLUMNS`.
+/// Binds a new memory to `?1`…`?14` in the order of `INSERT_COLUMNS`.
 fn bind_new<'q>(
     q: QueryScalar<'q, Sqlite, i64, SqliteArguments<'q>>,
     m: &'q NewMemory,
@@ -179,6 +184,8 @@ fn bind_new<'q>(
         .bind(m.last_seen_at.unwrap_or(now))
         .bind(m.archived)
         .bind(m.archived.then_some(now))
+        .bind(search_text(&m.content))
+        .bind(&m.key)
 }
 
 const SELECT: &str = "SELECT m.*, c.channel, c.external_chat_id FROM memories m LEFT JOIN chats c ON c.id = m.chat_id";
@@ -209,6 +216,21 @@ pub(super) async fn insert_row(
         memory_terms::index(conn, id, m.scope, &m.content).await?;
     }
     Ok(id)
+}
+
+/// The active memory of `scope` named `key`, if any.
+pub(super) async fn key_holder(
+    conn: &mut SqliteConnection,
+    scope: MemoryScope,
+    key: &str,
+) -> Result<Option<i64>> {
+    sqlx::query_scalar(
+        "SELECT id FROM memories WHERE COALESCE(chat_id, 0) = ?1 AND key = ?2 AND archived = 0",
+    )
+    .bind(memory_terms::scope_key(scope))
+    .bind(key)
+    .fetch_optional(&mut *conn)
+    .await
 }
 
 impl Store {
@@ -242,7 +264,15 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let mut inserted = 0;
         for m in memories {
-            if insert_row(&mut tx, m, now_ms(), true).await?.is_some() {
+            // A key another active memory of the scope holds stays with that one.
+            let mut m = m.clone();
+            if let Some(key) = &m.key
+                && !m.archived
+                && key_holder(&mut tx, m.scope, key).await?.is_some()
+            {
+                m.key = None;
+            }
+            if insert_row(&mut tx, &m, now_ms(), true).await?.is_some() {
                 inserted += 1;
             }
         }
@@ -255,6 +285,41 @@ impl Store {
             .bind(id)
             .fetch_optional(&self.pool)
             .await
+    }
+
+    /// The active memory of `scope` named `key` (`memory_store{key}`), if any.
+    pub async fn memory_by_key(&self, scope: MemoryScope, key: &str) -> Result<Option<i64>> {
+        let mut conn = self.pool.acquire().await?;
+        key_holder(&mut conn, scope, key).await
+    }
+
+    /// A chat's active memories and the global ones, newest first, at most `limit`, with how
+    /// many there are in all.
+    pub async fn visible_memories(
+        &self,
+        chat_id: i64,
+        category: Option<Category>,
+        limit: u32,
+    ) -> Result<(Vec<MemoryRow>, i64)> {
+        let rows = sqlx::query_as::<_, MemoryRow>(&format!(
+            "{SELECT} WHERE (m.chat_id = ?1 OR m.chat_id IS NULL) AND m.archived = 0
+               AND (?2 IS NULL OR m.category = ?2)
+             ORDER BY m.last_seen_at DESC, m.id DESC LIMIT ?3"
+        ))
+        .bind(chat_id)
+        .bind(category)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let total: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM memories WHERE (chat_id = ?1 OR chat_id IS NULL) AND archived = 0
+               AND (?2 IS NULL OR category = ?2)",
+        )
+        .bind(chat_id)
+        .bind(category)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok((rows, total))
     }
 
     /// What a chat's prompt may draw on: its own active memories and the global ones.
@@ -319,7 +384,7 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         let row: Option<(Option<i64>, bool)> = sqlx::query_as(
             "UPDATE memories SET content = ?2, category = ?3, confidence = MAX(confidence, ?4),
-                updated_at = ?5, last_seen_at = ?5 WHERE id = ?1
+                updated_at = ?5, last_seen_at = ?5, search_text = ?6 WHERE id = ?1
              RETURNING chat_id, archived",
         )
         .bind(id)
@@ -327,6 +392,7 @@ impl Store {
         .bind(category)
         .bind(confidence.clamp(0.0, 1.0))
         .bind(now)
+        .bind(search_text(content))
         .fetch_optional(&mut *tx)
         .await?;
         let Some((chat_id, archived)) = row else {

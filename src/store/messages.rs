@@ -2,6 +2,7 @@
 
 use sqlx::FromRow;
 
+use super::search::message_search_text;
 use super::{Result, SessionId, Store, now_ms};
 
 #[derive(Debug, Clone, FromRow)]
@@ -34,6 +35,8 @@ pub struct NewMessage<'a> {
     pub created_at: Option<i64>,
     /// Addressed to the bot: an answer is owed until `mark_replied`.
     pub needs_reply: bool,
+    /// Found by `memory_search`. False for the bot's acknowledgements; chat commands never are.
+    pub searchable: bool,
 }
 
 impl Store {
@@ -42,8 +45,8 @@ impl Store {
     pub async fn insert_message(&self, m: &NewMessage<'_>) -> Result<Option<i64>> {
         sqlx::query_scalar(
             "INSERT INTO messages
-                (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id, created_at, needs_reply, platform_thread_id)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id, created_at, needs_reply, platform_thread_id, search_text)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
              ON CONFLICT DO NOTHING
              RETURNING id",
         )
@@ -57,6 +60,7 @@ impl Store {
         .bind(m.created_at.unwrap_or_else(now_ms))
         .bind(m.needs_reply)
         .bind(m.platform_thread_id)
+        .bind(message_search_text(m.text, m.searchable))
         .fetch_optional(&self.pool)
         .await
     }
@@ -92,6 +96,27 @@ impl Store {
         )
         .bind(chat_id)
         .bind(after_id)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await
+    }
+
+    /// Searchable messages of a chat with ids in `from..=to`, oldest first, at most `limit`
+    /// (commands and the bot's acknowledgements are left out, as search leaves them out).
+    pub async fn messages_between(
+        &self,
+        chat_id: i64,
+        from: i64,
+        to: i64,
+        limit: u32,
+    ) -> Result<Vec<MessageRow>> {
+        sqlx::query_as::<_, MessageRow>(
+            "SELECT * FROM messages WHERE chat_id = ?1 AND id BETWEEN ?2 AND ?3
+               AND COALESCE(search_text, '') != '' ORDER BY id LIMIT ?4",
+        )
+        .bind(chat_id)
+        .bind(from)
+        .bind(to)
         .bind(limit)
         .fetch_all(&self.pool)
         .await

@@ -10,7 +10,9 @@ mod memories;
 mod memory_terms;
 mod messages;
 mod reflector;
+mod search;
 mod usage;
+mod vectors;
 
 use std::fmt;
 use std::str::FromStr;
@@ -25,7 +27,9 @@ pub use memories::{Category, MemoryFilter, MemoryRow, MemoryScope, NewMemory, Ra
 pub use memory_terms::{MAX_DEDUP_CANDIDATES, SimilarMemory};
 pub use messages::{MessageRow, NewMessage};
 pub use reflector::{DueChat, ReflectionTx, ReflectorState, RunRecord, RunStats};
+pub use search::{Bm25Hit, MessageHit, SearchScope, message_search_text, search_text};
 pub use usage::{InjectionLog, UsageRow, UsageSummary};
+pub use vectors::{PendingEmbedding, StoredVector, decode_vector, encode_vector};
 
 pub type Result<T> = std::result::Result<T, sqlx::Error>;
 
@@ -118,6 +122,8 @@ impl Store {
         let store = Self { pool };
         // Memories from before the term index (migration 0002) get their postings once.
         store.index_backlog().await?;
+        // …and their search text (migration 0003), which feeds the full-text indexes.
+        store.search_backlog().await?;
         Ok(store)
     }
 

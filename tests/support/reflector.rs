@@ -79,6 +79,7 @@ impl Lab {
                 platform_thread_id: None,
                 created_at: None,
                 needs_reply: false,
+                searchable: true,
             })
             .await
             .unwrap()

@@ -1,0 +1,232 @@
+//! Embedding vectors of memories (`memory_vectors`) and the queue of memories waiting for one
+//! (`memory_embedding_queue`); see migration 0003. Triggers queue a memory when it is written
+//! or its text changes and drop its vector when it is archived or edited, so the only writer of
+//! vectors is whoever embeds: the background sync (`memory::embedding_sync`) and the reflector,
+//! which stores the vectors of the facts it inserts in the batch's own transaction.
+
+use sqlx::{FromRow, SqliteConnection};
+
+use super::memory_terms::scope_key;
+use super::{MemoryScope, Result, Store, from_json, json_list, now_ms};
+
+/// A vector as read back for the in-process index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredVector {
+    pub seq: i64,
+    pub memory_id: i64,
+    pub vector: Vec<f32>,
+}
+
+/// An active memory waiting for its embedding.
+#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+pub struct PendingEmbedding {
+    pub memory_id: i64,
+    pub chat_id: Option<i64>,
+    pub content: String,
+}
+
+impl PendingEmbedding {
+    pub fn scope(&self) -> MemoryScope {
+        self.chat_id.map_or(MemoryScope::Global, MemoryScope::Chat)
+    }
+}
+
+/// Little-endian f32s, the `vector` column's format.
+pub fn encode_vector(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The inverse of [`encode_vector`]; `None` for a blob that is not whole f32s.
+pub fn decode_vector(bytes: &[u8]) -> Option<Vec<f32>> {
+    if bytes.len() % 4 != 0 {
+        return None;
+    }
+    Some(
+        bytes
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect(),
+    )
+}
+
+/// Replaces the vector of memory `id` and takes it off the queue.
+pub(super) async fn write_vector(
+    conn: &mut SqliteConnection,
+    id: i64,
+    scope: MemoryScope,
+    model: &str,
+    vector: &[f32],
+) -> Result<()> {
+    sqlx::query("DELETE FROM memory_vectors WHERE memory_id = ?1")
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "INSERT INTO memory_vectors (memory_id, scope, model, dim, vector, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )
+    .bind(id)
+    .bind(scope_key(scope))
+    .bind(model)
+    .bind(vector.len() as i64)
+    .bind(encode_vector(vector))
+    .bind(now_ms())
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query("DELETE FROM memory_embedding_queue WHERE memory_id = ?1")
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+impl Store {
+    /// How often the vectors of a scope (0 = global) were written or removed; a holder of
+    /// the scope's vectors whose count differs must reload.
+    pub async fn vector_generation(&self, scope: i64) -> Result<i64> {
+        let generation: Option<i64> =
+            sqlx::query_scalar("SELECT gen FROM memory_vector_generations WHERE scope = ?1")
+                .bind(scope)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(generation.unwrap_or(0))
+    }
+
+    /// Every scope that holds or held vectors.
+    pub async fn vector_scopes(&self) -> Result<Vec<i64>> {
+        sqlx::query_scalar("SELECT scope FROM memory_vector_generations ORDER BY scope")
+            .fetch_all(&self.pool)
+            .await
+    }
+
+    /// The vectors of `scope` made by `model` with `dim` dimensions and written after
+    /// `after_seq`, in write order.
+    pub async fn vectors_since(
+        &self,
+        scope: i64,
+        model: &str,
+        dim: usize,
+        after_seq: i64,
+    ) -> Result<Vec<StoredVector>> {
+        let rows: Vec<(i64, i64, Vec<u8>)> = sqlx::query_as(
+            "SELECT seq, memory_id, vector FROM memory_vectors
+             WHERE scope = ?1 AND seq > ?2 AND model = ?3 AND dim = ?4 ORDER BY seq",
+        )
+        .bind(scope)
+        .bind(after_seq)
+        .bind(model)
+        .bind(dim as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(seq, memory_id, blob)| {
+                decode_vector(&blob).map(|vector| StoredVector {
+                    seq,
+                    memory_id,
+                    vector,
+                })
+            })
+            .filter(|v| v.vector.len() == dim)
+            .collect())
+    }
+
+    /// The memories of `scope` with a vector from `model` at `dim` dimensions.
+    pub async fn vector_memory_ids(&self, scope: i64, model: &str, dim: usize) -> Result<Vec<i64>> {
+        let json: String = sqlx::query_scalar(
+            "SELECT COALESCE(json_group_array(memory_id), '[]') FROM memory_vectors
+             WHERE scope = ?1 AND model = ?2 AND dim = ?3",
+        )
+        .bind(scope)
+        .bind(model)
+        .bind(dim as i64)
+        .fetch_one(&self.pool)
+        .await?;
+        from_json(&json)
+    }
+
+    /// Queues every active memory without a vector from `model` at `dim` dimensions (a new
+    /// model, a new dimension, or rows written while embeddings were off). Returns how many
+    /// were added to the queue.
+    pub async fn queue_stale_embeddings(&self, model: &str, dim: usize) -> Result<u64> {
+        let done = sqlx::query(
+            "INSERT OR IGNORE INTO memory_embedding_queue (memory_id)
+             SELECT m.id FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id
+             WHERE m.archived = 0 AND (v.memory_id IS NULL OR v.model != ?1 OR v.dim != ?2)",
+        )
+        .bind(model)
+        .bind(dim as i64)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected())
+    }
+
+    /// Up to `limit` queued memories, oldest first.
+    pub async fn pending_embeddings(&self, limit: usize) -> Result<Vec<PendingEmbedding>> {
+        sqlx::query_as::<_, PendingEmbedding>(
+            "SELECT m.id AS memory_id, m.chat_id, m.content FROM memory_embedding_queue q
+             JOIN memories m ON m.id = q.memory_id WHERE m.archived = 0
+             ORDER BY q.memory_id LIMIT ?1",
+        )
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
+        .fetch_all(&self.pool)
+        .await
+    }
+
+    /// How many memories wait for an embedding.
+    pub async fn embedding_queue_len(&self) -> Result<i64> {
+        sqlx::query_scalar("SELECT COUNT(*) FROM memory_embedding_queue")
+            .fetch_one(&self.pool)
+            .await
+    }
+
+    /// Stores the vectors of embedded queue items in one transaction. An item whose memory
+    /// was archived, deleted or reworded meanwhile is skipped (a reworded one stays queued for
+    /// its new text). Returns how many were stored.
+    pub async fn store_embeddings(
+        &self,
+        model: &str,
+        items: &[(PendingEmbedding, Vec<f32>)],
+    ) -> Result<usize> {
+        let mut tx = self.pool.begin().await?;
+        let ids: Vec<i64> = items.iter().map(|(p, _)| p.memory_id).collect();
+        let current: Vec<(i64, String)> = sqlx::query_as(
+            "SELECT id, content FROM memories WHERE archived = 0 AND id IN (SELECT value FROM json_each(?1))",
+        )
+        .bind(json_list(&ids))
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut stored = 0;
+        for (pending, vector) in items {
+            let unchanged = current
+                .iter()
+                .any(|(id, content)| *id == pending.memory_id && *content == pending.content);
+            if unchanged {
+                write_vector(&mut tx, pending.memory_id, pending.scope(), model, vector).await?;
+                stored += 1;
+            }
+        }
+        tx.commit().await?;
+        Ok(stored)
+    }
+
+    /// Vectors stored per model, for `mneme usage` and start-up logs.
+    pub async fn vector_counts(&self) -> Result<Vec<(String, i64, i64)>> {
+        sqlx::query_as("SELECT model, dim, COUNT(*) FROM memory_vectors GROUP BY model, dim")
+            .fetch_all(&self.pool)
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vectors_round_trip_through_blobs() {
+        let v = vec![0.5, -1.25, 3.0e-7, f32::MAX];
+        assert_eq!(decode_vector(&encode_vector(&v)), Some(v));
+        assert_eq!(decode_vector(&[1, 2, 3]), None);
+        assert_eq!(decode_vector(&[]), Some(vec![]));
+    }
+}
