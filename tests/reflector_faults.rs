@@ -12,6 +12,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use mneme::llm::{LlmError, LlmProvider, LlmRequest, LlmResponse};
 use mneme::reflector::{Failure, Reflector, Target};
+use mneme::retrieval::Retriever;
 use mneme::store::{MemoryScope, Store};
 use serde_json::json;
 use support::reflector::*;
@@ -419,10 +420,9 @@ async fn shutdown_abandons_a_hanging_call_and_leaves_the_batch_for_next_time() {
     lab.say(&chat, "bob", "I work as a carpenter").await;
     lab.llm.script([Answer::Hang]);
     let shutdown = CancellationToken::new();
-    let store = lab.store.clone();
     let handle = mneme::reflector::spawn(
         Arc::new(lab.config.clone()),
-        store,
+        Retriever::new(&lab.config, lab.store.clone(), None),
         mneme::llm::from_config(&lab.config).unwrap(),
         shutdown.clone(),
     );
@@ -445,7 +445,7 @@ async fn shutdown_abandons_a_hanging_call_and_leaves_the_batch_for_next_time() {
     let off = Lab::new("reflector_enabled: false\n").await;
     let handle = mneme::reflector::spawn(
         Arc::new(off.config.clone()),
-        off.store.clone(),
+        Retriever::new(&off.config, off.store.clone(), None),
         mneme::llm::from_config(&off.config).unwrap(),
         CancellationToken::new(),
     );

@@ -137,10 +137,23 @@ pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
         .map_err(|e| anyhow::anyhow!("cannot open the database {url}: {e}"))
 }
 
+/// The configured embedder. One that cannot be set up (model files missing, …) is reported,
+/// and memory search goes on by keywords alone rather than the command failing.
+pub async fn embedder(config: &Config) -> Option<Arc<dyn crate::embed::Embedder>> {
+    match crate::embed::from_config(config).await {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::warn!("embeddings off, memory search uses keywords only: {e}");
+            None
+        }
+    }
+}
+
 async fn agent(config: Arc<Config>) -> anyhow::Result<Arc<Agent>> {
     let store = open_store(&config).await?;
     let llm = crate::llm::from_config(&config).map_err(anyhow::Error::msg)?;
-    Ok(Arc::new(Agent::new(config, store, llm)))
+    let embedder = embedder(&config).await;
+    Ok(Arc::new(Agent::with_embedder(config, store, llm, embedder)))
 }
 
 async fn chat_in_terminal(config: Arc<Config>, chat: String) -> anyhow::Result<ExitCode> {
@@ -150,10 +163,16 @@ async fn chat_in_terminal(config: Arc<Config>, chat: String) -> anyhow::Result<E
     let agent = agent(config).await?;
     let shutdown = CancellationToken::new();
     spawn_signal_handler(shutdown.clone());
-    TerminalChannel::new(chat)
-        .run(agent.clone(), shutdown)
-        .await?;
+    let sync = crate::retrieval::sync::spawn(agent.retriever().clone(), shutdown.clone());
+    let chatted = TerminalChannel::new(chat)
+        .run(agent.clone(), shutdown.clone())
+        .await;
+    shutdown.cancel();
+    if let Some(sync) = sync {
+        let _ = sync.await;
+    }
     agent.store().close().await;
+    chatted?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -185,10 +204,11 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
     spawn_signal_handler(shutdown.clone());
     let reflector = crate::reflector::spawn(
         config.clone(),
-        agent.store().clone(),
+        agent.retriever().clone(),
         agent.llm(),
         shutdown.clone(),
     );
+    let sync = crate::retrieval::sync::spawn(agent.retriever().clone(), shutdown.clone());
 
     let mut running = tokio::task::JoinSet::new();
     for channel in channels {
@@ -214,6 +234,11 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
     shutdown.cancel();
     if let Err(e) = reflector.await {
         tracing::error!(error = %e, "reflector task failed");
+    }
+    if let Some(sync) = sync
+        && let Err(e) = sync.await
+    {
+        tracing::error!(error = %e, "embedding sync task failed");
     }
     agent.store().close().await;
     tracing::info!("stopped");

@@ -9,6 +9,7 @@ use super::memory::rfc3339;
 use super::open_store;
 use crate::config::Config;
 use crate::reflector::{ChatReport, Failure, PassReport, Reflector, Target};
+use crate::retrieval::Retriever;
 use crate::store::{ChatKey, now_ms};
 
 #[derive(Debug, Args)]
@@ -33,7 +34,8 @@ pub async fn run(config: &Config, args: &ReflectArgs) -> anyhow::Result<ExitCode
     }
     let store = open_store(config).await?;
     let llm = crate::llm::from_config(config).map_err(anyhow::Error::msg)?;
-    let reflector = Reflector::new(config, store.clone(), llm);
+    let retriever = Retriever::new(config, store.clone(), super::embedder(config).await);
+    let reflector = Reflector::with_retriever(config, retriever, llm);
     let cancel = CancellationToken::new();
     let on_ctrl_c = cancel.clone();
     tokio::spawn(async move {

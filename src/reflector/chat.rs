@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use tokio_util::sync::CancellationToken;
 
-use super::apply::{self, DEDUP_METHOD, Fact};
+use super::apply::{self, Dedup, Embedded, Fact};
 use super::batch::{self, Batch};
 use super::{ChatReport, Failure, Reflector, attribute, gate, parse, prompt};
 use crate::llm::{ChatMessage, LlmRequest};
@@ -39,6 +39,8 @@ pub(super) async fn reflect(
     };
 
     let mut cursor = due.state.last_message_id;
+    // Dedup methods the batches used ("cosine", or "jaccard" when embedding failed).
+    let mut methods = std::collections::BTreeSet::new();
     while report.failure.is_none() {
         if cancel.is_cancelled() {
             report.failure = Some(Failure::Interrupted);
@@ -61,7 +63,8 @@ pub(super) async fn reflect(
         };
         report.stats.messages_read += batch.messages as i64;
         match reflect_batch(r, chat, &batch, cursor, now, cancel).await {
-            Ok(Some(stats)) => {
+            Ok(Some((stats, method))) => {
+                methods.insert(method);
                 report.stats += stats;
                 report.batches += 1;
                 cursor = batch.last_id;
@@ -89,6 +92,14 @@ pub(super) async fn reflect(
         }
     }
     let parse_ok = !matches!(report.failure, Some(Failure::Parse(_)));
+    if methods.is_empty() {
+        methods.insert(if r.retriever.embedder().is_some() {
+            "cosine"
+        } else {
+            "jaccard"
+        });
+    }
+    let method = methods.into_iter().collect::<Vec<_>>().join("+");
     let error = report.failure.as_ref().map(ToString::to_string);
     let finished = now.saturating_add(i64::try_from(clock.elapsed().as_millis()).unwrap_or(0));
     if let Err(e) = r
@@ -97,7 +108,7 @@ pub(super) async fn reflect(
             run_id,
             finished,
             report.stats,
-            DEDUP_METHOD,
+            &method,
             parse_ok,
             error.as_deref(),
         )
@@ -114,7 +125,8 @@ pub(super) async fn reflect(
 }
 
 /// One batch: ask, check, store with the cursor at `batch.last_id` if it is still at
-/// `cursor`. `Ok(None)` when the cursor had moved (the batch was stored by someone else).
+/// `cursor`. `Ok(None)` when the cursor had moved (the batch was stored by someone else);
+/// else what it did and the dedup method it used.
 async fn reflect_batch(
     r: &Reflector,
     chat: &ChatRow,
@@ -122,9 +134,9 @@ async fn reflect_batch(
     cursor: i64,
     now: i64,
     cancel: &CancellationToken,
-) -> Result<Option<RunStats>, Failure> {
+) -> Result<Option<(RunStats, &'static str)>, Failure> {
     let mut stats = RunStats::default();
-    let mut facts = Vec::new();
+    let mut facts: Vec<Fact> = Vec::new();
     // A batch of only the assistant's words and commands holds no facts: no call needed.
     if batch.has_user_lines() {
         let answer = ask(r, chat, batch, cancel).await?;
@@ -134,7 +146,11 @@ async fn reflect_batch(
         for raw in &parsed.facts {
             let checked = gate::check(raw).and_then(|fact| {
                 let provenance = attribute::attribute(&fact, &batch.lines, chat.is_group)?;
-                Ok(Fact { fact, provenance })
+                Ok(Fact {
+                    fact,
+                    provenance,
+                    embedding: None,
+                })
             });
             match checked {
                 Ok(fact) => facts.push(fact),
@@ -142,6 +158,25 @@ async fn reflect_batch(
                     stats.skipped += 1;
                     tracing::debug!(chat_id = chat.id, %reason, "reflector: fact dropped");
                 }
+            }
+        }
+    }
+    let s = &r.settings;
+    let mut dedup = Dedup::Jaccard(s.dedup_threshold);
+    if let Some(embedder) = r.retriever.embedder()
+        && !facts.is_empty()
+    {
+        match embed_facts(r, chat.id, &mut facts, cancel).await {
+            Ok(()) => {
+                dedup = Dedup::Cosine {
+                    model: embedder.model(),
+                    threshold: s.dedup_cosine_threshold,
+                    jaccard: s.dedup_threshold,
+                }
+            }
+            Err(Failure::Interrupted) => return Err(Failure::Interrupted),
+            Err(e) => {
+                tracing::warn!(chat_id = chat.id, error = %e, "reflector: facts not embedded; dedup by terms for this batch")
             }
         }
     }
@@ -154,16 +189,54 @@ async fn reflect_batch(
     else {
         return Ok(None);
     };
-    let s = &r.settings;
-    let applied = apply::apply(&mut tx, chat.id, &facts, s.dedup_threshold, &s.policy, now)
+    let applied = apply::apply(&mut tx, chat.id, &facts, dedup, &s.policy, now)
         .await
         .map_err(store_failure)?;
     tx.commit(batch.last_id, now).await.map_err(store_failure)?;
     stats.inserted = applied.inserted;
     stats.updated = applied.updated;
     stats.superseded = applied.superseded;
-    Ok(Some(stats))
+    Ok(Some((stats, dedup.method())))
 }
+
+/// Most stored memories each fact is compared with by meaning.
+const NEAREST: usize = 8;
+
+/// Embeds the facts and looks up each one's nearest stored memories of the chat — before
+/// the batch's transaction, so the write lock is not held meanwhile.
+async fn embed_facts(
+    r: &Reflector,
+    chat_id: i64,
+    facts: &mut [Fact],
+    cancel: &CancellationToken,
+) -> Result<(), Failure> {
+    let Some(embedder) = r.retriever.embedder() else {
+        return Ok(());
+    };
+    let texts: Vec<String> = facts.iter().map(|f| f.fact.content.clone()).collect();
+    let call = tokio::time::timeout(EMBED_TIMEOUT, embedder.embed(&texts));
+    let vectors = tokio::select! {
+        v = call => match v {
+            Ok(Ok(v)) if v.len() == facts.len() => v,
+            Ok(Ok(v)) => return Err(Failure::Llm(format!("the embedder returned {} vectors for {} facts", v.len(), facts.len()))),
+            Ok(Err(e)) => return Err(Failure::Llm(e.to_string())),
+            Err(_) => return Err(Failure::Llm(format!("no embeddings within {}s", EMBED_TIMEOUT.as_secs()))),
+        },
+        () = cancel.cancelled() => return Err(Failure::Interrupted),
+    };
+    for (fact, vector) in facts.iter_mut().zip(vectors) {
+        let nearest = r
+            .retriever
+            .nearest(&[chat_id], &vector, NEAREST)
+            .await
+            .map_err(|e| Failure::Store(e.to_string()))?;
+        fact.embedding = Some(Embedded { vector, nearest });
+    }
+    Ok(())
+}
+
+/// Longest wait for a batch's embeddings before it is deduplicated by terms instead.
+const EMBED_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The model's answer to the batch, its usage recorded as `reflector`.
 async fn ask(

@@ -32,7 +32,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use tokio_util::sync::CancellationToken;
 
-pub use apply::DEDUP_METHOD;
+pub use apply::Dedup;
 pub use gate::{MAX_FACT_CHARS, Rejection};
 pub use lifecycle::{CONFIDENCE_CAP, INITIAL_CONFIDENCE, LifecycleReport, Policy, REINFORCE_STEP};
 pub use parse::{ParseError, Parsed, RawFact, parse_answer};
@@ -40,6 +40,7 @@ pub use schedule::{spawn, spawn_every};
 
 use crate::config::Config;
 use crate::llm::LlmProvider;
+use crate::retrieval::Retriever;
 use crate::store::{ChatKey, DueChat, RunStats, Store};
 
 /// The reflector's knobs, read once from the config.
@@ -51,6 +52,8 @@ pub struct Settings {
     pub concurrency: usize,
     pub context_memories: usize,
     pub dedup_threshold: f64,
+    /// The same by embeddings (cosine), when there is an embedder.
+    pub dedup_cosine_threshold: f64,
     pub backoff_max_ms: i64,
     /// `reflector_model`, or `model` when that is empty.
     pub model: String,
@@ -67,6 +70,7 @@ impl Settings {
             concurrency: c.reflector_concurrency.max(1) as usize,
             context_memories: c.reflector_context_memories as usize,
             dedup_threshold: c.reflector_dedup_threshold,
+            dedup_cosine_threshold: c.reflector_dedup_cosine_threshold,
             backoff_max_ms: i64::from(c.reflector_backoff_max_mins) * 60_000,
             model: c.reflector_model().to_string(),
             max_tokens: c.max_tokens,
@@ -156,14 +160,26 @@ impl PassReport {
 /// Runs passes over one database with one model.
 pub struct Reflector {
     store: Store,
+    retriever: Retriever,
     llm: Arc<dyn LlmProvider>,
     settings: Settings,
 }
 
 impl Reflector {
+    /// A reflector comparing facts by their terms (no embedder).
     pub fn new(config: &Config, store: Store, llm: Arc<dyn LlmProvider>) -> Self {
+        Self::with_retriever(config, Retriever::new(config, store, None), llm)
+    }
+
+    /// A reflector comparing facts by meaning when `retriever` has an embedder.
+    pub fn with_retriever(
+        config: &Config,
+        retriever: Retriever,
+        llm: Arc<dyn LlmProvider>,
+    ) -> Self {
         Self {
-            store,
+            store: retriever.store().clone(),
+            retriever,
             llm,
             settings: Settings::from_config(config),
         }

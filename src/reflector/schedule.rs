@@ -17,14 +17,15 @@ use tokio_util::sync::CancellationToken;
 use super::{Reflector, Target};
 use crate::config::Config;
 use crate::llm::LlmProvider;
-use crate::store::{Store, now_ms};
+use crate::retrieval::Retriever;
+use crate::store::now_ms;
 
 /// Starts the reflector's schedule: a pass now (to catch up on what arrived while the daemon
 /// was down), then one every `reflector_interval_mins`, until `shutdown` is cancelled. With
 /// `reflector_enabled: false` the returned task ends at once.
 pub fn spawn(
     config: Arc<Config>,
-    store: Store,
+    retriever: Retriever,
     llm: Arc<dyn LlmProvider>,
     shutdown: CancellationToken,
 ) -> JoinHandle<()> {
@@ -32,7 +33,7 @@ pub fn spawn(
         tracing::info!("reflector disabled (reflector_enabled: false)");
         return tokio::spawn(async {});
     }
-    let reflector = Arc::new(Reflector::new(&config, store, llm));
+    let reflector = Arc::new(Reflector::with_retriever(&config, retriever, llm));
     let period = reflector.settings().interval;
     spawn_every(reflector, period, shutdown)
 }

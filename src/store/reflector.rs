@@ -8,6 +8,7 @@ use sqlx::{FromRow, Sqlite, Transaction};
 
 use super::memories::insert_row;
 use super::memory_terms::{self, SimilarMemory};
+use super::vectors::write_vector;
 use super::{ChatRow, MemoryScope, NewMemory, Result, Store, from_json, json_list};
 
 /// Source message ids kept per memory; a fact reinforced for years keeps its latest sources.
@@ -252,6 +253,12 @@ impl ReflectionTx {
         insert_row(&mut self.tx, &m, now, false)
             .await?
             .ok_or(sqlx::Error::RowNotFound)
+    }
+
+    /// Stores the embedding of memory `id` (inserted by this batch) from `model`.
+    pub async fn store_vector(&mut self, id: i64, model: &str, vector: &[f32]) -> Result<()> {
+        let scope = self.scope();
+        write_vector(&mut self.tx, id, scope, model, vector).await
     }
 
     /// A fact seen again: new confidence, seen now, its sources added, its subject filled
