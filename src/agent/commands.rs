@@ -53,10 +53,13 @@ pub(super) async fn handle(
 }
 
 async fn memories(agent: &Agent, ctx: &TurnContext) -> anyhow::Result<String> {
+    // At most LIST_LIMIT rows are read, however many the chat holds.
+    let limit = Some(LIST_LIMIT as u32);
     let mut rows = agent
         .store
         .list_memories(&MemoryFilter {
             scope: Some(MemoryScope::Chat(ctx.chat.id)),
+            limit,
             ..MemoryFilter::default()
         })
         .await?;
@@ -65,25 +68,27 @@ async fn memories(agent: &Agent, ctx: &TurnContext) -> anyhow::Result<String> {
             .store
             .list_memories(&MemoryFilter {
                 scope: Some(MemoryScope::Global),
+                limit,
                 ..MemoryFilter::default()
             })
             .await?,
     );
+    let total = usize::try_from(agent.store.count_injectable(ctx.chat.id).await?).unwrap_or(0);
     if rows.is_empty() {
         return Ok(
             "I don't remember anything here yet. Say \"remember …\" to teach me something.".into(),
         );
     }
-    let mut out = format!("What I remember here ({}):\n", rows.len());
+    let mut out = format!("What I remember here ({total}):\n");
     for m in rows.iter().take(LIST_LIMIT) {
         let scope = if m.chat_id.is_some() { "" } else { " (global)" };
         let _ = writeln!(out, "#{} [{}]{scope} {}", m.id, m.category, m.content);
     }
-    if rows.len() > LIST_LIMIT {
+    if total > LIST_LIMIT {
         let _ = writeln!(
             out,
             "… and {} more (`mneme memory list --chat {}` shows all)",
-            rows.len() - LIST_LIMIT,
+            total - LIST_LIMIT,
             ctx.key
         );
     }

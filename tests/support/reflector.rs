@@ -1,7 +1,11 @@
 //! A reflector over a fresh database and the fake LLM, with a clock the test controls.
 
+use std::sync::Arc;
+
 use mneme::config::Config;
+use mneme::embed::Embedder;
 use mneme::reflector::{PassReport, Reflector, Target};
+use mneme::retrieval::Retriever;
 use mneme::store::{
     ChatKey, ChatRow, MemoryFilter, MemoryRow, MemoryScope, NewMessage, RunRecord, Store,
 };
@@ -51,6 +55,15 @@ impl Lab {
             store,
             reflector,
         }
+    }
+
+    /// The same, with a reflector that compares facts by meaning through `embedder`.
+    pub async fn with_embedder(extra: &str, embedder: Arc<dyn Embedder>) -> Self {
+        let mut lab = Self::new(extra).await;
+        let provider = mneme::llm::from_config(&lab.config).unwrap();
+        let retriever = Retriever::new(&lab.config, lab.store.clone(), Some(embedder));
+        lab.reflector = Reflector::with_retriever(&lab.config, retriever, provider);
+        lab
     }
 
     pub async fn chat(&self, name: &str, is_group: bool) -> ChatRow {
