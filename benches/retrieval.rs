@@ -1,0 +1,432 @@
+//! Retrieval's figures: quality (recall@5 on a labelled English and Chinese set, for BM25
+//! alone, vectors alone and the hybrid), and speed at 1k / 10k / 100k memories in one chat
+//! (hybrid search p50/p99, BM25-only search, prompt build, the first search's vector load,
+//! and the process's memory).
+//!
+//! `cargo bench --bench retrieval` (release). Vectors come from the local all-MiniLM-L6-v2
+//! files (`$MNEME_TEST_MODEL_DIR`, else `target/test-models/all-MiniLM-L6-v2`, which
+//! `.ci/run` prepares); without them only the BM25 figures are printed. Embedding 100k
+//! memories for real would take minutes, so the filler's vectors are real embeddings of
+//! 2,000 distinct filler sentences, reused with a little noise: their similarities to a query
+//! are those of real text, at the size being measured. No network, no LLM calls.
+
+#[path = "support/retrieval_set.rs"]
+mod retrieval_set;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mneme::agent::Agent;
+use mneme::config::Config;
+use mneme::embed::{Embedder, l2_normalize};
+use mneme::retrieval::Retriever;
+use mneme::store::{
+    Category, ChatKey, MemoryScope, NewMemory, PendingEmbedding, SearchScope, Source, Store,
+};
+
+const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
+/// Distinct filler sentences embedded for real.
+const REAL_FILLER: usize = 2_000;
+
+const NAMES: &[&str] = &[
+    "Sam", "Priya", "Jonas", "Mei", "Omar", "Lucia", "Kenji", "Ava", "Tom", "Ines",
+];
+const VERBS: &[&str] = &[
+    "bought",
+    "repaired",
+    "talked about",
+    "is planning",
+    "visited",
+    "cleaned",
+    "borrowed",
+    "painted",
+    "sold",
+    "photographed",
+    "lost",
+    "found",
+    "recommended",
+    "cooked",
+    "ordered",
+];
+const THINGS: &[&str] = &[
+    "a new laptop",
+    "the garden fence",
+    "a trip to Lisbon",
+    "the kitchen shelves",
+    "a vintage camera",
+    "the bike's brakes",
+    "a chess set",
+    "a pasta recipe",
+    "the living room",
+    "a concert ticket",
+    "the family dog's collar",
+    "a pair of hiking boots",
+    "the tax forms",
+    "a bread maker",
+    "the neighbour's ladder",
+    "a jazz record",
+    "the car's tyres",
+    "a birthday cake",
+    "the team slides",
+    "an old piano",
+    "the backup drive",
+    "a houseplant",
+    "the holiday photos",
+    "a standing desk",
+];
+const WHEN: &[&str] = &[
+    "last Monday",
+    "yesterday",
+    "in spring",
+    "after work",
+    "on the weekend",
+    "this morning",
+    "before the meeting",
+    "in January",
+    "at the market",
+    "with friends",
+];
+const ZH: &[&str] = &[
+    "上周买了一台新电脑",
+    "周末去爬山",
+    "修好了自行车",
+    "做了一个蛋糕",
+    "看了一场电影",
+    "在公园散步",
+    "学会了做饺子",
+    "换了新手机",
+    "去了海边",
+    "参加了朋友的婚礼",
+];
+
+fn filler(i: usize) -> String {
+    if i % 10 == 9 {
+        return format!(
+            "{}{}（第{}天）",
+            NAMES[i % NAMES.len()],
+            ZH[(i / 10) % ZH.len()],
+            i
+        );
+    }
+    format!(
+        "{} {} {} {} (note {i})",
+        NAMES[i % NAMES.len()],
+        VERBS[(i / 3) % VERBS.len()],
+        THINGS[(i / 7) % THINGS.len()],
+        WHEN[(i / 11) % WHEN.len()],
+    )
+}
+
+fn model_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("MNEME_TEST_MODEL_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-models/all-MiniLM-L6-v2")
+        });
+    dir.join("model.safetensors").exists().then_some(dir)
+}
+
+fn config(dir: &std::path::Path, extra: &str) -> Config {
+    let yaml = format!(
+        "data_dir: {}\nmodel: bench\nllm_base_url: http://127.0.0.1:9/v1\nmemory_max_per_chat: 0\nchannels:\n  web:\n    enabled: false\n{extra}",
+        dir.join("data").display()
+    );
+    Config::from_yaml(&yaml, &dir.join("c.yaml"), &[])
+        .unwrap_or_else(|e| panic!("{e}"))
+        .config
+}
+
+fn stats(mut samples: Vec<Duration>) -> (Duration, Duration) {
+    samples.sort();
+    let median = samples[samples.len() / 2];
+    let p99 = samples[(samples.len() * 99 / 100).min(samples.len() - 1)];
+    (median, p99)
+}
+
+fn rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn memory(chat: i64, category: Category, content: String) -> NewMemory {
+    NewMemory {
+        scope: MemoryScope::Chat(chat),
+        category,
+        content,
+        subject: None,
+        confidence: 0.8,
+        source: Source::Reflector,
+        source_message_ids: vec![],
+        created_at: None,
+        last_seen_at: None,
+        archived: false,
+        key: None,
+    }
+}
+
+/// A chat holding `n` filler memories and the labelled facts; with an embedder, every memory
+/// gets a vector (filler: real vectors of `REAL_FILLER` sentences, reused with noise).
+async fn setup(
+    dir: &std::path::Path,
+    n: usize,
+    embedder: Option<&Arc<dyn Embedder>>,
+) -> (Store, i64) {
+    let store = Store::open(&format!("sqlite://{}", dir.join("mneme.db").display()))
+        .await
+        .unwrap();
+    let chat = store
+        .ensure_chat(&ChatKey::new("cli", "bench"), false, None)
+        .await
+        .unwrap()
+        .id;
+    let facts = retrieval_set::ENGLISH.iter().chain(retrieval_set::CHINESE);
+    let mut rows: Vec<NewMemory> = facts
+        .map(|(fact, _)| memory(chat, Category::Profile, fact.to_string()))
+        .collect();
+    rows.extend((0..n).map(|i| {
+        memory(
+            chat,
+            [Category::Knowledge, Category::Event][i % 2],
+            filler(i),
+        )
+    }));
+    for chunk in rows.chunks(10_000) {
+        store.insert_memories(chunk).await.unwrap();
+    }
+    let Some(embedder) = embedder else {
+        return (store, chat);
+    };
+    let real: Vec<String> = (0..REAL_FILLER.min(n)).map(filler).collect();
+    let real_vectors = embedder.embed(&real).await.unwrap();
+    let mut rng = fastrand::Rng::with_seed(3);
+    loop {
+        let batch = store.pending_embeddings(5_000).await.unwrap();
+        if batch.is_empty() {
+            break;
+        }
+        let mut facts: Vec<(PendingEmbedding, Vec<f32>)> = Vec::new();
+        let mut items: Vec<(PendingEmbedding, Vec<f32>)> = Vec::new();
+        for p in batch {
+            match p
+                .content
+                .rsplit_once("(note ")
+                .or_else(|| p.content.rsplit_once("（第"))
+            {
+                Some((_, tail)) => {
+                    let i: usize = tail
+                        .trim_end_matches([')', '）', '天'])
+                        .parse()
+                        .unwrap_or(0);
+                    let mut v = real_vectors[i % real_vectors.len()].clone();
+                    v.iter_mut().for_each(|x| *x += (rng.f32() - 0.5) * 0.02);
+                    l2_normalize(&mut v);
+                    items.push((p, v));
+                }
+                None => facts.push((p, Vec::new())),
+            }
+        }
+        if !facts.is_empty() {
+            let texts: Vec<String> = facts.iter().map(|(p, _)| p.content.clone()).collect();
+            let vectors = embedder.embed(&texts).await.unwrap();
+            items.extend(facts.into_iter().map(|(p, _)| p).zip(vectors));
+        }
+        store
+            .store_embeddings(embedder.model(), &items)
+            .await
+            .unwrap();
+    }
+    (store, chat)
+}
+
+/// Share of `set`'s questions whose fact is among the top 5 results.
+async fn recall_at_5(retriever: &Retriever, chat: i64, set: &[(&str, &str)]) -> f64 {
+    let mut found = 0;
+    for (fact, question) in set {
+        let hits = retriever
+            .search(SearchScope::Chat(chat), question, 5)
+            .await
+            .unwrap()
+            .hits;
+        if hits.iter().any(|h| h.memory.content == *fact) {
+            found += 1;
+        }
+    }
+    found as f64 / set.len() as f64
+}
+
+#[tokio::main]
+async fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("retrieval: run with `cargo bench --bench retrieval`");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let embedder: Option<Arc<dyn Embedder>> = match model_dir() {
+        Some(dir) => {
+            let c = config(
+                tmp.path(),
+                &format!(
+                    "embedding_provider: local\nembedding_model: {}\n",
+                    dir.display()
+                ),
+            );
+            let t = Instant::now();
+            match mneme::embed::from_config(&c).await {
+                Ok(e) => {
+                    println!("local model loaded in {:.0?}", t.elapsed());
+                    e
+                }
+                Err(e) => {
+                    println!("no local model ({e}): BM25 figures only");
+                    None
+                }
+            }
+        }
+        None => {
+            println!(
+                "model files not found (run .ci/run or set MNEME_TEST_MODEL_DIR): BM25 figures only"
+            );
+            None
+        }
+    };
+
+    // Quality: the labelled facts among 1,000 filler memories.
+    {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, chat) = setup(dir.path(), 1_000, embedder.as_ref()).await;
+        println!(
+            "\nrecall@5 among 1,000 other memories ({} English, {} Chinese questions)",
+            retrieval_set::ENGLISH.len(),
+            retrieval_set::CHINESE.len()
+        );
+        println!("{:<10} {:>8} {:>8}", "ranking", "English", "Chinese");
+        let variants: &[(&str, &str)] = &[
+            ("bm25", "search:\n  vector: false\n"),
+            ("vector", "search:\n  bm25: false\n"),
+            ("hybrid", ""),
+        ];
+        for (name, extra) in variants {
+            if *name != "bm25" && embedder.is_none() {
+                continue;
+            }
+            let c = config(dir.path(), extra);
+            let r = Retriever::new(&c, store.clone(), embedder.clone());
+            let en = recall_at_5(&r, chat, retrieval_set::ENGLISH).await;
+            let zh = recall_at_5(&r, chat, retrieval_set::CHINESE).await;
+            println!("{name:<10} {:>7.0}% {:>7.0}%", en * 100.0, zh * 100.0);
+        }
+        store.close().await;
+    }
+
+    println!(
+        "\n{:<34} {:>8} {:>10} {:>10}",
+        "operation", "memories", "median", "p99"
+    );
+    let questions: Vec<&str> = retrieval_set::ENGLISH
+        .iter()
+        .chain(retrieval_set::CHINESE)
+        .map(|(_, q)| *q)
+        .collect();
+    for n in SIZES {
+        let dir = tempfile::tempdir().unwrap();
+        let t = Instant::now();
+        let (store, chat) = setup(dir.path(), n, embedder.as_ref()).await;
+        let filled = t.elapsed();
+        let before = rss_mb();
+        let c = config(dir.path(), "");
+        let retriever = Retriever::new(&c, store.clone(), embedder.clone());
+        let t = Instant::now();
+        let first = retriever
+            .search(SearchScope::Chat(chat), "what's my dog called?", 10)
+            .await
+            .unwrap();
+        let cold = t.elapsed();
+        assert_eq!(
+            first.hits[0].memory.content, "User's dog is named Rex",
+            "at {n}"
+        );
+        let runs = if n >= 100_000 { 60 } else { 200 };
+        let print = |what: &str, s: (Duration, Duration)| {
+            println!("{what:<34} {n:>8} {:>10.2?} {:>10.2?}", s.0, s.1)
+        };
+        if embedder.is_some() {
+            println!(
+                "{:<34} {n:>8} {:>10.2?}",
+                "first search (loads the vectors)", cold
+            );
+        }
+
+        let mut samples = Vec::with_capacity(runs);
+        for i in 0..runs {
+            let t = Instant::now();
+            retriever
+                .search(SearchScope::Chat(chat), questions[i % questions.len()], 10)
+                .await
+                .unwrap();
+            samples.push(t.elapsed());
+        }
+        let label = if embedder.is_some() {
+            "hybrid search (incl. query embedding)"
+        } else {
+            "search (BM25 only)"
+        };
+        print(label, stats(samples));
+
+        if let Some(e) = &embedder {
+            let mut samples = Vec::with_capacity(runs);
+            for i in 0..runs {
+                let q = vec![questions[i % questions.len()].to_string()];
+                let t = Instant::now();
+                e.embed(&q).await.unwrap();
+                samples.push(t.elapsed());
+            }
+            print("  of which: embedding the query", stats(samples));
+            let bm25 = Retriever::new(
+                &config(dir.path(), "search:\n  vector: false\n"),
+                store.clone(),
+                None,
+            );
+            let mut samples = Vec::with_capacity(runs);
+            for i in 0..runs {
+                let t = Instant::now();
+                bm25.search(SearchScope::Chat(chat), questions[i % questions.len()], 10)
+                    .await
+                    .unwrap();
+                samples.push(t.elapsed());
+            }
+            print("search, BM25 only", stats(samples));
+        }
+
+        let llm = mneme::llm::from_config(&c).unwrap();
+        let agent = Agent::with_retriever(Arc::new(c), llm, retriever.clone());
+        let key = ChatKey::new("cli", "bench");
+        let row = store.find_chat(&key).await.unwrap().unwrap();
+        let mut samples = Vec::with_capacity(runs);
+        for i in 0..runs {
+            let t = Instant::now();
+            let parts = agent
+                .build_prompt(&row, &key, questions[i % questions.len()])
+                .await
+                .unwrap();
+            samples.push(t.elapsed());
+            assert!(parts.selection.omitted > 0);
+        }
+        print("prompt build", stats(samples));
+        println!(
+            "{:<34} {n:>8} {:>9.0} MB   (filled in {:.1?}; {:.0} MB before the first search)",
+            "resident memory after",
+            rss_mb(),
+            filled,
+            before
+        );
+        store.close().await;
+    }
+}
