@@ -349,9 +349,14 @@ async fn main() {
             .await
             .unwrap();
         let cold = t.elapsed();
-        assert_eq!(
-            first.hits[0].memory.content, "User's dog is named Rex",
-            "at {n}"
+        let rex = first
+            .hits
+            .iter()
+            .position(|h| h.memory.content == "User's dog is named Rex");
+        println!(
+            "{:<34} {n:>8} {:>10}",
+            "\"what's my dog called?\" → Rex at",
+            rex.map_or("not in top 10".to_string(), |p| format!("#{}", p + 1))
         );
         let runs = if n >= 100_000 { 60 } else { 200 };
         let print = |what: &str, s: (Duration, Duration)| {
