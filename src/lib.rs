@@ -12,5 +12,6 @@ pub mod cli;
 pub mod config;
 pub mod llm;
 pub mod memory;
+pub mod metrics;
 pub mod reflector;
 pub mod store;

@@ -100,7 +100,7 @@ fn parse_time(s: &str) -> Result<i64, String> {
 }
 
 impl MemoryJson {
-    fn from_row(m: &MemoryRow, score: Option<f64>) -> Self {
+    pub(crate) fn from_row(m: &MemoryRow, score: Option<f64>) -> Self {
         Self {
             id: Some(m.id),
             chat: m.chat_name(),

@@ -1,7 +1,7 @@
 //! The `mneme` command line: argument parsing and one function per command.
 
 mod init;
-mod memory;
+pub(crate) mod memory;
 mod reflect;
 mod usage;
 
@@ -17,7 +17,9 @@ use crate::channels::Channel;
 use crate::channels::discord::DiscordChannel;
 use crate::channels::telegram::TelegramChannel;
 use crate::channels::terminal::TerminalChannel;
+use crate::channels::web::WebChannel;
 use crate::config::{self, Config, Loaded};
+use crate::llm::Metered;
 use crate::store::Store;
 
 #[derive(Debug, Parser)]
@@ -159,33 +161,41 @@ async fn chat_in_terminal(config: Arc<Config>, chat: String) -> anyhow::Result<E
 async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
     let ch = &config.channels;
     let mut channels: Vec<Box<dyn Channel>> = Vec::new();
+    if ch.web.enabled {
+        // Bound first: a port in use stops the start before anything connects anywhere.
+        channels.push(Box::new(WebChannel::bind(&ch.web)?));
+    }
     if ch.telegram.enabled {
         channels.push(Box::new(TelegramChannel::new(&ch.telegram)?));
     }
     if ch.discord.enabled {
         channels.push(Box::new(DiscordChannel::new(&ch.discord)?));
     }
-    if ch.web.enabled {
-        tracing::warn!(
-            "channels.web is enabled, but the web channel is not part of this build yet"
-        );
-    }
     if channels.is_empty() {
         eprintln!(
-            "No channel this build can serve is enabled, so there is nothing to do.\n\
-             Enable Telegram (channels.telegram.enabled: true and a bot_token) or Discord\n\
-             (channels.discord.enabled: true and a bot_token) in the config, or talk to the bot\n\
-             in the terminal with `mneme chat`. (The web chat is still being built.)"
+            "No channel is enabled, so there is nothing to do.\n\
+             Enable the web chat (channels.web.enabled: true), Telegram (channels.telegram.enabled:\n\
+             true and a bot_token) or Discord (channels.discord.enabled: true and a bot_token) in\n\
+             the config, or talk to the bot in the terminal with `mneme chat`."
         );
         return Ok(ExitCode::from(2));
     }
-    let agent = agent(config.clone()).await?;
+    let store = open_store(&config).await?;
+    let llm = crate::llm::from_config(&config).map_err(anyhow::Error::msg)?;
+    let agent = Arc::new(Agent::new(
+        config.clone(),
+        store,
+        Metered::wrap(llm.clone(), "chat"),
+    ));
+    for channel in &channels {
+        agent.channel_status().expect(channel.name());
+    }
     let shutdown = CancellationToken::new();
     spawn_signal_handler(shutdown.clone());
     let reflector = crate::reflector::spawn(
         config.clone(),
         agent.store().clone(),
-        agent.llm(),
+        Metered::wrap(llm, "reflector"),
         shutdown.clone(),
     );
 

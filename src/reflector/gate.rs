@@ -103,6 +103,12 @@ static INSTRUCTION: LazyLock<RegexSet> = LazyLock::new(|| {
     ])
 });
 
+/// True when `text` reads as an instruction to the assistant rather than a fact (the
+/// gate's own test, for memories a person edits).
+pub fn looks_like_instruction(text: &str) -> bool {
+    INSTRUCTION.is_match(text)
+}
+
 static WHITESPACE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\s+").expect("whitespace pattern compiles"));
 

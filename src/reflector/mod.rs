@@ -33,7 +33,7 @@ use futures_util::StreamExt;
 use tokio_util::sync::CancellationToken;
 
 pub use apply::DEDUP_METHOD;
-pub use gate::{MAX_FACT_CHARS, Rejection};
+pub use gate::{MAX_FACT_CHARS, Rejection, looks_like_instruction};
 pub use lifecycle::{CONFIDENCE_CAP, INITIAL_CONFIDENCE, LifecycleReport, Policy, REINFORCE_STEP};
 pub use parse::{ParseError, Parsed, RawFact, parse_answer};
 pub use schedule::{spawn, spawn_every};
