@@ -21,6 +21,7 @@ use mneme::config::{Secret, WebConfig};
 use mneme::llm::Metered;
 use mneme::store::{Category, MemoryScope, NewMemory, Source, Store};
 use support::binary::{mneme, write_config};
+use support::web::{free_port, wait_healthy, web_only_yaml};
 use support::*;
 
 const TOKEN: &str = "test-token-4f1c9a7e2b";
@@ -992,43 +993,6 @@ async fn metrics_count_a_turn_its_model_call_and_the_memory_pool() {
     assert!(text.contains("# TYPE mneme_turn_duration_seconds histogram"));
     assert!(value("mneme_channel_up{channel=\"web\"}") >= 0.0);
     web.stop().await;
-}
-
-/// A free port on 127.0.0.1 for a daemon (bound and released; another process could take it
-/// in between, which a test machine does not).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn web_only_yaml(llm: &FakeLlm, dir: &Path, port: u16) -> String {
-    format!(
-        "data_dir: {}\nllm_base_url: {}\nmodel: fake-model\nllm_timeout_secs: 5\nllm_max_retries: 1\nreflector_enabled: false\n\
-         channels:\n  web:\n    enabled: true\n    host: 127.0.0.1\n    port: {port}\n",
-        dir.join("data").display(),
-        llm.url
-    )
-}
-
-/// Polls `/healthz` until it answers 200 (15 s at most).
-async fn wait_healthy(base: &str) {
-    let client = reqwest::Client::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
-    loop {
-        if let Ok(r) = client.get(format!("{base}/healthz")).send().await
-            && r.status() == 200
-        {
-            return;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "{base} never became healthy"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
