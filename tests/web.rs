@@ -1022,6 +1022,22 @@ async fn mneme_start_serves_the_web_chat_alone_and_stops_cleanly() {
     assert!(run.stderr.contains("channels.web.port"), "{}", run.stderr);
     assert!(run.stderr.contains("already in use"), "{}", run.stderr);
 
+    // What the container's HEALTHCHECK runs.
+    let check = mneme(&config, &["healthcheck"], "").await;
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert!(
+        check.stdout.contains(r#""status":"ok""#),
+        "{}",
+        check.stdout
+    );
+
     let log = daemon.terminate().await;
     assert!(log.contains("web: listening on http://127.0.0.1:"), "{log}");
+    let check = mneme(&config, &["healthcheck"], "").await;
+    assert_eq!(check.code, 1);
+    assert!(
+        check.stderr.contains("is `mneme start` running?"),
+        "{}",
+        check.stderr
+    );
 }

@@ -1,5 +1,6 @@
 //! The `mneme` command line: argument parsing and one function per command.
 
+mod healthcheck;
 mod init;
 pub(crate) mod memory;
 mod reflect;
@@ -58,6 +59,8 @@ pub enum Command {
     Memory(memory::MemoryCommand),
     /// LLM tokens per chat and model, reflector runs, injection coverage
     Usage,
+    /// Ask the running daemon's /healthz on this machine; exit 0 when healthy (for containers)
+    Healthcheck,
 }
 
 /// Runs the parsed command; the exit code says how it went.
@@ -88,6 +91,7 @@ async fn dispatch(command: Command, loaded: Loaded) -> anyhow::Result<ExitCode> 
         Command::Reflect(args) => reflect::run(&config, &args).await,
         Command::Memory(cmd) => memory::run(&open_store(&config).await?, cmd).await,
         Command::Usage => usage::run(&open_store(&config).await?).await,
+        Command::Healthcheck => healthcheck::run(&config).await,
         Command::CheckConfig | Command::Init(_) => {
             unreachable!("handled before the config is loaded")
         }
