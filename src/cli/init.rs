@@ -143,7 +143,8 @@ mod tests {
 
     #[test]
     fn web_host_is_set_in_the_web_section_only() {
-        let text = set_top_level(EXAMPLE, "model", "llama3.2");
+        let text = set_top_level(EXAMPLE, "llm_base_url", "http://127.0.0.1:11434/v1");
+        let text = set_top_level(&text, "model", "llama3.2");
         let text = set_web_host(&text, "0.0.0.0");
         let env = [("MNEME_WEB_AUTH_TOKEN", "a-long-random-token".to_string())];
         let loaded =
