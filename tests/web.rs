@@ -94,6 +94,7 @@ impl Web {
             .await
             .unwrap();
         assert_eq!(resp.status(), 200);
+        assert_eq!(resp.headers()["x-accel-buffering"], "no");
         assert!(
             resp.headers()[CONTENT_TYPE]
                 .to_str()

@@ -8,11 +8,9 @@
 //!   `command` or `error` (the model could not answer; the message is stored anyway);
 //! - `error` `{"error"}` — the turn itself failed; the message is stored.
 
-use std::convert::Infallible;
-
 use axum::extract::{Path, Query, State};
+use axum::response::IntoResponse;
 use axum::response::sse::{Event, KeepAlive, Sse};
-use futures_util::Stream;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tokio::sync::mpsc;
@@ -35,7 +33,7 @@ pub(super) async fn send_message(
     State(app): State<App>,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<SendBody>,
-) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+) -> ApiResult<impl IntoResponse> {
     let chat = conversation(&id)?;
     if body.text.trim().is_empty() {
         return Err(ApiError::bad_request("`text` is empty"));
@@ -56,9 +54,13 @@ pub(super) async fn send_message(
     // Its own task: the turn finishes (and its reply is stored) even if the page goes away.
     tokio::spawn(run_turn(app.agent.clone(), msg, events));
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
-        rx.recv().await.map(|event| (Ok(event), rx))
+        rx.recv()
+            .await
+            .map(|event| (Ok::<_, std::convert::Infallible>(event), rx))
     });
-    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+    let sse: Sse<_> = Sse::new(stream).keep_alive(KeepAlive::default());
+    // Reverse proxies (nginx) would otherwise buffer the stream and show the reply at once.
+    Ok(([("x-accel-buffering", "no")], sse))
 }
 
 /// Runs the turn, sending the model's text as it arrives and the reply at the end. A send
