@@ -13,6 +13,7 @@ pub mod config;
 pub mod embed;
 pub mod llm;
 pub mod memory;
+pub mod metrics;
 pub mod reflector;
 pub mod retrieval;
 pub mod store;

@@ -279,8 +279,7 @@ async fn start_without_a_channel_says_what_to_configure() {
     let run = mneme(&config, &["start"], "").await;
     assert_ne!(run.code, 0);
     assert!(
-        run.stderr
-            .contains("No channel this build can serve is enabled"),
+        run.stderr.contains("No channel is enabled"),
         "{}",
         run.stderr
     );

@@ -12,13 +12,16 @@ mod tools;
 mod turn;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use tokio::sync::mpsc::UnboundedSender;
 
+use crate::channels::status::ChannelStatus;
 use crate::config::Config;
 use crate::embed::Embedder;
 use crate::llm::LlmProvider;
 use crate::memory::files::MemoryFiles;
+use crate::metrics::metrics;
 use crate::retrieval::Retriever;
 use crate::store::{ChatKey, ChatRow, NewMessage, SessionId, Store};
 
@@ -111,6 +114,7 @@ pub struct Agent {
     retriever: Retriever,
     files: MemoryFiles,
     locks: locks::ChatLocks,
+    channel_status: Arc<ChannelStatus>,
 }
 
 impl Agent {
@@ -144,6 +148,7 @@ impl Agent {
             retriever,
             files,
             locks: locks::ChatLocks::default(),
+            channel_status: Arc::default(),
         }
     }
 
@@ -158,6 +163,11 @@ impl Agent {
 
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// Which channels are connected; they report here, `/healthz` reads it.
+    pub fn channel_status(&self) -> &Arc<ChannelStatus> {
+        &self.channel_status
     }
 
     /// The model provider, shared with the background reflector.
@@ -209,6 +219,9 @@ impl Agent {
                 searchable: true,
             })
             .await?;
+        if stored.is_some() {
+            metrics().message_received(&msg.chat.channel);
+        }
         Ok(match stored {
             None => Received::Duplicate,
             Some(_) if !needs_reply => Received::Stored,
@@ -262,7 +275,25 @@ impl Agent {
         Ok(out)
     }
 
+    /// [`Agent::answer`], timed and counted for `/metrics`.
     async fn respond_locked(
+        &self,
+        pending: &Pending,
+        deltas: Option<&UnboundedSender<String>>,
+    ) -> anyhow::Result<Reply> {
+        let started = Instant::now();
+        let reply = self.answer(pending, deltas).await?;
+        let kind = match reply.kind {
+            ReplyKind::Model => "model",
+            ReplyKind::Remembered => "remembered",
+            ReplyKind::Command => "command",
+            ReplyKind::Error => "error",
+        };
+        metrics().turn_done(&pending.chat.channel, kind, started.elapsed());
+        Ok(reply)
+    }
+
+    async fn answer(
         &self,
         pending: &Pending,
         deltas: Option<&UnboundedSender<String>>,

@@ -5,9 +5,11 @@ pub mod access;
 pub mod discord;
 pub mod intake;
 pub mod split;
+pub mod status;
 pub mod telegram;
 pub mod terminal;
 pub mod turn;
+pub mod web;
 pub mod workers;
 
 use std::sync::Arc;

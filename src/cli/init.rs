@@ -19,9 +19,35 @@ pub struct InitArgs {
     /// Model name, e.g. llama3.2 or gpt-4o-mini
     #[arg(long)]
     pub model: Option<String>,
+    /// Address the web chat listens on (`channels.web.host`), e.g. 0.0.0.0 in a container;
+    /// anything but loopback needs an auth token (MNEME_WEB_AUTH_TOKEN)
+    #[arg(long, value_name = "HOST")]
+    pub web_host: Option<String>,
     /// Overwrite an existing file
     #[arg(long)]
     pub force: bool,
+}
+
+/// Replaces the value of `host:` in the `channels.web` section.
+fn set_web_host(text: &str, host: &str) -> String {
+    let mut in_web = false;
+    let mut done = false;
+    text.lines()
+        .map(|line| {
+            if line.starts_with("  ") && !line.starts_with("   ") {
+                in_web = line.trim_end() == "  web:";
+            }
+            if in_web && !done && line.starts_with("    host:") {
+                done = true;
+                let quoted = serde_json::to_string(host).expect("a string serializes");
+                format!("    host: {quoted}")
+            } else {
+                line.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
 }
 
 /// Replaces the value of the first top-level `key:` line, keeping its comment.
@@ -70,13 +96,27 @@ pub fn run(path: &Path, args: &InitArgs) -> anyhow::Result<ExitCode> {
     if let Some(model) = &args.model {
         text = set_top_level(&text, "model", model);
     }
+    if let Some(host) = &args.web_host {
+        text = set_web_host(&text, host);
+    }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
     std::fs::write(path, text)?;
     println!("wrote {}", path.display());
     match crate::config::Config::load(path) {
-        Ok(_) => println!("The config is valid. Talk to the bot: mneme chat"),
+        Ok(loaded) => {
+            let web = &loaded.config.channels.web;
+            println!(
+                "The config is valid. Start the bot with `mneme start` and open http://{}:{} — or talk to it here: mneme chat",
+                if web.host == "0.0.0.0" {
+                    "127.0.0.1"
+                } else {
+                    web.host.as_str()
+                },
+                web.port
+            );
+        }
         Err(e) => {
             println!("Before the bot can run, fill in:");
             for p in e.problems.iter().filter(|p| p.is_error()) {
@@ -99,5 +139,24 @@ mod tests {
             crate::config::Config::from_yaml(&text, Path::new("config.yaml"), &[]).unwrap();
         assert_eq!(loaded.config.model, "llama3.2");
         assert_eq!(loaded.config.llm_base_url, "http://127.0.0.1:11434/v1");
+    }
+
+    #[test]
+    fn web_host_is_set_in_the_web_section_only() {
+        let text = set_top_level(EXAMPLE, "llm_base_url", "http://127.0.0.1:11434/v1");
+        let text = set_top_level(&text, "model", "llama3.2");
+        let text = set_web_host(&text, "0.0.0.0");
+        let env = [("MNEME_WEB_AUTH_TOKEN", "a-long-random-token".to_string())];
+        let loaded =
+            crate::config::Config::from_yaml(&text, Path::new("config.yaml"), &env).unwrap();
+        assert_eq!(loaded.config.channels.web.host, "0.0.0.0");
+        let err =
+            crate::config::Config::from_yaml(&text, Path::new("config.yaml"), &[]).unwrap_err();
+        assert!(
+            err.problems
+                .iter()
+                .any(|p| p.key == "channels.web.auth_token"),
+            "{err}"
+        );
     }
 }

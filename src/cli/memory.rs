@@ -104,7 +104,7 @@ fn parse_time(s: &str) -> Result<i64, String> {
 }
 
 impl MemoryJson {
-    pub(super) fn from_row(m: &MemoryRow, score: Option<f64>) -> Self {
+    pub(crate) fn from_row(m: &MemoryRow, score: Option<f64>) -> Self {
         Self {
             id: Some(m.id),
             chat: m.chat_name(),
@@ -166,11 +166,7 @@ pub async fn run(config: &Config, store: &Store, cmd: MemoryCommand) -> anyhow::
             limit,
             json,
         } => {
-            let scope = match scope_of(store, chat.as_deref()).await? {
-                None => SearchScope::All,
-                Some(MemoryScope::Global) => SearchScope::Global,
-                Some(MemoryScope::Chat(id)) => SearchScope::Chat(id),
-            };
+            let scope = SearchScope::from_filter(scope_of(store, chat.as_deref()).await?);
             return super::search::run(config, store, scope, &query, limit, json).await;
         }
         MemoryCommand::Forget { id } => {

@@ -1,7 +1,8 @@
 //! The `mneme` command line: argument parsing and one function per command.
 
+mod healthcheck;
 mod init;
-mod memory;
+pub(crate) mod memory;
 mod reflect;
 mod search;
 mod usage;
@@ -18,7 +19,9 @@ use crate::channels::Channel;
 use crate::channels::discord::DiscordChannel;
 use crate::channels::telegram::TelegramChannel;
 use crate::channels::terminal::TerminalChannel;
+use crate::channels::web::WebChannel;
 use crate::config::{self, Config, Loaded};
+use crate::llm::Metered;
 use crate::store::Store;
 
 #[derive(Debug, Parser)]
@@ -57,6 +60,8 @@ pub enum Command {
     Memory(memory::MemoryCommand),
     /// LLM tokens per chat and model, reflector runs, injection coverage
     Usage,
+    /// Ask the running daemon's /healthz on this machine; exit 0 when healthy (for containers)
+    Healthcheck,
 }
 
 /// Runs the parsed command; the exit code says how it went.
@@ -87,6 +92,7 @@ async fn dispatch(command: Command, loaded: Loaded) -> anyhow::Result<ExitCode> 
         Command::Reflect(args) => reflect::run(&config, &args).await,
         Command::Memory(cmd) => memory::run(&config, &open_store(&config).await?, cmd).await,
         Command::Usage => usage::run(&open_store(&config).await?).await,
+        Command::Healthcheck => healthcheck::run(&config).await,
         Command::CheckConfig | Command::Init(_) => {
             unreachable!("handled before the config is loaded")
         }
@@ -179,33 +185,43 @@ async fn chat_in_terminal(config: Arc<Config>, chat: String) -> anyhow::Result<E
 async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
     let ch = &config.channels;
     let mut channels: Vec<Box<dyn Channel>> = Vec::new();
+    if ch.web.enabled {
+        // Bound first: a port in use stops the start before anything connects anywhere.
+        channels.push(Box::new(WebChannel::bind(&ch.web)?));
+    }
     if ch.telegram.enabled {
         channels.push(Box::new(TelegramChannel::new(&ch.telegram)?));
     }
     if ch.discord.enabled {
         channels.push(Box::new(DiscordChannel::new(&ch.discord)?));
     }
-    if ch.web.enabled {
-        tracing::warn!(
-            "channels.web is enabled, but the web channel is not part of this build yet"
-        );
-    }
     if channels.is_empty() {
         eprintln!(
-            "No channel this build can serve is enabled, so there is nothing to do.\n\
-             Enable Telegram (channels.telegram.enabled: true and a bot_token) or Discord\n\
-             (channels.discord.enabled: true and a bot_token) in the config, or talk to the bot\n\
-             in the terminal with `mneme chat`. (The web chat is still being built.)"
+            "No channel is enabled, so there is nothing to do.\n\
+             Enable the web chat (channels.web.enabled: true), Telegram (channels.telegram.enabled:\n\
+             true and a bot_token) or Discord (channels.discord.enabled: true and a bot_token) in\n\
+             the config, or talk to the bot in the terminal with `mneme chat`."
         );
         return Ok(ExitCode::from(2));
     }
-    let agent = agent(config.clone()).await?;
+    let store = open_store(&config).await?;
+    let llm = crate::llm::from_config(&config).map_err(anyhow::Error::msg)?;
+    let embedder = embedder(&config).await;
+    let agent = Arc::new(Agent::with_embedder(
+        config.clone(),
+        store,
+        Metered::wrap(llm.clone(), "chat"),
+        embedder,
+    ));
+    for channel in &channels {
+        agent.channel_status().expect(channel.name());
+    }
     let shutdown = CancellationToken::new();
     spawn_signal_handler(shutdown.clone());
     let reflector = crate::reflector::spawn(
         config.clone(),
         agent.retriever().clone(),
-        agent.llm(),
+        Metered::wrap(llm, "reflector"),
         shutdown.clone(),
     );
     let sync = crate::retrieval::sync::spawn(agent.retriever().clone(), shutdown.clone());

@@ -3,8 +3,6 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use serde_json::json;
-
 use super::memory::{MemoryJson, print_memory};
 use crate::config::Config;
 use crate::memory::rank::Stages;
@@ -44,7 +42,7 @@ pub async fn run(
         if json {
             let mut value =
                 serde_json::to_value(MemoryJson::from_row(&hit.memory, Some(hit.score)))?;
-            value["stages"] = stages_json(&hit.stages);
+            value["stages"] = hit.stages.to_json();
             writeln!(out, "{value}")?;
         } else {
             print_memory(&mut out, &hit.memory, Some(hit.score), false)?;
@@ -83,24 +81,6 @@ fn describe(config: &Config, retriever: &Retriever, found: &SearchResults) -> St
         line.push_str(&format!("\nnote: vector ranking skipped: {e}"));
     }
     line
-}
-
-fn round(x: f64, places: i32) -> f64 {
-    let f = 10f64.powi(places);
-    (x * f).round() / f
-}
-
-fn stages_json(s: &Stages) -> serde_json::Value {
-    json!({
-        "bm25_rank": s.bm25_rank,
-        "bm25": s.bm25.map(|b| round(b, 4)),
-        "vector_rank": s.vector_rank,
-        "cosine": s.cosine.map(|c| round(c, 4)),
-        "rrf": round(s.rrf, 6),
-        "decay": round(s.decay, 4),
-        "relevance": round(s.relevance, 6),
-        "position": s.position,
-    })
 }
 
 fn stages_text(s: &Stages) -> String {

@@ -382,12 +382,6 @@ fn check_channels(c: &Config, out: &mut Vec<Problem>) {
             "required when channels.web.host is not a loopback address; set it here or in MNEME_WEB_AUTH_TOKEN",
         ));
     }
-    if web.enabled {
-        out.push(Problem::warning(
-            "channels.web.enabled",
-            "the web channel is not part of this build yet; `mneme start` serves Telegram and Discord, `mneme chat` the terminal",
-        ));
-    }
     if !(tg.enabled || dc.enabled || web.enabled) {
         out.push(Problem::warning(
             "channels",

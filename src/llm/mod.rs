@@ -6,6 +6,7 @@
 
 mod anthropic;
 mod http;
+mod metered;
 mod openai;
 
 use std::sync::Arc;
@@ -16,6 +17,7 @@ use serde_json::Value;
 
 pub use anthropic::AnthropicProvider;
 pub use http::HttpSettings;
+pub use metered::Metered;
 pub use openai::OpenAiProvider;
 
 use crate::config::Config;

@@ -66,6 +66,27 @@ pub struct Stages {
     pub position: usize,
 }
 
+impl Stages {
+    /// The stages as JSON (rounded for reading), for `mneme memory search --json` and the
+    /// web console.
+    pub fn to_json(&self) -> serde_json::Value {
+        let round = |x: f64, places: i32| {
+            let f = 10f64.powi(places);
+            (x * f).round() / f
+        };
+        serde_json::json!({
+            "bm25_rank": self.bm25_rank,
+            "bm25": self.bm25.map(|b| round(b, 4)),
+            "vector_rank": self.vector_rank,
+            "cosine": self.cosine.map(|c| round(c, 4)),
+            "rrf": round(self.rrf, 6),
+            "decay": round(self.decay, 4),
+            "relevance": round(self.relevance, 6),
+            "position": self.position,
+        })
+    }
+}
+
 /// One ranked memory.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Ranked {

@@ -57,10 +57,12 @@ pub fn spawn_every(
             // Its own task, so that a bug panicking in one pass costs that pass, not the
             // schedule.
             let (r, token) = (reflector.clone(), shutdown.clone());
+            let started = std::time::Instant::now();
             let pass =
                 tokio::spawn(async move { r.run_pass(&Target::Due, now_ms(), &token).await });
             match pass.await {
                 Ok(Ok(report)) => {
+                    crate::metrics::metrics().reflector_pass(started.elapsed(), &report);
                     let failed = report.chats.iter().filter(|c| c.failure.is_some()).count();
                     tracing::info!(
                         chats = report.chats.len(),

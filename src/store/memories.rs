@@ -188,7 +188,7 @@ fn bind_new<'q>(
         .bind(&m.key)
 }
 
-const SELECT: &str = "SELECT m.*, c.channel, c.external_chat_id FROM memories m LEFT JOIN chats c ON c.id = m.chat_id";
+pub(super) const SELECT: &str = "SELECT m.*, c.channel, c.external_chat_id FROM memories m LEFT JOIN chats c ON c.id = m.chat_id";
 
 /// Inserts `m` and, when it is active, its postings in the term index; for callers that
 /// hold a transaction. `None` when `only_if_new` and the scope already holds this content.

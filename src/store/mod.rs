@@ -5,6 +5,7 @@
 //! typed rows and small methods defined here, never with queries.
 
 mod chats;
+mod console;
 mod lifecycle;
 mod memories;
 mod memory_terms;
@@ -22,6 +23,7 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 pub use chats::{ChatRow, SessionId};
+pub use console::{ChatSummary, PoolCounts};
 pub use lifecycle::LifeRow;
 pub use memories::{Category, MemoryFilter, MemoryRow, MemoryScope, NewMemory, RankRow, Source};
 pub use memory_terms::{MAX_DEDUP_CANDIDATES, SimilarMemory};

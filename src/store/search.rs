@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 
-use super::{MemoryRow, Result, Store, from_json, json_list};
+use super::{MemoryRow, MemoryScope, Result, Store, from_json, json_list};
 use crate::memory::text;
 
 /// Rows filled in per transaction when computing `search_text` for old rows.
@@ -43,6 +43,16 @@ pub enum SearchScope {
 }
 
 impl SearchScope {
+    /// The search matching a listing filter: a chat's view for a chat, global for global,
+    /// everything for no filter.
+    pub fn from_filter(scope: Option<MemoryScope>) -> Self {
+        match scope {
+            None => Self::All,
+            Some(MemoryScope::Global) => Self::Global,
+            Some(MemoryScope::Chat(id)) => Self::Chat(id),
+        }
+    }
+
     /// The `memory_terms` / `memory_vectors` scope keys this search reads (0 = global);
     /// `None` for every scope.
     pub fn scope_keys(self) -> Option<Vec<i64>> {

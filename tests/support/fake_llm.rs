@@ -27,6 +27,8 @@ pub enum Answer {
     Hang,
     /// 200 `text/event-stream` with these `data:` payloads.
     Stream(Vec<String>),
+    /// The same, one payload at a time with `Duration` between them, as a model streams.
+    Paced(Vec<String>, Duration),
     /// Waits until the gate is opened, then gives the inner answer.
     Gated(Arc<Notify>, Box<Answer>),
 }
@@ -171,6 +173,24 @@ async fn respond(answer: Answer) -> Response {
             }
             ([("content-type", "text/event-stream")], Body::from(text)).into_response()
         }
+        Answer::Paced(events, gap) => {
+            let chunks = futures_util::stream::unfold(
+                (events.into_iter(), true),
+                move |(mut rest, first)| async move {
+                    let event = rest.next()?;
+                    if !first {
+                        tokio::time::sleep(gap).await;
+                    }
+                    let chunk = axum::body::Bytes::from(format!("data: {event}\n\n"));
+                    Some((Ok::<_, std::convert::Infallible>(chunk), (rest, false)))
+                },
+            );
+            (
+                [("content-type", "text/event-stream")],
+                Body::from_stream(chunks),
+            )
+                .into_response()
+        }
         Answer::Gated(gate, inner) => {
             gate.notified().await;
             Box::pin(respond(*inner)).await
@@ -209,6 +229,14 @@ pub fn openai_stream(pieces: &[&str]) -> Answer {
     );
     events.push("[DONE]".into());
     Answer::Stream(events)
+}
+
+/// [`openai_stream`] with `gap` between the pieces.
+pub fn openai_stream_paced(pieces: &[&str], gap: Duration) -> Answer {
+    match openai_stream(pieces) {
+        Answer::Stream(events) => Answer::Paced(events, gap),
+        _ => unreachable!("openai_stream streams"),
+    }
 }
 
 pub fn anthropic_text(text: &str) -> Answer {

@@ -6,6 +6,7 @@ pub mod fake_discord;
 pub mod fake_llm;
 pub mod fake_telegram;
 pub mod reflector;
+pub mod web;
 pub mod word_embedder;
 
 use std::future::Future;

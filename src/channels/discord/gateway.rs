@@ -10,6 +10,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serenity::builder::CreateAllowedMentions;
 use serenity::client::{ClientBuilder, Context, EventHandler};
+use serenity::gateway::ConnectionStage;
+use serenity::gateway::ShardStageUpdateEvent;
 use serenity::gateway::{GatewayError, ShardManager};
 use serenity::http::{Http, HttpBuilder, HttpError};
 use serenity::model::channel::Message;
@@ -21,6 +23,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use crate::channels::redact;
+use crate::channels::status::ChannelStatus;
 use crate::config::DiscordConfig;
 
 /// Discord's own host; any other `api_url` is a proxy or a test server.
@@ -104,6 +107,7 @@ pub(super) async fn whoami(
 struct Handler {
     intake: mpsc::UnboundedSender<Message>,
     ready: watch::Sender<bool>,
+    status: Arc<ChannelStatus>,
 }
 
 #[async_trait]
@@ -119,10 +123,20 @@ impl EventHandler for Handler {
     async fn ready(&self, _ctx: Context, ready: Ready) {
         tracing::info!(bot = %ready.user.name, guilds = ready.guilds.len(), "discord: gateway ready");
         self.ready.send_replace(true);
+        self.status.connected(super::CHANNEL);
     }
 
     async fn resume(&self, _ctx: Context, _: ResumedEvent) {
         tracing::info!("discord: gateway session resumed");
+        self.status.connected(super::CHANNEL);
+    }
+
+    /// A connection that drops is down until serenity has it back (READY or RESUMED).
+    async fn shard_stage_update(&self, _ctx: Context, event: ShardStageUpdateEvent) {
+        if event.old == ConnectionStage::Connected && event.new != ConnectionStage::Connected {
+            self.status
+                .down(super::CHANNEL, "gateway connection lost; reconnecting");
+        }
     }
 }
 
@@ -138,12 +152,17 @@ impl Gateway {
     pub(super) async fn connect(
         config: &DiscordConfig,
         intake: mpsc::UnboundedSender<Message>,
+        status: Arc<ChannelStatus>,
     ) -> anyhow::Result<Self> {
         // One REST client (ours: timeouts, proxy) for the gateway code and for us, so rate
         // limits are tracked in one place.
         let (ready, mut is_ready) = watch::channel(false);
         let mut client = ClientBuilder::new_with_http(http(config)?, intents())
-            .event_handler(Handler { intake, ready })
+            .event_handler(Handler {
+                intake,
+                ready,
+                status,
+            })
             .await
             .map_err(|e| {
                 let e = redact(&e.to_string(), config.bot_token.expose());

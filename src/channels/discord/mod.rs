@@ -85,7 +85,8 @@ impl Channel for DiscordChannel {
             return Ok(());
         };
         let (intake_tx, mut intake) = mpsc::unbounded_channel();
-        let mut gateway = gateway::Gateway::connect(&self.config, intake_tx).await?;
+        let status = agent.channel_status().clone();
+        let mut gateway = gateway::Gateway::connect(&self.config, intake_tx, status).await?;
         let shared = Arc::new(Shared {
             places: places::Places::new(gateway.http()),
             http: gateway.http(),
@@ -136,6 +137,10 @@ impl Channel for DiscordChannel {
         );
         if stored.is_err() {
             tracing::warn!("discord: shutdown cut short storing the last messages received");
+        }
+        if result.is_err() {
+            let why = "the gateway connection ended (see the log)";
+            shared.agent.channel_status().down(CHANNEL, why);
         }
         result
     }

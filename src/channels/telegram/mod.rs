@@ -31,6 +31,8 @@ const CHANNEL: &str = "telegram";
 /// Seconds a getUpdates call waits for news (teloxide's client gives up after 17 s).
 const POLL_TIMEOUT_SECS: u32 = 10;
 const OFFSET_KEY: &str = "next_update_id";
+/// The backoff reached after three failed polls in a row: the channel counts as down.
+const PERSISTENT_FAILURE: Duration = Duration::from_secs(4);
 
 pub struct TelegramChannel {
     config: TelegramConfig,
@@ -115,6 +117,7 @@ impl Channel for TelegramChannel {
             token: self.config.bot_token.expose().to_string(),
         });
         tracing::info!(bot = %shared.username, "telegram: connected");
+        shared.agent.channel_status().connected(CHANNEL);
         register_commands(&shared).await;
 
         let answerer = shared.clone();
@@ -173,6 +176,7 @@ async fn poll(
         let wait = match result {
             Ok(updates) => {
                 backoff = Duration::from_secs(1);
+                shared.agent.channel_status().connected(CHANNEL);
                 let Some(last) = updates.last().map(|u| u.id.0) else {
                     continue;
                 };
@@ -211,6 +215,10 @@ async fn poll(
             }
             Err(e) => {
                 tracing::warn!(error = %shared.redact(&e), "telegram: getUpdates failed; retrying");
+                if backoff >= PERSISTENT_FAILURE {
+                    let why = "getUpdates keeps failing (see the log)";
+                    shared.agent.channel_status().down(CHANNEL, why);
+                }
                 next_backoff(&mut backoff)
             }
         };

@@ -1,0 +1,177 @@
+//! The API's plumbing: JSON errors, a JSON body extractor whose every refusal is a JSON
+//! error too, and the names a request may use for chats.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
+use serde_json::json;
+
+use super::MAX_BODY_BYTES;
+use crate::store::{ChatKey, ChatRow, MemoryScope, Store};
+
+/// Longest web conversation id.
+pub const MAX_CONVERSATION_ID: usize = 64;
+
+/// An error answer: a status and `{"error": "…"}` saying what to do.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            message: message.into(),
+        }
+    }
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, message)
+    }
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, message)
+    }
+    pub fn forbidden(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::FORBIDDEN, message)
+    }
+    pub fn unprocessable(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNPROCESSABLE_ENTITY, message)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+/// Failures inside the server (the database): logged in full, answered in general terms.
+impl From<anyhow::Error> for ApiError {
+    fn from(e: anyhow::Error) -> Self {
+        tracing::error!(error = %format!("{e:#}"), "web: request failed");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal error; the server log has the details",
+        )
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(e: sqlx::Error) -> Self {
+        anyhow::Error::from(e).into()
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+/// `Json<T>` whose refusals (wrong content type, too large, malformed, wrong shape) are
+/// JSON errors. Requiring `Content-Type: application/json` on every body is also what keeps
+/// a plain HTML form on another site from posting here.
+pub struct ApiJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(v)) => Ok(Self(v)),
+            Err(rejection) => Err(json_refusal(rejection)),
+        }
+    }
+}
+
+fn json_refusal(rejection: JsonRejection) -> ApiError {
+    match rejection {
+        JsonRejection::MissingJsonContentType(_) => ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "send the body as JSON with `Content-Type: application/json`",
+        ),
+        JsonRejection::JsonSyntaxError(e) => {
+            ApiError::bad_request(format!("the body is not valid JSON: {}", e.body_text()))
+        }
+        JsonRejection::JsonDataError(e) => {
+            ApiError::unprocessable(format!("the JSON has the wrong shape: {}", e.body_text()))
+        }
+        JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the body is larger than {} KiB", MAX_BODY_BYTES / 1024),
+            )
+        }
+        other => ApiError::new(other.status(), other.body_text()),
+    }
+}
+
+/// The answer for any path the server does not have.
+pub async fn not_found() -> ApiError {
+    ApiError::not_found("no such endpoint")
+}
+
+/// A web conversation id as the page chose it: 1–64 of `A–Z a–z 0–9 - _ .`, not only dots.
+/// The chat is `web:<id>`; its AGENTS.md folder name is the id itself.
+pub fn conversation(id: &str) -> ApiResult<ChatKey> {
+    let ok = !id.is_empty()
+        && id.len() <= MAX_CONVERSATION_ID
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && !id.bytes().all(|b| b == b'.');
+    if ok {
+        Ok(ChatKey::new("web", id))
+    } else {
+        Err(ApiError::bad_request(format!(
+            "a conversation id is 1 to {MAX_CONVERSATION_ID} characters of letters, digits, `-`, `_` and `.`"
+        )))
+    }
+}
+
+/// A chat named in a request (`CHANNEL:ID`), which must exist.
+pub async fn existing_chat(store: &Store, name: &str) -> ApiResult<ChatRow> {
+    let key: ChatKey = name
+        .parse()
+        .map_err(|e: crate::store::BadChatKey| ApiError::bad_request(e.to_string()))?;
+    store
+        .find_chat(&key)
+        .await?
+        .ok_or_else(|| ApiError::not_found(format!("no chat named {key}")))
+}
+
+/// `chat=global`, `chat=CHANNEL:ID`, or no `chat` (every scope).
+pub async fn scope(store: &Store, chat: Option<&str>) -> ApiResult<Option<MemoryScope>> {
+    match chat.map(str::trim).filter(|c| !c.is_empty()) {
+        None => Ok(None),
+        Some("global") => Ok(Some(MemoryScope::Global)),
+        Some(name) => Ok(Some(MemoryScope::Chat(
+            existing_chat(store, name).await?.id,
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conversation_ids_are_plain_names() {
+        for ok in ["alice", "c-1a2b", "a.b_c", "x".repeat(64).as_str()] {
+            assert!(conversation(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "",
+            ".",
+            "..",
+            "a/b",
+            "../x",
+            "a b",
+            "名前",
+            "a%2Fb",
+            "x".repeat(65).as_str(),
+        ] {
+            assert!(conversation(bad).is_err(), "{bad:?}");
+        }
+    }
+}

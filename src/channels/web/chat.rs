@@ -1,0 +1,163 @@
+//! The web chat: a message in, the reply streamed back as server-sent events; and a
+//! conversation's history, so a reopened page shows it.
+//!
+//! Events of `POST /api/chats/{id}/messages`, each `data` a JSON object:
+//! - `delta` `{"text"}` — a piece of the model's answer as it streams in (none for commands
+//!   and `remember …`, which answer at once);
+//! - `reply` `{"text","kind"}` — the whole reply, last; `kind` is `model`, `remembered`,
+//!   `command` or `error` (the model could not answer; the message is stored anyway);
+//! - `error` `{"error"}` — the turn itself failed; the message is stored.
+
+use axum::extract::{Path, Query, State};
+use axum::response::IntoResponse;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use tokio::sync::mpsc;
+
+use super::App;
+use super::api::{ApiError, ApiJson, ApiResult, conversation};
+use crate::agent::{Agent, IncomingMessage, Outcome, ReplyKind};
+use crate::channels::turn::TURN_FAILED;
+use crate::store::{ChatKey, now_ms};
+
+/// Most messages the history endpoint returns.
+const MAX_HISTORY: u32 = 500;
+
+#[derive(Deserialize)]
+pub(super) struct SendBody {
+    text: String,
+}
+
+pub(super) async fn send_message(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    ApiJson(body): ApiJson<SendBody>,
+) -> ApiResult<impl IntoResponse> {
+    let chat = conversation(&id)?;
+    if body.text.trim().is_empty() {
+        return Err(ApiError::bad_request("`text` is empty"));
+    }
+    let msg = IncomingMessage {
+        chat,
+        chat_title: None,
+        sender_id: "web".into(),
+        sender_name: "web user".into(),
+        text: body.text,
+        is_group: false,
+        addressed: true,
+        platform_message_id: None,
+        platform_thread_id: None,
+        sent_at: None,
+    };
+    let (events, rx) = mpsc::unbounded_channel();
+    // Its own task: the turn finishes (and its reply is stored) even if the page goes away.
+    tokio::spawn(run_turn(app.agent.clone(), msg, events));
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv()
+            .await
+            .map(|event| (Ok::<_, std::convert::Infallible>(event), rx))
+    });
+    let sse: Sse<_> = Sse::new(stream).keep_alive(KeepAlive::default());
+    // Reverse proxies (nginx) would otherwise buffer the stream and show the reply at once.
+    Ok(([("x-accel-buffering", "no")], sse))
+}
+
+/// Runs the turn, sending the model's text as it arrives and the reply at the end. A send
+/// that fails only means the page stopped listening.
+async fn run_turn(
+    agent: std::sync::Arc<Agent>,
+    msg: IncomingMessage,
+    events: mpsc::UnboundedSender<Event>,
+) {
+    let chat = msg.chat.clone();
+    let (deltas, mut pieces) = mpsc::unbounded_channel::<String>();
+    let turn = agent.handle(msg, Some(&deltas));
+    tokio::pin!(turn);
+    let outcome = loop {
+        tokio::select! {
+            outcome = &mut turn => break outcome,
+            Some(piece) = pieces.recv() => {
+                let _ = events.send(event("delta", json!({ "text": piece })));
+            }
+        }
+    };
+    while let Ok(piece) = pieces.try_recv() {
+        let _ = events.send(event("delta", json!({ "text": piece })));
+    }
+    let last = match outcome {
+        Ok(Outcome::Reply(reply)) => event(
+            "reply",
+            json!({ "text": reply.text, "kind": kind_name(reply.kind) }),
+        ),
+        Ok(Outcome::Stored | Outcome::Duplicate) => event(
+            "error",
+            json!({ "error": "the message was stored but not answered" }),
+        ),
+        Err(e) => {
+            tracing::error!(chat = %chat, error = %format!("{e:#}"), "web: turn failed");
+            event("error", json!({ "error": TURN_FAILED }))
+        }
+    };
+    let _ = events.send(last);
+}
+
+fn event(name: &str, data: serde_json::Value) -> Event {
+    Event::default().event(name).data(data.to_string())
+}
+
+pub(super) fn kind_name(kind: ReplyKind) -> &'static str {
+    match kind {
+        ReplyKind::Model => "model",
+        ReplyKind::Remembered => "remembered",
+        ReplyKind::Command => "command",
+        ReplyKind::Error => "error",
+    }
+}
+
+#[derive(Deserialize)]
+pub(super) struct HistoryQuery {
+    limit: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct HistoryMessage {
+    id: i64,
+    /// `user` or `assistant`
+    role: &'static str,
+    text: String,
+    /// Unix ms
+    created_at: i64,
+}
+
+/// The conversation's last messages (across `/reset`s), oldest first; empty for a
+/// conversation not started yet. Replies to commands and failed turns are not stored, so
+/// they are not here.
+pub(super) async fn history(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    Query(q): Query<HistoryQuery>,
+) -> ApiResult<axum::Json<serde_json::Value>> {
+    let key: ChatKey = conversation(&id)?;
+    let limit = q.limit.unwrap_or(200).clamp(1, MAX_HISTORY);
+    let store = app.agent.store();
+    let messages = match store.find_chat(&key).await? {
+        None => Vec::new(),
+        Some(chat) => store
+            .recent_messages(chat.id, limit)
+            .await?
+            .into_iter()
+            .map(|m| HistoryMessage {
+                id: m.id,
+                role: if m.is_from_bot { "assistant" } else { "user" },
+                text: m.text,
+                created_at: m.created_at,
+            })
+            .collect(),
+    };
+    Ok(axum::Json(json!({
+        "chat": key.to_string(),
+        "messages": messages,
+        "now": now_ms(),
+    })))
+}
