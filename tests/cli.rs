@@ -202,8 +202,24 @@ async fn memory_commands_list_search_export_import_forget() {
         .collect();
     assert_eq!(hits[0]["content"], "my dog is named Rex");
     assert!(hits[0]["score"].as_f64().unwrap() > 0.0);
+    // what each stage made of it: keywords only here (no embedding_provider)
+    let stages = &hits[0]["stages"];
+    assert_eq!(stages["bm25_rank"], 1, "{stages}");
+    assert_eq!(stages["vector_rank"], Value::Null);
+    assert!(
+        (stages["rrf"].as_f64().unwrap() - 1.0 / 61.0).abs() < 1e-5,
+        "{stages}"
+    );
+    assert_eq!(stages["position"], 1);
     let zh = mneme(&config, &["memory", "search", "我住在哪里"], "").await;
     assert!(zh.stdout.contains("我住在大阪"), "{}", zh.stdout);
+    assert!(zh.stdout.contains("bm25 #1"), "{}", zh.stdout);
+    assert!(
+        zh.stderr
+            .contains("ranking: bm25 → RRF k=60 → decay (half-life 30 d) → MMR λ=0.7"),
+        "{}",
+        zh.stderr
+    );
 
     let export = mneme(&config, &["memory", "export"], "").await;
     assert_eq!(export.stdout.lines().count(), 4);

@@ -29,6 +29,22 @@ pub async fn run(store: &Store) -> anyhow::Result<ExitCode> {
     let (active, archived, low) = store.memory_counts().await?;
     println!();
     println!("Memories: {active} active ({low} with confidence below 0.5), {archived} archived.");
+    let vectors = store.vector_counts().await?;
+    let waiting = store.embedding_queue_len().await?;
+    if vectors.is_empty() {
+        println!(
+            "Embeddings: none stored (embedding_provider: none, or not run yet); search uses keywords."
+        );
+    } else {
+        let per_model: Vec<String> = vectors
+            .iter()
+            .map(|(model, dim, n)| format!("{n} from {model} ({dim}-d)"))
+            .collect();
+        println!(
+            "Embeddings: {}; {waiting} memories waiting for one.",
+            per_model.join(", ")
+        );
+    }
     println!(
         "Reflector, last 24 h: {} runs ({} failed), {} facts extracted, {} inserted, {} updated, {} superseded, {} skipped.",
         day.reflector_runs,
