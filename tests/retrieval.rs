@@ -492,6 +492,20 @@ async fn search_falls_back_to_keywords_when_the_embedder_fails() {
     assert_eq!(ids(&found), [id]);
     assert!(!found.used_vector);
     assert!(found.vector_error.unwrap().contains("down"));
+    // For a while, searches do not wait on the embedder again.
+    embedder.failing.store(false, Ordering::SeqCst);
+    let before = embedder.embedded.load(Ordering::SeqCst);
+    let found = retriever
+        .search(SearchScope::Chat(alice), "dog", 5)
+        .await
+        .unwrap();
+    assert_eq!(ids(&found), [id]);
+    assert!(found.vector_error.unwrap().contains("retrying within"));
+    assert_eq!(
+        embedder.embedded.load(Ordering::SeqCst),
+        before,
+        "the embedder was left alone"
+    );
 }
 
 #[tokio::test]

@@ -25,7 +25,10 @@ use crate::store::{MemoryRow, SearchScope, Store, now_ms};
 pub use vector_index::VectorIndex;
 
 /// Longest wait for the query's embedding before searching without it.
-pub const QUERY_EMBED_TIMEOUT: Duration = Duration::from_secs(10);
+pub const QUERY_EMBED_TIMEOUT: Duration = Duration::from_secs(5);
+/// After embedding a query failed, searches skip the vector ranking this long instead of
+/// each waiting for an embedder that is down.
+pub const VECTOR_COOLDOWN: Duration = Duration::from_secs(30);
 /// Search hits a prompt is offered…
 const PROMPT_HITS: usize = 40;
 /// …and recent memories beside them.
@@ -60,6 +63,8 @@ pub struct Retriever {
 struct Inner {
     /// Wakes the background sync when this process wrote a memory.
     written: tokio::sync::Notify,
+    /// Until when searches leave the vector ranking out, and why (the last failure).
+    vector_paused: std::sync::Mutex<Option<(std::time::Instant, String)>>,
     store: Store,
     embedder: Option<Arc<dyn Embedder>>,
     index: Option<VectorIndex>,
@@ -74,6 +79,7 @@ impl Retriever {
         Self {
             inner: Arc::new(Inner {
                 written: tokio::sync::Notify::new(),
+                vector_paused: std::sync::Mutex::new(None),
                 store,
                 embedder,
                 index,
@@ -128,6 +134,38 @@ impl Retriever {
         }
     }
 
+    /// Why the vector ranking is paused, while it is.
+    fn paused(&self) -> Option<String> {
+        let mut paused = self
+            .inner
+            .vector_paused
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        match &*paused {
+            Some((until, why)) if std::time::Instant::now() < *until => Some(format!(
+                "{why} (retrying within {}s)",
+                until
+                    .saturating_duration_since(std::time::Instant::now())
+                    .as_secs()
+                    + 1
+            )),
+            Some(_) => {
+                *paused = None;
+                None
+            }
+            None => None,
+        }
+    }
+
+    fn pause(&self, why: &str) {
+        let until = std::time::Instant::now() + VECTOR_COOLDOWN;
+        *self
+            .inner
+            .vector_paused
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()) = Some((until, why.to_string()));
+    }
+
     /// The `k` memories of these scopes (0 = global) nearest to `vector`, with their cosine;
     /// empty without an embedder.
     pub async fn nearest(
@@ -165,12 +203,16 @@ impl Retriever {
 
         let mut query_vector = None;
         if inner.search.vector && self.embedder().is_some() && !query.trim().is_empty() {
-            match self.embed_one(query).await {
-                Ok(v) => query_vector = v,
-                Err(e) => {
-                    tracing::warn!(error = %e, "search without embeddings: the query could not be embedded");
-                    out.vector_error = Some(e);
-                }
+            match self.paused() {
+                Some(why) => out.vector_error = Some(why),
+                None => match self.embed_one(query).await {
+                    Ok(v) => query_vector = v,
+                    Err(e) => {
+                        tracing::warn!(error = %e, pause_s = VECTOR_COOLDOWN.as_secs(), "search without embeddings: the query could not be embedded");
+                        self.pause(&e);
+                        out.vector_error = Some(e);
+                    }
+                },
             }
         }
         let scope_keys = match scope.scope_keys() {
