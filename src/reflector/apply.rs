@@ -33,8 +33,8 @@ pub struct Embedded {
 pub enum Dedup<'a> {
     /// Jaccard similarity of terms at or above the threshold.
     Jaccard(f64),
-    /// Cosine similarity of embeddings from `model` at or above `threshold`; facts without
-    /// an embedding fall back to Jaccard at `jaccard`.
+    /// Cosine similarity of embeddings from `model` at or above `threshold`, or else a
+    /// Jaccard near-duplicate at `jaccard` (and Jaccard alone for facts without an embedding).
     Cosine {
         model: &'a str,
         threshold: f64,
@@ -70,9 +70,17 @@ pub async fn apply(
             fact, provenance, ..
         } = f;
         let duplicate = match (dedup, &f.embedding) {
-            (Dedup::Cosine { threshold, .. }, Some(e)) => {
-                by_meaning(tx, e, &inserted, threshold, fact.supersedes_id).await?
-            }
+            // By meaning first; a lexical near-duplicate still counts (the small local model
+            // is weak outside English, and terms catch "我喜欢喝绿茶" / "我很喜欢喝绿茶").
+            (
+                Dedup::Cosine {
+                    threshold, jaccard, ..
+                },
+                Some(e),
+            ) => match by_meaning(tx, e, &inserted, threshold, fact.supersedes_id).await? {
+                Some(dup) => Some(dup),
+                None => by_terms(tx, fact, jaccard).await?,
+            },
             (Dedup::Cosine { jaccard, .. }, None) | (Dedup::Jaccard(jaccard), _) => {
                 by_terms(tx, fact, jaccard).await?
             }
