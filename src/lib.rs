@@ -10,6 +10,7 @@ pub mod agent;
 pub mod channels;
 pub mod cli;
 pub mod config;
+pub mod embed;
 pub mod llm;
 pub mod memory;
 pub mod reflector;
