@@ -1,7 +1,7 @@
 //! A BERT sentence-transformers model on the CPU: candle-transformers' `BertModel` and the
 //! tokenizer from `tokenizer.json`. Blocking; the caller runs it off the async runtime.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
@@ -39,13 +39,14 @@ impl Bert {
                 hint: "copy them there from the model's Hugging Face repository (or leave embedding_model empty to have all-MiniLM-L6-v2 downloaded)".into(),
             });
         }
-        let config: BertConfig = read_json(&dir.join("config.json")).map_err(&bad)?;
-        let kind: ModelKind = read_json(&dir.join("config.json")).map_err(&bad)?;
+        let config: BertConfig = read_json(dir, "config.json").map_err(&bad)?;
+        let kind: ModelKind = read_json(dir, "config.json").map_err(&bad)?;
         if let Some(other) = kind.model_type.filter(|t| t != "bert") {
             return Err(bad(format!(
-                "config.json says model_type `{other}`; only BERT models (model_type `bert`, like all-MiniLM-L6-v2 or bge-small) can run locally"
+                "config.json says model_type `{other}`; only BERT models (model_type `bert`, like all-MiniLM-L6-v2 or all-MiniLM-L12-v2) can run locally"
             )));
         }
+        check_pooling(dir).map_err(&bad)?;
         let max_tokens = max_tokens(dir, config.max_position_embeddings).map_err(&bad)?;
 
         let mut tokenizer = Tokenizer::from_file(dir.join("tokenizer.json"))
@@ -92,7 +93,7 @@ impl Bert {
             .iter()
             .map(|t| {
                 self.tokenizer
-                    .encode(t.as_str(), true)
+                    .encode_fast(t.as_str(), true)
                     .map(|e| e.get_ids().to_vec())
                     .map_err(|e| EmbedError::Inference(format!("tokenizing: {e}")))
             })
@@ -136,20 +137,36 @@ fn max_tokens(dir: &Path, positions: usize) -> Result<usize, String> {
     struct SentenceBert {
         max_seq_length: usize,
     }
-    let path = dir.join("sentence_bert_config.json");
-    let wanted = if path.is_file() {
-        read_json::<SentenceBert>(&path)?.max_seq_length
+    const NAME: &str = "sentence_bert_config.json";
+    let wanted = if dir.join(NAME).is_file() {
+        read_json::<SentenceBert>(dir, NAME)?.max_seq_length
     } else {
         MAX_TOKENS
     };
     Ok(wanted.min(positions).max(2))
 }
 
-fn read_json<T: serde::de::DeserializeOwned>(path: &PathBuf) -> Result<T, String> {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+/// A folder from a sentence-transformers checkout says how it pools in
+/// `1_Pooling/config.json`; only mean pooling is implemented (CLS pooling, as BGE models use,
+/// would give vectors that look fine and rank badly). No such file: mean, as the default.
+fn check_pooling(dir: &Path) -> Result<(), String> {
+    #[derive(Deserialize)]
+    struct Pooling {
+        #[serde(default)]
+        pooling_mode_mean_tokens: bool,
+    }
+    const NAME: &str = "1_Pooling/config.json";
+    if dir.join(NAME).is_file() && !read_json::<Pooling>(dir, NAME)?.pooling_mode_mean_tokens {
+        return Err(
+            "1_Pooling/config.json asks for another pooling than the mean of the tokens; only mean pooling is supported"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
+/// `dir/name` parsed; errors start with `name`.
+fn read_json<T: serde::de::DeserializeOwned>(dir: &Path, name: &str) -> Result<T, String> {
+    let text = std::fs::read_to_string(dir.join(name)).map_err(|e| format!("{name}: {e}"))?;
     serde_json::from_str(&text).map_err(|e| format!("{name}: {e}"))
 }
