@@ -5,6 +5,8 @@
 //! The model files are found by `support::fake_embeddings::test_model_dir` (see there); without
 //! them these tests skip, or fail under CI.
 
+#![cfg(feature = "local-embeddings")]
+
 mod support;
 
 use std::path::Path;
