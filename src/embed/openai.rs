@@ -3,7 +3,7 @@
 use async_trait::async_trait;
 use serde_json::{Value, json};
 
-use super::remote::{Remote, base_or};
+use super::remote::{Remote, base_or, in_batches, or_default};
 use super::{EmbedError, Embedder, vectors};
 use crate::llm::HttpSettings;
 
@@ -30,14 +30,9 @@ impl OpenAiEmbedder {
         settings: HttpSettings,
     ) -> Result<Self, EmbedError> {
         let url = format!("{}/embeddings", base_or(base_url, DEFAULT_BASE_URL));
-        let model = if model.trim().is_empty() {
-            DEFAULT_MODEL
-        } else {
-            model.trim()
-        };
         Ok(Self {
             remote: Remote::new("openai embeddings", url, api_key, settings)?,
-            model: model.to_string(),
+            model: or_default(model, DEFAULT_MODEL).to_string(),
             dimensions,
         })
     }
@@ -70,11 +65,7 @@ impl Embedder for OpenAiEmbedder {
     }
 
     async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let mut out = Vec::with_capacity(texts.len());
-        for batch in texts.chunks(BATCH) {
-            out.extend(self.embed_batch(batch).await?);
-        }
-        Ok(out)
+        in_batches(texts, BATCH, |batch| self.embed_batch(batch)).await
     }
 }
 

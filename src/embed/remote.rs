@@ -78,10 +78,35 @@ impl Remote {
     }
 }
 
+/// Each batch of at most `size` texts through `embed_batch`, one request after another, the
+/// vectors in the order of `texts`.
+pub(super) async fn in_batches<'a, F, Fut>(
+    texts: &'a [String],
+    size: usize,
+    mut embed_batch: F,
+) -> Result<Vec<Vec<f32>>, EmbedError>
+where
+    F: FnMut(&'a [String]) -> Fut,
+    Fut: std::future::Future<Output = Result<Vec<Vec<f32>>, EmbedError>>,
+{
+    let mut out = Vec::with_capacity(texts.len());
+    for batch in texts.chunks(size) {
+        out.extend(embed_batch(batch).await?);
+    }
+    Ok(out)
+}
+
+/// `value` trimmed, or `default` when that leaves nothing.
+pub(super) fn or_default<'a>(value: &'a str, default: &'a str) -> &'a str {
+    match value.trim() {
+        "" => default,
+        v => v,
+    }
+}
+
 /// The base URL with `default` for an empty one and no trailing slash.
 pub(super) fn base_or<'a>(base: &'a str, default: &'a str) -> &'a str {
-    let base = base.trim();
-    if base.is_empty() { default } else { base }.trim_end_matches('/')
+    or_default(base, default).trim_end_matches('/')
 }
 
 /// `url` without a `user:password@` part, for error messages.
