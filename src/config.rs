@@ -410,11 +410,12 @@ impl Config {
             },
         )?;
         config.apply_env(env);
-        if config.data_dir.is_relative() {
-            let base = path.parent().filter(|p| !p.as_os_str().is_empty());
-            if let Some(base) = base {
+        let base = path.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Some(base) = base {
+            if config.data_dir.is_relative() {
                 config.data_dir = base.join(&config.data_dir);
             }
+            config.resolve_local_model_folder(base);
         }
         problems.extend(validate::check(&config));
         if problems.iter().any(Problem::is_error) {
@@ -438,6 +439,18 @@ impl Config {
                 _ => continue,
             };
             *slot = Secret::new(value.trim());
+        }
+    }
+
+    /// A local embedding model folder (`embedding_model` naming a folder, not the built-in
+    /// model) is relative to the config file's folder, like `data_dir`.
+    fn resolve_local_model_folder(&mut self, base: &Path) {
+        let model = self.embedding_model.trim();
+        if self.embedding_provider == "local"
+            && !crate::embed::model_files::names_default_model(model)
+            && Path::new(model).is_relative()
+        {
+            self.embedding_model = base.join(model).to_string_lossy().into_owned();
         }
     }
 

@@ -60,6 +60,7 @@ pub(super) fn check(c: &Config) -> Vec<Problem> {
     check_llm(c, &mut out);
     check_limits(c, &mut out);
     check_memory(c, &mut out);
+    check_embeddings(c, &mut out);
     check_reflector(c, &mut out);
     check_search(c, &mut out);
     check_channels(c, &mut out);
@@ -146,21 +147,80 @@ fn check_memory(c: &Config, out: &mut Vec<Problem>) {
             ));
         }
     }
-    match c.embedding_provider.as_str() {
-        "none" => {}
-        "openai" | "ollama" | "local" => out.push(Problem::warning(
+}
+
+/// `embedding_*`: a known provider, a usable URL, a key for a remote OpenAI endpoint, and
+/// for `local` a model folder that holds the model's files.
+fn check_embeddings(c: &Config, out: &mut Vec<Problem>) {
+    use crate::embed::model_files::{self, LocalModel};
+    let provider = c.embedding_provider.as_str();
+    if !matches!(provider, "none" | "openai" | "ollama" | "local") {
+        out.push(Problem::error(
             "embedding_provider",
-            "embeddings are not part of this build yet; memory search uses keywords",
-        )),
-        other => out.push(Problem::error(
-            "embedding_provider",
-            format!("must be one of none, openai, ollama, local; got `{other}`"),
-        )),
+            format!("must be one of none, openai, ollama, local; got `{provider}`"),
+        ));
     }
-    if !c.embedding_base_url.trim().is_empty()
-        && let Err(msg) = parse_http_url(c.embedding_base_url.trim())
-    {
-        out.push(Problem::error("embedding_base_url", msg));
+    let base = c.embedding_base_url.trim();
+    let host_is_local = match parse_http_url(base) {
+        _ if base.is_empty() => provider == "ollama",
+        Ok(url) => url.host_str().is_some_and(is_local_host),
+        Err(msg) => {
+            out.push(Problem::error("embedding_base_url", msg));
+            true
+        }
+    };
+    if provider == "openai" && c.embedding_api_key.is_empty() && !host_is_local {
+        let target = if base.is_empty() {
+            "the OpenAI API"
+        } else {
+            base
+        };
+        out.push(Problem::error(
+            "embedding_api_key",
+            format!("required for {target}; set it here or in MNEME_EMBEDDING_API_KEY (a server on this machine or your private network needs none)"),
+        ));
+    }
+    if c.embedding_dim > 65_536 {
+        out.push(Problem::error(
+            "embedding_dim",
+            format!(
+                "must be between 0 (the model's own) and 65536, got {}",
+                c.embedding_dim
+            ),
+        ));
+    }
+    if provider != "local" {
+        return;
+    }
+    if !cfg!(feature = "local-embeddings") {
+        out.push(Problem::error("embedding_provider", model_files::NOT_BUILT));
+    }
+    match LocalModel::from_config(c) {
+        LocalModel::Default { .. } => {
+            if ![0, 384].contains(&c.embedding_dim) {
+                out.push(Problem::error(
+                    "embedding_dim",
+                    format!(
+                        "all-MiniLM-L6-v2 makes 384-dimensional vectors; set 384 or 0, not {}",
+                        c.embedding_dim
+                    ),
+                ));
+            }
+        }
+        model @ LocalModel::Folder { .. } => {
+            let missing = model_files::missing_files(model.dir());
+            if !missing.is_empty() {
+                out.push(Problem::error(
+                    "embedding_model",
+                    format!(
+                        "the model folder {} lacks {}; {}",
+                        model.dir().display(),
+                        missing.join(", "),
+                        model.hint()
+                    ),
+                ));
+            }
+        }
     }
 }
 

@@ -32,8 +32,8 @@ impl Default for HttpSettings {
     }
 }
 
-/// A JSON-over-HTTP client bound to one provider and key.
-pub(super) struct Http {
+/// A JSON-over-HTTP client bound to one provider and key (also used by `embed`).
+pub(crate) struct Http {
     client: Client,
     pub provider: &'static str,
     pub settings: HttpSettings,

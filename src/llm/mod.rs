@@ -5,7 +5,7 @@
 //! messages wire format. Retries, timeouts and error wording live in [`http`].
 
 mod anthropic;
-mod http;
+pub(crate) mod http;
 mod metered;
 mod openai;
 

@@ -154,7 +154,7 @@ async fn handle(
     }
 }
 
-async fn respond(answer: Answer) -> Response {
+pub async fn respond(answer: Answer) -> Response {
     match answer {
         Answer::Json(v) => axum::Json(v).into_response(),
         Answer::Status(code, retry_after, body) => {

@@ -3,6 +3,7 @@
 
 pub mod binary;
 pub mod fake_discord;
+pub mod fake_embeddings;
 pub mod fake_llm;
 pub mod fake_telegram;
 pub mod reflector;

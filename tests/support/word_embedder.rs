@@ -73,7 +73,7 @@ impl Embedder for WordEmbedder {
 
     async fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
         if self.failing.load(Ordering::SeqCst) {
-            return Err(EmbedError::Other("the test embedder is down".into()));
+            return Err(EmbedError::Inference("the test embedder is down".into()));
         }
         self.embedded.fetch_add(texts.len(), Ordering::SeqCst);
         Ok(texts.iter().map(|t| self.vector(t)).collect())

@@ -1,0 +1,118 @@
+//! Local embedding figures: model load time and throughput (sentences per second) at batch
+//! sizes 1, 8 and 32, medians of several runs. Prints figures; asserts nothing about time.
+//!
+//! `cargo bench --bench embed`. Needs the all-MiniLM-L6-v2 files: `$MNEME_TEST_MODEL_DIR`, else
+//! target/test-models/all-MiniLM-L6-v2 (`bash .ci/test-model` puts them there).
+
+#[cfg(feature = "local-embeddings")]
+mod bench {
+    use std::path::{Path, PathBuf};
+    use std::time::{Duration, Instant};
+
+    use mneme::embed::{Embedder, LocalEmbedder};
+
+    const RUNS: usize = 5;
+
+    fn model_dir() -> Option<PathBuf> {
+        let dir = match std::env::var_os("MNEME_TEST_MODEL_DIR") {
+            Some(d) if !d.is_empty() => PathBuf::from(d),
+            _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-models/all-MiniLM-L6-v2"),
+        };
+        let missing = mneme::embed::model_files::missing_files(&dir);
+        if missing.is_empty() {
+            return Some(dir);
+        }
+        println!(
+            "embed bench skipped: {} lacks {} (run `bash .ci/test-model`, or set MNEME_TEST_MODEL_DIR)",
+            dir.display(),
+            missing.join(", ")
+        );
+        None
+    }
+
+    /// Memory-like facts of 8 to 20 tokens, all different.
+    fn facts(n: usize) -> Vec<String> {
+        let who = [
+            "The user",
+            "Alice",
+            "Bob's sister",
+            "The team lead",
+            "My landlord",
+        ];
+        let what = [
+            "moved to Osaka last spring",
+            "prefers Rust examples with tests",
+            "has a dog named Rex who hates the vacuum cleaner",
+            "works at a bank near the central station",
+            "is allergic to peanuts and shellfish",
+            "plays the cello in a community orchestra on Thursdays",
+            "wants the weekly report every Friday before noon",
+        ];
+        (0..n)
+            .map(|i| {
+                format!(
+                    "{} {} (note {i}).",
+                    who[i % who.len()],
+                    what[(i / who.len()) % what.len()]
+                )
+            })
+            .collect()
+    }
+
+    fn median(mut xs: Vec<Duration>) -> Duration {
+        xs.sort();
+        xs[xs.len() / 2]
+    }
+
+    pub async fn run() {
+        let Some(dir) = model_dir() else { return };
+        let mut loads = Vec::new();
+        for _ in 0..RUNS {
+            let t = Instant::now();
+            LocalEmbedder::load(&dir, "all-MiniLM-L6-v2".into())
+                .await
+                .expect("model loads");
+            loads.push(t.elapsed());
+        }
+        println!(
+            "model load (config, tokenizer, 90 MB of weights): median {:.0} ms over {RUNS}",
+            median(loads).as_secs_f64() * 1e3
+        );
+
+        let model = LocalEmbedder::load(&dir, "all-MiniLM-L6-v2".into())
+            .await
+            .expect("model loads");
+        let short = facts(128);
+        let long: Vec<String> = (0..64)
+            .map(|i| format!("{} {}", i, short[i..i + 8].join(" ")))
+            .collect();
+        model.embed(&short[..32]).await.expect("warm-up");
+        println!("{:<34} {:>14} {:>16}", "texts", "batch size", "sentences/s");
+        for (label, texts) in [
+            ("short facts (8-20 tokens)", &short),
+            ("long notes (~110 tokens)", &long),
+        ] {
+            for batch in [1, 8, 32] {
+                let mut times = Vec::new();
+                for _ in 0..RUNS {
+                    let t = Instant::now();
+                    for chunk in texts.chunks(batch) {
+                        model.embed(chunk).await.expect("embeds");
+                    }
+                    times.push(t.elapsed());
+                }
+                let rate = texts.len() as f64 / median(times).as_secs_f64();
+                println!("{label:<34} {batch:>14} {rate:>16.0}");
+            }
+        }
+    }
+}
+
+fn main() {
+    #[cfg(feature = "local-embeddings")]
+    tokio::runtime::Runtime::new()
+        .expect("a runtime")
+        .block_on(bench::run());
+    #[cfg(not(feature = "local-embeddings"))]
+    println!("embed bench skipped: built without the local-embeddings feature");
+}
