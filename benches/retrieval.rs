@@ -246,9 +246,11 @@ async fn setup(
     (store, chat)
 }
 
-/// Share of `set`'s questions whose fact is among the top 5 results.
-async fn recall_at_5(retriever: &Retriever, chat: i64, set: &[(&str, &str)]) -> f64 {
+/// Share of `set`'s questions whose fact is among the top 5 results, and the questions
+/// missed with what came first instead.
+async fn recall_at_5(retriever: &Retriever, chat: i64, set: &[(&str, &str)]) -> (f64, Vec<String>) {
     let mut found = 0;
+    let mut missed = Vec::new();
     for (fact, question) in set {
         let hits = retriever
             .search(SearchScope::Chat(chat), question, 5)
@@ -257,9 +259,14 @@ async fn recall_at_5(retriever: &Retriever, chat: i64, set: &[(&str, &str)]) -> 
             .hits;
         if hits.iter().any(|h| h.memory.content == *fact) {
             found += 1;
+        } else {
+            let first = hits
+                .first()
+                .map_or("nothing", |h| h.memory.content.as_str());
+            missed.push(format!("{question:?} (first: {first:?})"));
         }
     }
-    found as f64 / set.len() as f64
+    (found as f64 / set.len() as f64, missed)
 }
 
 #[tokio::main]
@@ -319,13 +326,19 @@ async fn main() {
             }
             let c = config(dir.path(), extra);
             let r = Retriever::new(&c, store.clone(), embedder.clone());
-            let en = recall_at_5(&r, chat, retrieval_set::ENGLISH).await;
-            let zh = recall_at_5(&r, chat, retrieval_set::CHINESE).await;
+            let (en, en_missed) = recall_at_5(&r, chat, retrieval_set::ENGLISH).await;
+            let (zh, zh_missed) = recall_at_5(&r, chat, retrieval_set::CHINESE).await;
             println!("{name:<10} {:>7.0}% {:>7.0}%", en * 100.0, zh * 100.0);
+            for m in en_missed.iter().chain(&zh_missed) {
+                println!("           missed {m}");
+            }
         }
         store.close().await;
     }
 
+    if std::env::var_os("MNEME_BENCH_QUALITY_ONLY").is_some() {
+        return;
+    }
     println!(
         "\n{:<34} {:>8} {:>10} {:>10}",
         "operation", "memories", "median", "p99"

@@ -287,7 +287,21 @@ function memoryRow(m) {
     ? state.info.global_locked_reason : '';
   const content = cell(m.content, 'content');
   if (m.archived) content.append(' [archived]');
-  if (m.score !== undefined) content.title = 'score ' + m.score;
+  if (m.stages) {
+    // What each ranking stage made of a search hit, as `mneme memory search` prints it.
+    const st = m.stages;
+    const parts = ['score ' + Number(m.score).toFixed(2)];
+    parts.push(st.bm25_rank ? 'bm25 #' + st.bm25_rank : 'bm25 —');
+    if (st.cosine !== null && st.cosine !== undefined) {
+      parts.push((st.vector_rank ? 'vector #' + st.vector_rank : 'vector —')
+        + ' (cos ' + Number(st.cosine).toFixed(2) + ')');
+    }
+    parts.push('decay ' + Number(st.decay).toFixed(2));
+    const small = document.createElement('div');
+    small.className = 'stages';
+    small.textContent = parts.join(' · ');
+    content.append(small);
+  }
   const seen = m.last_seen_at ? m.last_seen_at.slice(0, 10) : '';
   const actions = document.createElement('td');
   actions.className = 'actions';
@@ -347,6 +361,7 @@ async function loadMemories() {
       chat, category: $('category').value, archived: $('archived').checked ? 'true' : '',
     }));
   $('memory-rows').replaceChildren(...body.memories.map(memoryRow));
+  if (body.note) note(body.note, true);
   $('memory-empty').hidden = body.memories.length > 0;
 }
 
