@@ -50,6 +50,7 @@ pub(super) async fn handle(
             .store
             .refine_memory(id, &req.content, req.category, EXPLICIT_CONFIDENCE)
             .await?;
+        agent.retriever.memory_written();
         return reply(format!("Updated memory #{id}: {}", req.content));
     }
     let id = agent
@@ -68,5 +69,6 @@ pub(super) async fn handle(
             key: None,
         })
         .await?;
+    agent.retriever.memory_written();
     reply(format!("Noted. Saved memory #{id}: {}", req.content))
 }

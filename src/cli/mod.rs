@@ -162,6 +162,10 @@ async fn agent(config: Arc<Config>) -> anyhow::Result<Arc<Agent>> {
     Ok(Arc::new(Agent::with_embedder(config, store, llm, embedder)))
 }
 
+/// At most this many memories, for at most this long, are embedded when `mneme chat` ends.
+const EXIT_FLUSH_MAX: usize = 256;
+const EXIT_FLUSH_TIME: std::time::Duration = std::time::Duration::from_secs(10);
+
 async fn chat_in_terminal(config: Arc<Config>, chat: String) -> anyhow::Result<ExitCode> {
     if let Err(e) = crate::memory::files::encode_component(&chat) {
         anyhow::bail!("--chat: {e}");
@@ -173,6 +177,16 @@ async fn chat_in_terminal(config: Arc<Config>, chat: String) -> anyhow::Result<E
     let chatted = TerminalChannel::new(chat)
         .run(agent.clone(), shutdown.clone())
         .await;
+    // A short session ends before the background sync got to what it remembered: embed that
+    // now (bounded), so a search right after finds it by meaning too.
+    if !shutdown.is_cancelled() && agent.retriever().embedder().is_some() {
+        let flush = crate::retrieval::sync::embed_pending(agent.retriever(), EXIT_FLUSH_MAX);
+        match tokio::time::timeout(EXIT_FLUSH_TIME, flush).await {
+            Ok(Err(e)) => tracing::warn!(error = %e, "memories left for the next start to embed"),
+            Err(_) => tracing::info!("memories left for the next start to embed"),
+            Ok(Ok(_)) => {}
+        }
+    }
     shutdown.cancel();
     if let Some(sync) = sync {
         let _ = sync.await;

@@ -93,13 +93,10 @@ pub struct Ranked {
     pub id: i64,
     pub stages: Stages,
     /// How well it matches, in [0, 1], comparable across queries (unlike RRF, which only
-    /// orders): semantic similarity blended with keyword coverage, times the decay.
+    /// orders): semantic similarity combined with keyword coverage (see [`match_score`]),
+    /// times the decay.
     pub score: f64,
 }
-
-/// Weight of the embedding similarity in [`Ranked::score`] when there is one; the rest is
-/// keyword coverage.
-pub const COSINE_WEIGHT: f64 = 0.7;
 
 /// RRF contribution of a 1-based `rank` in one list.
 pub fn rrf(rank: usize, k: f64) -> f64 {
@@ -233,11 +230,14 @@ pub fn rank(
         .collect()
 }
 
-/// How well a memory matches, in [0, 1]: embedding similarity (negative counts as none)
-/// blended with keyword coverage, or coverage alone without embeddings.
+/// How well a memory matches, in [0, 1]. With embeddings, either signal can carry a match on
+/// its own and both together count for more: 1 − (1 − cosine)(1 − coverage / 2), so a
+/// paraphrase sharing no word scores its cosine, every keyword without similar meaning scores
+/// 0.5, and negative similarity counts as none. Without embeddings, the keyword coverage.
 pub fn match_score(cosine: Option<f64>, coverage: f64) -> f64 {
+    let coverage = coverage.clamp(0.0, 1.0);
     match cosine {
-        Some(c) => COSINE_WEIGHT * c.clamp(0.0, 1.0) + (1.0 - COSINE_WEIGHT) * coverage,
+        Some(c) => 1.0 - (1.0 - c.clamp(0.0, 1.0)) * (1.0 - coverage / 2.0),
         None => coverage,
     }
 }
@@ -379,10 +379,16 @@ mod tests {
     }
 
     #[test]
-    fn match_score_blends_similarity_and_coverage() {
-        assert!((match_score(Some(0.8), 0.5) - (0.7 * 0.8 + 0.3 * 0.5)).abs() < 1e-12);
+    fn match_score_combines_similarity_and_coverage() {
+        // 1 − (1 − 0.8)(1 − 0.25) = 0.85
+        assert!((match_score(Some(0.8), 0.5) - 0.85).abs() < 1e-12);
+        // a paraphrase with no shared word keeps its cosine
+        assert!((match_score(Some(0.49), 0.0) - 0.49).abs() < 1e-12);
+        // every keyword, unrelated meaning: 0.5; negative similarity counts as none
+        assert!((match_score(Some(-0.3), 1.0) - 0.5).abs() < 1e-12);
+        assert_eq!(match_score(Some(1.0), 0.0), 1.0);
         assert_eq!(match_score(None, 0.5), 0.5);
-        assert!((match_score(Some(-0.3), 1.0) - 0.3).abs() < 1e-12);
+        assert_eq!(match_score(None, 0.0), 0.0);
     }
 
     #[test]

@@ -188,7 +188,10 @@ impl Store {
         model: &str,
         items: &[(PendingEmbedding, Vec<f32>)],
     ) -> Result<usize> {
-        let mut tx = self.pool.begin().await?;
+        // Write intent from the start: a transaction that reads and then writes cannot wait for
+        // another writer (SQLite refuses the upgrade at once); two syncs in one process, or
+        // `mneme chat` beside `mneme start`, then take turns instead.
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let ids: Vec<i64> = items.iter().map(|(p, _)| p.memory_id).collect();
         let current: Vec<(i64, String)> = sqlx::query_as(
             "SELECT id, content FROM memories WHERE archived = 0 AND id IN (SELECT value FROM json_each(?1))",
