@@ -12,27 +12,11 @@ use mneme::agent::ReplyKind;
 use mneme::config::Config;
 use mneme::embed::Embedder;
 use mneme::retrieval::{Retriever, sync};
-use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, SearchScope, Source, Store};
+use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, SearchScope, Store};
 use serde_json::{Value, json};
 use support::reflector::{Lab, T0, facts};
 use support::word_embedder::WordEmbedder;
 use support::*;
-
-fn memory(scope: MemoryScope, category: Category, content: &str) -> NewMemory {
-    NewMemory {
-        scope,
-        category,
-        content: content.into(),
-        subject: None,
-        confidence: 0.8,
-        source: Source::Explicit,
-        source_message_ids: vec![],
-        created_at: None,
-        last_seen_at: None,
-        archived: false,
-        key: None,
-    }
-}
 
 /// `n` unremarkable facts about hobbies, places and plans.
 fn filler(scope: MemoryScope, n: usize) -> Vec<NewMemory> {
@@ -63,7 +47,7 @@ fn filler(scope: MemoryScope, n: usize) -> Vec<NewMemory> {
                 SUBJECTS[(i / 7) % SUBJECTS.len()],
                 i
             );
-            memory(scope, [Category::Knowledge, Category::Event][i % 2], &text)
+            new_memory(scope, [Category::Knowledge, Category::Event][i % 2], &text)
         })
         .collect()
 }
@@ -90,7 +74,7 @@ async fn the_full_text_index_follows_edits_archives_and_deletes() {
     let retriever = Retriever::new(&Config::default(), store.clone(), None);
     let alice = chat(&store, "cli:alice").await;
     let id = store
-        .insert_memory(&memory(
+        .insert_memory(&new_memory(
             MemoryScope::Chat(alice),
             Category::Profile,
             "Alice's dogs are named Rex and Fido",
@@ -122,7 +106,7 @@ async fn the_full_text_index_follows_edits_archives_and_deletes() {
     );
 
     let other = store
-        .insert_memory(&memory(
+        .insert_memory(&new_memory(
             MemoryScope::Chat(alice),
             Category::Knowledge,
             "The standup is at ten",
@@ -135,7 +119,7 @@ async fn the_full_text_index_follows_edits_archives_and_deletes() {
 
     // Chinese and Japanese are matched by bigrams, question words left out.
     let tokyo = store
-        .insert_memory(&memory(
+        .insert_memory(&new_memory(
             MemoryScope::Chat(alice),
             Category::Profile,
             "我住在东京",
@@ -151,7 +135,7 @@ async fn rows_from_before_the_index_get_their_search_text_on_open() {
     let store = store_at(dir.path()).await;
     let alice = chat(&store, "cli:alice").await;
     let id = store
-        .insert_memory(&memory(
+        .insert_memory(&new_memory(
             MemoryScope::Chat(alice),
             Category::Profile,
             "Alice plays the cello",
@@ -193,30 +177,20 @@ async fn the_prompt_carries_the_relevant_memory_among_thousands_and_nothing_of_o
         .insert_memories(&filler(MemoryScope::Chat(alice), 3000))
         .await
         .unwrap();
-    store
-        .insert_memory(&memory(
-            MemoryScope::Chat(alice),
-            Category::Profile,
-            "User's dog is named Rex",
-        ))
-        .await
-        .unwrap();
-    store
-        .insert_memory(&memory(
-            MemoryScope::Chat(alice),
-            Category::Profile,
-            "我的猫叫咪咪",
-        ))
-        .await
-        .unwrap();
-    store
-        .insert_memory(&memory(
-            MemoryScope::Chat(bob),
-            Category::Profile,
-            "Bob's dog is named Fido",
-        ))
-        .await
-        .unwrap();
+    for (chat, fact) in [
+        (alice, "User's dog is named Rex"),
+        (alice, "我的猫叫咪咪"),
+        (bob, "Bob's dog is named Fido"),
+    ] {
+        store
+            .insert_memory(&new_memory(
+                MemoryScope::Chat(chat),
+                Category::Profile,
+                fact,
+            ))
+            .await
+            .unwrap();
+    }
 
     bot.say("cli:alice", "what's my dog called?").await;
     let system = llm.requests()[0].system();
@@ -334,7 +308,7 @@ async fn a_model_change_re_embeds_every_memory_in_the_background() {
         .await
         .unwrap();
     store
-        .insert_memory(&memory(
+        .insert_memory(&new_memory(
             MemoryScope::Global,
             Category::Knowledge,
             "The office dog is named Biscuit",
@@ -414,7 +388,7 @@ async fn vectors_follow_edits_and_archives_and_other_processes_writes() {
     let theirs = Retriever::new(&config, store_at(dir.path()).await, Some(embedder.clone()));
 
     let id = store
-        .insert_memory(&memory(
+        .insert_memory(&new_memory(
             MemoryScope::Chat(alice),
             Category::Profile,
             "Alice has a dog named Rex",
@@ -471,7 +445,7 @@ async fn search_falls_back_to_keywords_when_the_embedder_fails() {
         Some(embedder.clone() as Arc<dyn Embedder>),
     );
     let id = store
-        .insert_memory(&memory(
+        .insert_memory(&new_memory(
             MemoryScope::Chat(alice),
             Category::Profile,
             "Alice's dog is named Rex",

@@ -14,8 +14,9 @@ use std::sync::Arc;
 use mneme::config::Config;
 use mneme::embed::Embedder;
 use mneme::retrieval::{Retriever, sync};
-use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, SearchScope, Source, Store};
+use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, SearchScope, Store};
 use serde_json::json;
+use support::new_memory;
 use support::reflector::{Lab, T0, facts};
 
 fn model_dir() -> Option<PathBuf> {
@@ -52,22 +53,6 @@ async fn local_embedder(dir: &std::path::Path) -> Arc<dyn Embedder> {
         .expect("an embedder")
 }
 
-fn memory(chat: i64, content: &str) -> NewMemory {
-    NewMemory {
-        scope: MemoryScope::Chat(chat),
-        category: Category::Profile,
-        content: content.into(),
-        subject: None,
-        confidence: 0.8,
-        source: Source::Explicit,
-        source_message_ids: vec![],
-        created_at: None,
-        last_seen_at: None,
-        archived: false,
-        key: None,
-    }
-}
-
 #[tokio::test]
 async fn a_paraphrase_ranks_above_unrelated_facts() {
     let Some(dir) = model_dir() else { return };
@@ -86,7 +71,10 @@ async fn a_paraphrase_ranks_above_unrelated_facts() {
         "The team standup is at ten every weekday",
         "User plays the cello in an orchestra",
     ];
-    let rows: Vec<NewMemory> = contents.iter().map(|c| memory(chat, c)).collect();
+    let rows: Vec<NewMemory> = contents
+        .iter()
+        .map(|c| new_memory(MemoryScope::Chat(chat), Category::Profile, c))
+        .collect();
     store.insert_memories(&rows).await.unwrap();
     let retriever = Retriever::new(&Config::default(), store.clone(), Some(embedder));
     let done = sync::embed_pending(&retriever, usize::MAX).await.unwrap();

@@ -214,6 +214,27 @@ impl TestBot {
     }
 }
 
+/// An active, explicit memory with confidence 0.8, to insert directly.
+pub fn new_memory(
+    scope: mneme::store::MemoryScope,
+    category: mneme::store::Category,
+    content: &str,
+) -> mneme::store::NewMemory {
+    mneme::store::NewMemory {
+        scope,
+        category,
+        content: content.into(),
+        subject: None,
+        confidence: 0.8,
+        source: mneme::store::Source::Explicit,
+        source_message_ids: vec![],
+        created_at: None,
+        last_seen_at: None,
+        archived: false,
+        key: None,
+    }
+}
+
 /// A private message from "alice" in `chat` (`CHANNEL:ID`).
 pub fn private(chat: &str, text: &str) -> IncomingMessage {
     IncomingMessage {
