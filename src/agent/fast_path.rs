@@ -34,6 +34,13 @@ pub(super) async fn handle(
             "I won't store that: it looks like a password, key or token. Keep secrets in a password manager.".into(),
         );
     }
+    // In a group, a memory reaches every member's answers: any member could otherwise plant
+    // "ignore previous instructions…". (In a private chat the person shapes only their own.)
+    if ctx.chat.is_group && quality::reads_as_instruction(&req.content) {
+        return reply(
+            "I won't store that here: in a group I remember facts, and that reads as an instruction for how I should behave. Tell me the fact itself (e.g. \"the team prefers answers in French\").".into(),
+        );
+    }
 
     let scope = MemoryScope::Chat(ctx.chat.id);
     // Candidates come from the term index: the rows sharing enough terms, not the whole chat.

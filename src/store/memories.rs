@@ -322,7 +322,9 @@ impl Store {
         Ok((rows, total))
     }
 
-    /// What a chat's prompt may draw on: its own active memories and the global ones.
+    /// Everything a chat's prompt may draw on, in full: its own active memories and the global
+    /// ones. (The prompt itself reads only what retrieval picks; this is for checks and
+    /// listings that need the whole set.)
     pub async fn injectable_memories(&self, chat_id: i64) -> Result<Vec<MemoryRow>> {
         sqlx::query_as::<_, MemoryRow>(&format!(
             "{SELECT} WHERE (m.chat_id = ?1 OR m.chat_id IS NULL) AND m.archived = 0 ORDER BY m.id"
@@ -332,12 +334,13 @@ impl Store {
         .await
     }
 
-    /// Active memories as ranking sees them: the chat's own, plus the global ones when
-    /// `with_global` (what a prompt may draw on).
+    /// Every active memory of a chat (plus the global ones when `with_global`), lean: the
+    /// whole-scope scan that the indexes (terms, FTS, vectors) exist to avoid, kept as the
+    /// reference the index tests and the reflector bench compare against.
     ///
     /// sqlx's SQLite driver hands rows one at a time from its worker thread, which costs
-    /// tens of microseconds per row; this hot path (every turn) asks SQLite to aggregate the
-    /// rows into one JSON array instead, which is an order of magnitude faster at 10k rows.
+    /// tens of microseconds per row; this asks SQLite to aggregate the rows into one JSON
+    /// array instead, an order of magnitude faster at 10k rows.
     pub async fn rank_rows(&self, chat_id: i64, with_global: bool) -> Result<Vec<RankRow>> {
         let json: String = sqlx::query_scalar(
             "SELECT COALESCE(json_group_array(json_array(id, chat_id IS NULL, category, content, confidence, last_seen_at)), '[]')
