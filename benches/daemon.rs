@@ -9,35 +9,17 @@
 #[allow(unused_imports)] // dead_code is allowed inside support itself
 mod support;
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+#[path = "support/measure.rs"]
+mod measure;
+
+use measure::{model_dir, rss_mb};
 use support::web::{free_port, web_only_yaml};
 use support::*;
 
 const STARTS: usize = 5;
 const TURNS: usize = 200;
-
-fn rss_mb(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-fn model_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("MNEME_TEST_MODEL_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-models/all-MiniLM-L6-v2")
-        });
-    dir.join("model.safetensors").exists().then_some(dir)
-}
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -81,7 +63,7 @@ async fn once(llm: &FakeLlm, extra: &str, turns: usize) -> Run {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     let startup_ms = started.elapsed().as_secs_f64() * 1000.0;
-    let idle_mb = rss_mb(pid);
+    let idle_mb = rss_mb(Some(pid));
 
     for i in 0..turns {
         let body = http
@@ -95,7 +77,7 @@ async fn once(llm: &FakeLlm, extra: &str, turns: usize) -> Run {
             .unwrap();
         assert!(body.contains("event: reply"), "{body}");
     }
-    let loaded_mb = rss_mb(pid);
+    let loaded_mb = rss_mb(Some(pid));
 
     let stopping = Instant::now();
     let killed = std::process::Command::new("kill")

@@ -10,10 +10,12 @@
 //! 2,000 distinct filler sentences, reused with a little noise: their similarities to a query
 //! are those of real text, at the size being measured. No network, no LLM calls.
 
+#[path = "support/measure.rs"]
+mod measure;
 #[path = "support/retrieval_set.rs"]
 mod retrieval_set;
 
-use std::path::PathBuf;
+use measure::{model_dir, rss_mb};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -118,15 +120,6 @@ fn filler(i: usize) -> String {
     )
 }
 
-fn model_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("MNEME_TEST_MODEL_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-models/all-MiniLM-L6-v2")
-        });
-    dir.join("model.safetensors").exists().then_some(dir)
-}
-
 fn config(dir: &std::path::Path, extra: &str) -> Config {
     let yaml = format!(
         "data_dir: {}\nmodel: bench\nllm_base_url: http://127.0.0.1:9/v1\nmemory_max_per_chat: 0\nchannels:\n  web:\n    enabled: false\n{extra}",
@@ -142,18 +135,6 @@ fn stats(mut samples: Vec<Duration>) -> (Duration, Duration) {
     let median = samples[samples.len() / 2];
     let p99 = samples[(samples.len() * 99 / 100).min(samples.len() - 1)];
     (median, p99)
-}
-
-fn rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<f64>().ok())
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 fn memory(chat: i64, category: Category, content: String) -> NewMemory {
@@ -353,7 +334,7 @@ async fn main() {
         let t = Instant::now();
         let (store, chat) = setup(dir.path(), n, embedder.as_ref()).await;
         let filled = t.elapsed();
-        let before = rss_mb();
+        let before = rss_mb(None);
         let c = config(dir.path(), "");
         let retriever = Retriever::new(&c, store.clone(), embedder.clone());
         let t = Instant::now();
@@ -441,7 +422,7 @@ async fn main() {
         println!(
             "{:<34} {n:>8} {:>9.0} MB   (filled in {:.1?}; {:.0} MB before the first search)",
             "resident memory after",
-            rss_mb(),
+            rss_mb(None),
             filled,
             before
         );
