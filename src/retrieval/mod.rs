@@ -215,16 +215,20 @@ impl Retriever {
                 },
             }
         }
-        let scope_keys = match scope.scope_keys() {
-            Some(keys) => keys,
-            None => store.vector_scopes().await?,
-        };
-        let nearest = match &query_vector {
-            Some(v) => {
+        let (nearest, vectors) = match (&query_vector, self.index()) {
+            (Some(v), Some(index)) => {
                 out.used_vector = true;
-                self.nearest(&scope_keys, v, per_list).await?
+                let scope_keys = match scope.scope_keys() {
+                    Some(keys) => keys,
+                    None => store.vector_scopes().await?,
+                };
+                // The BM25 hits' vectors too, for their cosine and for MMR.
+                let found: Vec<i64> = bm25.iter().map(|h| h.id).collect();
+                index
+                    .nearest_with(store, &scope_keys, v, per_list, &found)
+                    .await?
             }
-            None => Vec::new(),
+            _ => (Vec::new(), HashMap::new()),
         };
 
         // The rows both lists name, as the scope may see them (a vector held in memory may
@@ -249,14 +253,6 @@ impl Retriever {
             .enumerate()
             .map(|(i, h)| (h.id, (i + 1, h.bm25)))
             .collect();
-        let vectors = match (&query_vector, self.index()) {
-            (Some(q), Some(index)) => {
-                let found: Vec<i64> = rows.keys().copied().collect();
-                index.vectors(store, &scope_keys, q.len(), &found).await?
-            }
-            _ => HashMap::new(),
-        };
-
         let query_stems = keywords.iter().map(|k| keywords::stem(k)).collect();
         let row_stems: HashMap<i64, HashSet<String>> =
             rows.values().map(|m| (m.id, stems(&m.content))).collect();

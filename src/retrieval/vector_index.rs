@@ -205,40 +205,37 @@ impl VectorIndex {
         query: &[f32],
         k: usize,
     ) -> sqlx::Result<Vec<(i64, f64)>> {
-        let mut all = Vec::new();
-        for &scope in scopes {
-            let entry = self.current(store, scope, query.len()).await?;
-            let s = entry.read().await;
-            all.extend(
-                top_k(&s.data, s.dim, query, k)
-                    .into_iter()
-                    .map(|(i, sim)| (s.ids[i], f64::from(sim))),
-            );
-        }
-        all.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-        all.truncate(k);
-        Ok(all)
+        Ok(self.nearest_with(store, scopes, query, k, &[]).await?.0)
     }
 
-    /// The stored vectors of these memories in `scopes` (those that have one).
-    pub async fn vectors(
+    /// [`nearest`](Self::nearest), plus the stored vectors of those memories and of `also`
+    /// (the ones that have one), reading each scope once: what a search ranks with.
+    pub async fn nearest_with(
         &self,
         store: &Store,
         scopes: &[i64],
-        dim: usize,
-        ids: &[i64],
-    ) -> sqlx::Result<HashMap<i64, Vec<f32>>> {
-        let mut out = HashMap::new();
+        query: &[f32],
+        k: usize,
+        also: &[i64],
+    ) -> sqlx::Result<(Vec<(i64, f64)>, HashMap<i64, Vec<f32>>)> {
+        let mut nearest = Vec::new();
+        let mut vectors = HashMap::new();
         for &scope in scopes {
-            let entry = self.current(store, scope, dim).await?;
+            let entry = self.current(store, scope, query.len()).await?;
             let s = entry.read().await;
-            for id in ids {
+            for (i, sim) in top_k(&s.data, s.dim, query, k) {
+                nearest.push((s.ids[i], f64::from(sim)));
+                vectors.insert(s.ids[i], s.row(i).to_vec());
+            }
+            for id in also {
                 if let Some(&i) = s.position.get(id) {
-                    out.insert(*id, s.row(i).to_vec());
+                    vectors.insert(*id, s.row(i).to_vec());
                 }
             }
         }
-        Ok(out)
+        nearest.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        nearest.truncate(k);
+        Ok((nearest, vectors))
     }
 
     /// Vectors held for a scope (after bringing it up to date), for tests and figures.
