@@ -26,9 +26,12 @@ pub async fn run(store: &Store) -> anyhow::Result<ExitCode> {
         }
     }
     let day = store.usage_summary(now_ms() - 86_400_000).await?;
-    let (active, archived, low) = store.memory_counts().await?;
+    let pool = store.pool_counts(None).await?;
     println!();
-    println!("Memories: {active} active ({low} with confidence below 0.5), {archived} archived.");
+    println!(
+        "Memories: {} active ({} with confidence below 0.5), {} archived.",
+        pool.active, pool.low_confidence, pool.archived
+    );
     let vectors = store.vector_counts().await?;
     let waiting = store.embedding_queue_len().await?;
     if vectors.is_empty() {

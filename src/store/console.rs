@@ -1,12 +1,11 @@
-//! What the web console reads and changes: chats with their counts, the memory pool per
-//! scope, a person's edit of a memory, a conversation's recent messages.
+//! What the web console reads and changes: chats with their counts, a person's edit of a
+//! memory, a conversation's recent messages.
 
 use serde::Serialize;
 use sqlx::FromRow;
 
-use super::memories::SELECT;
-use super::search::search_text;
-use super::{Category, MemoryRow, MemoryScope, MessageRow, Result, Store, memory_terms, now_ms};
+use super::memories::{SELECT, rewrite};
+use super::{Category, MemoryRow, MessageRow, Result, Store};
 
 /// A chat as the console lists it.
 #[derive(Debug, Clone, FromRow, Serialize)]
@@ -20,15 +19,6 @@ pub struct ChatSummary {
     pub memories: i64,
     /// Unix ms of its newest message, if any.
     pub last_message_at: Option<i64>,
-}
-
-/// A memory pool's health.
-#[derive(Debug, Clone, Copy, Default, FromRow, Serialize)]
-pub struct PoolCounts {
-    pub active: i64,
-    pub archived: i64,
-    /// Active memories with a stored confidence below 0.5.
-    pub low_confidence: i64,
 }
 
 impl Store {
@@ -46,29 +36,10 @@ impl Store {
         .await
     }
 
-    /// The pool of one scope (`Some(Global)`: global memories only), or of every memory.
-    pub async fn pool_counts(&self, scope: Option<MemoryScope>) -> Result<PoolCounts> {
-        let filter = match scope {
-            None => "1 = 1",
-            Some(MemoryScope::Global) => "chat_id IS NULL",
-            Some(MemoryScope::Chat(_)) => "chat_id = ?1",
-        };
-        sqlx::query_as::<_, PoolCounts>(&format!(
-            "SELECT COALESCE(SUM(archived = 0), 0) AS active, COALESCE(SUM(archived = 1), 0) AS archived,
-                    COALESCE(SUM(archived = 0 AND confidence < 0.5), 0) AS low_confidence
-             FROM memories WHERE {filter}"
-        ))
-        .bind(scope.and_then(MemoryScope::chat_id))
-        .fetch_one(&self.pool)
-        .await
-    }
-
     /// A person's correction of a memory: new wording and category. Unlike `refine_memory`
     /// (the same fact seen again) it neither reinforces confidence nor marks it seen; the
-    /// term index follows the new wording. Returns the updated row, `None` if there is none.
-    ///
-    /// Every content change the console makes goes through here, so index upkeep for the
-    /// memory's text (terms today; full-text and embeddings later) has one place to hook.
+    /// indexes follow the new wording (`memories::rewrite`). Returns the updated row, `None`
+    /// if there is none.
     pub async fn edit_memory(
         &self,
         id: i64,
@@ -76,23 +47,8 @@ impl Store {
         category: Category,
     ) -> Result<Option<MemoryRow>> {
         let mut tx = self.pool.begin().await?;
-        let row: Option<(Option<i64>, bool)> = sqlx::query_as(
-            "UPDATE memories SET content = ?2, category = ?3, updated_at = ?4, search_text = ?5
-             WHERE id = ?1 RETURNING chat_id, archived",
-        )
-        .bind(id)
-        .bind(content)
-        .bind(category)
-        .bind(now_ms())
-        .bind(search_text(content))
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((chat_id, archived)) = row else {
+        if !rewrite(&mut tx, id, content, category, None).await? {
             return Ok(None);
-        };
-        if !archived {
-            let scope = chat_id.map_or(MemoryScope::Global, MemoryScope::Chat);
-            memory_terms::index(&mut tx, id, scope, content).await?;
         }
         let updated = sqlx::query_as::<_, MemoryRow>(&format!("{SELECT} WHERE m.id = ?1"))
             .bind(id)

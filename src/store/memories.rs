@@ -151,6 +151,15 @@ pub struct NewMemory {
     pub key: Option<String>,
 }
 
+/// A memory pool's health.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromRow, Serialize)]
+pub struct PoolCounts {
+    pub active: i64,
+    pub archived: i64,
+    /// Active memories with a stored confidence below 0.5.
+    pub low_confidence: i64,
+}
+
 /// Which memories to list.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryFilter {
@@ -231,6 +240,42 @@ pub(super) async fn key_holder(
     .bind(key)
     .fetch_optional(&mut *conn)
     .await
+}
+
+/// Gives memory `id` new wording and category, with the upkeep every change of a memory's
+/// text needs — its search text (which the full-text triggers index; the embedding triggers
+/// queue it) and its term postings (for dedup). With `seen_again`, the fact came up again:
+/// its confidence is raised to at least that and it is marked seen now; without, it is a
+/// person's correction and neither changes. False when there is no such memory.
+pub(super) async fn rewrite(
+    conn: &mut SqliteConnection,
+    id: i64,
+    content: &str,
+    category: Category,
+    seen_again: Option<f64>,
+) -> Result<bool> {
+    let row: Option<(Option<i64>, bool)> = sqlx::query_as(
+        "UPDATE memories SET content = ?2, category = ?3, updated_at = ?4, search_text = ?5,
+            confidence = CASE WHEN ?6 IS NULL THEN confidence ELSE MAX(confidence, ?6) END,
+            last_seen_at = CASE WHEN ?6 IS NULL THEN last_seen_at ELSE ?4 END
+         WHERE id = ?1 RETURNING chat_id, archived",
+    )
+    .bind(id)
+    .bind(content)
+    .bind(category)
+    .bind(now_ms())
+    .bind(search_text(content))
+    .bind(seen_again.map(|c| c.clamp(0.0, 1.0)))
+    .fetch_optional(&mut *conn)
+    .await?;
+    let Some((chat_id, archived)) = row else {
+        return Ok(false);
+    };
+    if !archived {
+        let scope = chat_id.map_or(MemoryScope::Global, MemoryScope::Chat);
+        memory_terms::index(conn, id, scope, content).await?;
+    }
+    Ok(true)
 }
 
 impl Store {
@@ -375,7 +420,8 @@ impl Store {
             .await
     }
 
-    /// Replaces a memory's wording (a refinement of the same fact) and marks it seen now.
+    /// Replaces a memory's wording (a refinement of the same fact), raises its confidence to
+    /// at least `confidence` and marks it seen now. False when there is no such memory.
     pub async fn refine_memory(
         &self,
         id: i64,
@@ -383,30 +429,10 @@ impl Store {
         category: Category,
         confidence: f64,
     ) -> Result<bool> {
-        let now = now_ms();
         let mut tx = self.pool.begin().await?;
-        let row: Option<(Option<i64>, bool)> = sqlx::query_as(
-            "UPDATE memories SET content = ?2, category = ?3, confidence = MAX(confidence, ?4),
-                updated_at = ?5, last_seen_at = ?5, search_text = ?6 WHERE id = ?1
-             RETURNING chat_id, archived",
-        )
-        .bind(id)
-        .bind(content)
-        .bind(category)
-        .bind(confidence.clamp(0.0, 1.0))
-        .bind(now)
-        .bind(search_text(content))
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((chat_id, archived)) = row else {
-            return Ok(false);
-        };
-        if !archived {
-            let scope = chat_id.map_or(MemoryScope::Global, MemoryScope::Chat);
-            memory_terms::index(&mut tx, id, scope, content).await?;
-        }
+        let found = rewrite(&mut tx, id, content, category, Some(confidence)).await?;
         tx.commit().await?;
-        Ok(true)
+        Ok(found)
     }
 
     /// Deletes one memory for good (its postings go with it, by cascade). Returns whether it
@@ -419,12 +445,20 @@ impl Store {
         Ok(done.rows_affected() == 1)
     }
 
-    /// Active and archived counts, for `/usage` and `mneme usage`.
-    pub async fn memory_counts(&self) -> Result<(i64, i64, i64)> {
-        sqlx::query_as(
-            "SELECT COALESCE(SUM(archived = 0), 0), COALESCE(SUM(archived = 1), 0),
-                    COALESCE(SUM(archived = 0 AND confidence < 0.5), 0) FROM memories",
-        )
+    /// The pool of one scope (`Some(Global)`: global memories only), or of every memory:
+    /// for `mneme usage`, the console's cards and `/metrics`.
+    pub async fn pool_counts(&self, scope: Option<MemoryScope>) -> Result<PoolCounts> {
+        let filter = match scope {
+            None => "1 = 1",
+            Some(MemoryScope::Global) => "chat_id IS NULL",
+            Some(MemoryScope::Chat(_)) => "chat_id = ?1",
+        };
+        sqlx::query_as::<_, PoolCounts>(&format!(
+            "SELECT COALESCE(SUM(archived = 0), 0) AS active, COALESCE(SUM(archived = 1), 0) AS archived,
+                    COALESCE(SUM(archived = 0 AND confidence < 0.5), 0) AS low_confidence
+             FROM memories WHERE {filter}"
+        ))
+        .bind(scope.and_then(MemoryScope::chat_id))
         .fetch_one(&self.pool)
         .await
     }

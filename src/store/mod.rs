@@ -23,9 +23,11 @@ use sqlx::SqlitePool;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 pub use chats::{ChatRow, SessionId};
-pub use console::{ChatSummary, PoolCounts};
+pub use console::ChatSummary;
 pub use lifecycle::LifeRow;
-pub use memories::{Category, MemoryFilter, MemoryRow, MemoryScope, NewMemory, RankRow, Source};
+pub use memories::{
+    Category, MemoryFilter, MemoryRow, MemoryScope, NewMemory, PoolCounts, RankRow, Source,
+};
 pub use memory_terms::{MAX_DEDUP_CANDIDATES, SimilarMemory};
 pub use messages::{MessageRow, NewMessage};
 pub use reflector::{DueChat, ReflectionTx, ReflectorState, RunRecord, RunStats};

@@ -46,8 +46,8 @@ pub(super) async fn healthz(State(app): State<App>) -> Response {
 
 /// The process's metrics; the memory pool is counted now.
 pub(super) async fn metrics_text(State(app): State<App>) -> Response {
-    match app.agent.store().memory_counts().await {
-        Ok((active, archived, low)) => metrics().set_memory_counts(active, archived, low),
+    match app.agent.store().pool_counts(None).await {
+        Ok(p) => metrics().set_memory_counts(p.active, p.archived, p.low_confidence),
         Err(e) => tracing::warn!(error = %e, "metrics: cannot count memories"),
     }
     (
