@@ -1,9 +1,9 @@
 //! "remember …" straight into structured memory, without a model call.
 
 use super::{Agent, Reply, ReplyKind, TurnContext};
-use crate::memory::dedup::{self, JACCARD_THRESHOLD};
+use crate::memory::dedup::JACCARD_THRESHOLD;
+use crate::memory::quality;
 use crate::memory::remember::{self, MAX_REMEMBER_CHARS};
-use crate::memory::{quality, text};
 use crate::store::{MemoryScope, NewMemory, Source};
 
 /// Confidence of a fact the user asked to remember in so many words.
@@ -43,14 +43,10 @@ pub(super) async fn handle(
     }
 
     let scope = MemoryScope::Chat(ctx.chat.id);
-    // Candidates come from the term index: the rows sharing enough terms, not the whole chat.
-    let fact_terms = text::term_set(&req.content);
-    let candidates = agent
+    let duplicate = agent
         .store
-        .dedup_candidates(scope, &fact_terms, JACCARD_THRESHOLD)
+        .near_duplicate(scope, &req.content, JACCARD_THRESHOLD)
         .await?;
-    let duplicate =
-        dedup::closest(&fact_terms, &candidates, |m| &m.content, JACCARD_THRESHOLD).map(|m| m.id);
 
     if let Some(id) = duplicate {
         agent

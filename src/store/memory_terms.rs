@@ -221,6 +221,20 @@ impl Store {
         dedup_candidates(&mut conn, scope, fact_terms, threshold).await
     }
 
+    /// The active memory of `scope` that `content` nearly repeats (`dedup::is_near_duplicate`
+    /// at `threshold`), the closest if several: what "remember …" and `memory_store` update
+    /// instead of adding a second copy. Reads the term index, not the scope.
+    pub async fn near_duplicate(
+        &self,
+        scope: MemoryScope,
+        content: &str,
+        threshold: f64,
+    ) -> Result<Option<i64>> {
+        let terms = text::term_set(content);
+        let candidates = self.dedup_candidates(scope, &terms, threshold).await?;
+        Ok(dedup::closest(&terms, &candidates, |m| &m.content, threshold).map(|m| m.id))
+    }
+
     /// Up to `limit` active memories of a chat to show the reflector beside new messages:
     /// those sharing the most of the batch's rarer terms first (words every memory holds say
     /// nothing about which ones matter), then the most recently seen.

@@ -8,9 +8,9 @@ use serde_json::json;
 
 use super::{Args, ToolContext, ToolResult, object, store_error};
 use crate::llm::ToolSpec;
-use crate::memory::dedup::{self, JACCARD_THRESHOLD};
+use crate::memory::dedup::JACCARD_THRESHOLD;
+use crate::memory::quality;
 use crate::memory::remember::MAX_REMEMBER_CHARS;
-use crate::memory::{quality, text};
 use crate::store::{Category, MemoryRow, MemoryScope, NewMemory, SearchScope, Source};
 
 /// Confidence of a fact the model chose to store.
@@ -158,14 +158,10 @@ pub(super) async fn store(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult 
     // Which stored fact this one replaces: the key's holder, else a near-duplicate.
     let existing = match &key {
         Some(k) => store.memory_by_key(scope, k).await.map_err(store_error)?,
-        None => {
-            let terms = text::term_set(&content);
-            let candidates = store
-                .dedup_candidates(scope, &terms, JACCARD_THRESHOLD)
-                .await
-                .map_err(store_error)?;
-            dedup::closest(&terms, &candidates, |m| &m.content, JACCARD_THRESHOLD).map(|m| m.id)
-        }
+        None => store
+            .near_duplicate(scope, &content, JACCARD_THRESHOLD)
+            .await
+            .map_err(store_error)?,
     };
     let label = key
         .as_deref()
