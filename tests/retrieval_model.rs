@@ -8,7 +8,6 @@
 
 mod support;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use mneme::config::Config;
@@ -16,28 +15,9 @@ use mneme::embed::Embedder;
 use mneme::retrieval::{Retriever, sync};
 use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, SearchScope, Store};
 use serde_json::json;
+use support::fake_embeddings::test_model_dir;
 use support::new_memory;
 use support::reflector::{Lab, T0, facts};
-
-fn model_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("MNEME_TEST_MODEL_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/test-models/all-MiniLM-L6-v2")
-        });
-    if dir.join("model.safetensors").exists() {
-        return Some(dir);
-    }
-    let how = format!(
-        "the local embedding model files are not in {} (run `bash .ci/test-model`, or set MNEME_TEST_MODEL_DIR)",
-        dir.display()
-    );
-    if std::env::var_os("CI").is_some() {
-        panic!("{how}");
-    }
-    eprintln!("SKIPPED: {how}");
-    None
-}
 
 async fn local_embedder(dir: &std::path::Path) -> Arc<dyn Embedder> {
     let yaml = format!(
@@ -55,7 +35,7 @@ async fn local_embedder(dir: &std::path::Path) -> Arc<dyn Embedder> {
 
 #[tokio::test]
 async fn a_paraphrase_ranks_above_unrelated_facts() {
-    let Some(dir) = model_dir() else { return };
+    let Some(dir) = test_model_dir() else { return };
     let embedder = local_embedder(&dir).await;
     let store = Store::open("sqlite::memory:").await.unwrap();
     let chat = store
@@ -115,7 +95,7 @@ async fn a_paraphrase_ranks_above_unrelated_facts() {
 
 #[tokio::test]
 async fn the_reflector_merges_a_rewording_but_not_a_change() {
-    let Some(dir) = model_dir() else { return };
+    let Some(dir) = test_model_dir() else { return };
     let lab = Lab::with_embedder("", local_embedder(&dir).await).await;
     let chat = lab.chat("telegram:7", false).await;
     lab.say(
