@@ -1,12 +1,19 @@
-# Mneme in a container: one static-ish binary, SQLite on a volume, running as a non-root user.
+# Mneme in a container: one binary, SQLite on a volume, running as a non-root user.
 #   docker build -t mneme .
-#   docker run --rm -v mneme-data:/data -e MNEME_API_KEY=sk-… -e MNEME_WEB_AUTH_TOKEN=… mneme init --model gpt-4o-mini --web-host 0.0.0.0
-#   docker run -d --name mneme -p 127.0.0.1:10961:10961 -v mneme-data:/data -e MNEME_API_KEY=sk-… -e MNEME_WEB_AUTH_TOKEN=… mneme
-# The config is /data/config.yaml (see README); data lives beside it in /data/mneme.data.
-# In a container the web chat must listen on 0.0.0.0 to be reachable through -p, and then it
-# refuses to start without an auth token: pass it in MNEME_WEB_AUTH_TOKEN, never in the image.
+# then see README.md, "Docker", for `mneme init` on the volume and `docker run`.
+# The config is /data/config.yaml; data lives beside it in /data/mneme.data.
+#
+# Three build arguments exist so that the repository's Docker test (tests/docker.rs) can build
+# this same file on a machine with no container registry; a normal build leaves them alone:
+#   BASE_IMAGE    the runtime stage's base (a Debian bookworm image made with debootstrap)
+#   RUST_IMAGE    the compiler stage's base
+#   BINARY_STAGE  where the binary comes from: the `build` stage below, or an image holding a
+#                 mneme built elsewhere at /src/target/release/mneme (BuildKit then skips `build`)
+ARG BASE_IMAGE=debian:bookworm-slim
+ARG RUST_IMAGE=rust:1-bookworm
+ARG BINARY_STAGE=build
 
-FROM rust:1-bookworm AS build
+FROM ${RUST_IMAGE} AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
 COPY src ./src
@@ -16,13 +23,15 @@ COPY benches ./benches
 COPY config.example.yaml ./
 RUN cargo build --release --locked --bin mneme
 
-FROM debian:bookworm-slim
+FROM ${BINARY_STAGE} AS binary
+
+FROM ${BASE_IMAGE}
 RUN apt-get update \
     && apt-get install -y --no-install-recommends ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin mneme \
     && mkdir -p /data && chown mneme:mneme /data
-COPY --from=build /src/target/release/mneme /usr/local/bin/mneme
+COPY --from=binary /src/target/release/mneme /usr/local/bin/mneme
 COPY config.example.yaml /usr/share/mneme/config.example.yaml
 USER mneme
 WORKDIR /data
@@ -30,8 +39,11 @@ VOLUME ["/data"]
 ENV MNEME_CONFIG=/data/config.yaml
 # The web chat (channels.web): host 0.0.0.0 (mneme init --web-host 0.0.0.0) and a token.
 EXPOSE 10961
-# /healthz answers 200 when the database and every enabled channel are up. The image has no
-# curl: `mneme healthcheck` asks it on loopback with the same config.
-HEALTHCHECK --interval=30s --timeout=10s --start-period=30s --retries=3 CMD ["mneme", "healthcheck"]
+# Healthy when the database answers and every enabled channel is connected. The image has no
+# curl: `mneme healthcheck` asks /healthz on loopback, or, with the web chat off, reads the
+# heartbeat the daemon keeps in its data_dir.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["mneme", "healthcheck"]
+# `mneme start` is PID 1: it handles SIGTERM itself (docker stop) and exits within 10 s.
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["mneme"]
 CMD ["start"]

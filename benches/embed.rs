@@ -2,7 +2,7 @@
 //! sizes 1, 8 and 32, medians of several runs. Prints figures; asserts nothing about time.
 //!
 //! `cargo bench --bench embed`. Needs the all-MiniLM-L6-v2 files: `$MNEME_TEST_MODEL_DIR`, else
-//! target/test-models/all-MiniLM-L6-v2 (`bash .ci/test-model` puts them there).
+//! target/test-models/all-MiniLM-L6-v2 (`bash scripts/test-model` puts them there).
 
 #[cfg(feature = "local-embeddings")]
 mod bench {
@@ -23,7 +23,7 @@ mod bench {
             return Some(dir);
         }
         println!(
-            "embed bench skipped: {} lacks {} (run `bash .ci/test-model`, or set MNEME_TEST_MODEL_DIR)",
+            "embed bench skipped: {} lacks {} (run `bash scripts/test-model`, or set MNEME_TEST_MODEL_DIR)",
             dir.display(),
             missing.join(", ")
         );

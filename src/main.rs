@@ -1,3 +1,4 @@
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -16,6 +17,14 @@ async fn main() -> ExitCode {
             EnvFilter::try_from_env("MNEME_LOG").unwrap_or_else(|_| EnvFilter::new(default)),
         )
         .with_writer(std::io::stderr)
+        .with_ansi(colour_logs())
         .init();
     mneme::cli::run(cli).await
+}
+
+/// Colour only for a person at a terminal: log files, pipes and `docker logs` get plain text,
+/// and `NO_COLOR` (any non-empty value, https://no-color.org) turns it off everywhere.
+fn colour_logs() -> bool {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    !no_color && std::io::stderr().is_terminal()
 }

@@ -1,10 +1,11 @@
-//! The page in real headless Chromium (Debian's `chromium`, driven by playwright-core from
-//! `tests/browser/`), against the real `mneme start` with only the web chat enabled and the
-//! fake model streaming on 127.0.0.1: a streamed reply, `remember …` then the memory in the
-//! console, forgetting it, the conversation after a reload.
+//! The page in real headless Chromium (Debian's `chromium`, driven by Python's `playwright` from
+//! PyPI, `tests/browser/chat.py`), against the real `mneme start` with only the web chat enabled
+//! and the fake model streaming on 127.0.0.1: a streamed reply, `remember …` then the memory in
+//! the console, forgetting it, the conversation after a reload.
 //!
-//! Needs /usr/bin/chromium, `node`, and `npm ci` run in tests/browser (`.ci/run` sees to all
-//! three). Without them the test says what is missing and skips — or fails when `CI` is set.
+//! Needs /usr/bin/chromium and a Python with `playwright` installed: `$MNEME_TEST_PYTHON`, else
+//! `target/test-venv/bin/python3` (`scripts/test-prepare` makes it). Without them the test skips
+//! visibly — or fails when `CI` is set.
 
 mod support;
 
@@ -13,41 +14,49 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use support::binary::write_config;
+use support::skip::skip_or_fail;
 use support::web::{free_port, wait_healthy, web_only_yaml};
 use support::*;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 
+/// The Python that has `playwright`.
+fn python() -> PathBuf {
+    match std::env::var_os("MNEME_TEST_PYTHON") {
+        Some(p) if !p.is_empty() => PathBuf::from(p),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-venv/bin/python3"),
+    }
+}
+
 /// What the browser test needs and this machine lacks, with how to get it.
-fn missing_tools(browser_dir: &Path) -> Vec<&'static str> {
+fn missing_tools(python: &Path) -> Vec<String> {
     let mut missing = Vec::new();
     if !Path::new(CHROMIUM).exists() {
-        missing.push("Chromium at /usr/bin/chromium: apt-get install -y chromium chromium-driver");
+        missing.push(format!(
+            "Chromium at {CHROMIUM} (apt-get install -y chromium)"
+        ));
     }
-    let node = std::process::Command::new("node")
-        .arg("--version")
+    let playwright = std::process::Command::new(python)
+        .args(["-c", "import playwright.sync_api"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status();
-    if !node.is_ok_and(|s| s.success()) {
-        missing.push("Node.js: apt-get install -y nodejs npm");
-    }
-    if !browser_dir.join("node_modules/playwright-core").is_dir() {
-        missing.push("playwright-core: (cd tests/browser && npm ci)");
+    if !playwright.is_ok_and(|s| s.success()) {
+        missing.push(format!(
+            "Python's playwright in {} (bash scripts/test-prepare, or set MNEME_TEST_PYTHON)",
+            python.display()
+        ));
     }
     missing
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_page_streams_a_reply_remembers_and_forgets_in_chromium() {
-    let browser_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/browser");
-    let missing = missing_tools(&browser_dir);
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/browser/chat.py");
+    let python = python();
+    let missing = missing_tools(&python);
     if !missing.is_empty() {
-        let list = missing.join("\n  ");
-        if std::env::var_os("CI").is_some() {
-            panic!("the browser test needs, and CI must install (.ci/run does):\n  {list}");
-        }
-        eprintln!("SKIPPED the browser test: this machine lacks\n  {list}");
+        skip_or_fail("a browser", &missing.join("; "));
         return;
     }
 
@@ -67,16 +76,17 @@ async fn the_page_streams_a_reply_remembers_and_forgets_in_chromium() {
     let base = format!("http://127.0.0.1:{port}");
     wait_healthy(&base).await;
 
-    let mut node = tokio::process::Command::new("node");
-    node.arg(browser_dir.join("chat.mjs"))
+    let mut browser = tokio::process::Command::new(&python);
+    browser
+        .arg(&script)
         .env("MNEME_URL", &base)
         .env("MNEME_EXPECT_REPLY", pieces.concat())
         .stdin(Stdio::null())
         .kill_on_drop(true);
-    let run = tokio::time::timeout(Duration::from_secs(120), node.output())
+    let run = tokio::time::timeout(Duration::from_secs(120), browser.output())
         .await
         .expect("the browser test finishes within 2 minutes")
-        .expect("node runs");
+        .expect("python runs");
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     let log = daemon.terminate().await;

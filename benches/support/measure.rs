@@ -19,7 +19,7 @@ pub fn rss_mb(pid: Option<u32>) -> f64 {
 }
 
 /// The local all-MiniLM-L6-v2 files: `$MNEME_TEST_MODEL_DIR`, else
-/// `target/test-models/all-MiniLM-L6-v2` (`bash .ci/test-model` prepares them); `None` when
+/// `target/test-models/all-MiniLM-L6-v2` (`bash scripts/test-model` prepares them); `None` when
 /// absent.
 pub fn model_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("MNEME_TEST_MODEL_DIR")

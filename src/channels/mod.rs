@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod discord;
+pub mod health;
 pub mod intake;
 pub mod split;
 pub mod status;

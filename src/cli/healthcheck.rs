@@ -1,10 +1,12 @@
-//! `mneme healthcheck`: asks the running daemon's `/healthz` on this machine, for container
-//! health checks (the image has no curl). Exit 0 when healthy, 1 otherwise.
+//! `mneme healthcheck`: asks the running daemon on this machine whether it is healthy, for
+//! container health checks (the image has no curl): its `/healthz` when the web channel is on,
+//! else the heartbeat file it keeps in `data_dir`. Exit 0 when healthy, 1 otherwise.
 
 use std::net::IpAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::channels::health;
 use crate::config::Config;
 
 /// Where this machine reaches the web channel: a wildcard address is asked on loopback.
@@ -23,8 +25,21 @@ pub fn healthz_url(config: &Config) -> String {
 
 pub async fn run(config: &Config) -> anyhow::Result<ExitCode> {
     if !config.channels.web.enabled {
-        eprintln!("channels.web is not enabled, so there is no /healthz to ask");
-        return Ok(ExitCode::from(1));
+        let path = health::heartbeat_path(&config.data_dir);
+        return Ok(match health::read_heartbeat(&path, health::unix_now()) {
+            Ok(h) => {
+                println!("{}", h.body);
+                if h.healthy {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
+            }
+            Err(why) => {
+                eprintln!("{why}");
+                ExitCode::from(1)
+            }
+        });
     }
     let url = healthz_url(config);
     let client = reqwest::Client::builder()

@@ -239,6 +239,11 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
         shutdown.clone(),
     );
     let sync = crate::retrieval::sync::spawn(agent.retriever().clone(), shutdown.clone());
+    let heartbeat = crate::channels::health::spawn_heartbeat(
+        agent.clone(),
+        crate::channels::health::heartbeat_path(&config.data_dir),
+        shutdown.clone(),
+    );
 
     let mut running = tokio::task::JoinSet::new();
     for channel in channels {
@@ -270,6 +275,7 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
     {
         tracing::error!(error = %e, "embedding sync task failed");
     }
+    let _ = heartbeat.await;
     agent.store().close().await;
     tracing::info!("stopped");
     Ok(if failed {

@@ -2,11 +2,13 @@
 #![allow(dead_code)] // each test binary uses a different part
 
 pub mod binary;
+pub mod docker;
 pub mod fake_discord;
 pub mod fake_embeddings;
 pub mod fake_llm;
 pub mod fake_telegram;
 pub mod reflector;
+pub mod skip;
 pub mod web;
 pub mod word_embedder;
 
