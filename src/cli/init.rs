@@ -183,6 +183,7 @@ mod tests {
     #[test]
     fn web_host_is_set_in_the_web_section_only() {
         let text = set_key(EXAMPLE, "model", "llama3.2").unwrap();
+        let text = set_key(&text, "llm_base_url", "http://127.0.0.1:11434/v1").unwrap();
         let text = set_key(&text, "channels.web.host", "0.0.0.0").unwrap();
         let env = [(
             "MNEME_WEB_AUTH_TOKEN",
@@ -198,6 +199,7 @@ mod tests {
         let mut text = EXAMPLE.to_string();
         for (k, v) in [
             ("model", "m"),
+            ("llm_base_url", "http://127.0.0.1:11434/v1"),
             ("channels.telegram.enabled", "true"),
             ("channels.telegram.allowed_user_ids", "[123, 456]"),
             ("channels.telegram.api_url", "http://127.0.0.1:9/x#y"),
@@ -212,13 +214,18 @@ mod tests {
         assert_eq!(c.channels.telegram.allowed_user_ids, ["123", "456"]);
         assert_eq!(c.channels.telegram.api_url, "http://127.0.0.1:9/x#y");
         assert_eq!(c.reflector_interval_mins, 5);
-        // The Discord section's `enabled` is untouched, and the comment stays on the line.
+        // The Discord section's `enabled` is untouched.
         assert!(!c.channels.discord.enabled);
-        let line = text
-            .lines()
-            .find(|l| l.contains("reflector_interval_mins"))
-            .unwrap();
-        assert!(line.contains('#'), "{line}");
+        // A comment on the line stays; one inside the value is the value's.
+        let text = "a:\n  b: 1   # keep me\n";
+        assert_eq!(
+            set_key(text, "a.b", "2").unwrap(),
+            "a:\n  b: 2   # keep me\n"
+        );
+        assert_eq!(
+            set_key(text, "a.b", "x #y").unwrap(),
+            "a:\n  b: \"x\"   # keep me\n"
+        );
     }
 
     #[test]

@@ -248,3 +248,23 @@ fn the_example_documents_every_key_with_its_default() {
     let defaults = serde_yaml::to_value(Config::default()).unwrap();
     assert_eq!(example, defaults);
 }
+
+#[test]
+fn web_control_chats_need_a_token_and_open_servers_a_long_one() {
+    let web_control = format!("{OK}control_chat_ids: [\"web:alice\", \"telegram:1\"]\n");
+    let err = load(&web_control).unwrap_err();
+    assert_eq!(keys(&err), ["control_chat_ids[0]"], "{err}");
+    assert!(err.to_string().contains("auth_token"), "{err}");
+    let with_token = format!("{web_control}channels:\n  web:\n    auth_token: a-token\n");
+    load(&with_token).unwrap();
+
+    let open = |token: &str| {
+        format!("{OK}channels:\n  web:\n    host: 0.0.0.0\n    auth_token: \"{token}\"\n")
+    };
+    let err = load(&open("x")).unwrap_err();
+    assert_eq!(keys(&err), ["channels.web.auth_token"]);
+    assert!(err.to_string().contains("at least 24"), "{err}");
+    load(&open(&"k".repeat(24))).unwrap();
+    // On loopback a short token is the owner's business.
+    load(&format!("{OK}channels:\n  web:\n    auth_token: x\n")).unwrap();
+}

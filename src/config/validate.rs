@@ -138,13 +138,29 @@ fn check_limits(c: &Config, out: &mut Vec<Problem>) {
     }
 }
 
+/// The shortest token a web server reachable from other machines accepts.
+const MIN_OPEN_TOKEN_CHARS: usize = 24;
+
 fn check_memory(c: &Config, out: &mut Vec<Problem>) {
     for (i, chat) in c.control_chat_ids.iter().enumerate() {
-        if let Err(e) = chat.parse::<ChatKey>() {
-            out.push(Problem::error(
+        match chat.parse::<ChatKey>() {
+            Err(e) => out.push(Problem::error(
                 &format!("control_chat_ids[{i}]"),
                 e.to_string(),
-            ));
+            )),
+            // Without a token, any process that reaches the web port speaks as any web chat:
+            // it must not be able to write global memory.
+            Ok(key) if key.channel == "web" && c.channels.web.auth_token.is_empty() => {
+                out.push(Problem::error(
+                    &format!("control_chat_ids[{i}]"),
+                    format!(
+                        "`{chat}` is a web chat, and without channels.web.auth_token anyone who \
+                         reaches the web port can speak as it; set the token (or \
+                         MNEME_WEB_AUTH_TOKEN) or remove this entry"
+                    ),
+                ))
+            }
+            Ok(_) => {}
         }
     }
 }
@@ -440,6 +456,17 @@ fn check_channels(c: &Config, out: &mut Vec<Problem>) {
         out.push(Problem::error(
             "channels.web.auth_token",
             "required when channels.web.host is not a loopback address; set it here or in MNEME_WEB_AUTH_TOKEN",
+        ));
+    } else if web.enabled
+        && !loopback
+        && web.auth_token.expose().chars().count() < MIN_OPEN_TOKEN_CHARS
+    {
+        out.push(Problem::error(
+            "channels.web.auth_token",
+            format!(
+                "too short for a server on a non-loopback address: use at least \
+                 {MIN_OPEN_TOKEN_CHARS} random characters, e.g. `openssl rand -hex 24`"
+            ),
         ));
     }
     if !(tg.enabled || dc.enabled || web.enabled) {
