@@ -28,7 +28,7 @@ FROM ${BINARY_STAGE} AS binary
 FROM ${BASE_IMAGE}
 RUN apt-get update \
     && apt-get install -y --no-install-recommends ca-certificates \
-    && rm -rf /var/lib/apt/lists/* \
+    && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/log/apt /var/log/dpkg.log \
     && useradd --system --uid 10001 --home-dir /data --shell /usr/sbin/nologin mneme \
     && mkdir -p /data && chown mneme:mneme /data
 COPY --from=binary /src/target/release/mneme /usr/local/bin/mneme

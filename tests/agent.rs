@@ -363,7 +363,7 @@ async fn groups_store_everything_and_answer_when_addressed() {
     assert!(matches!(r, Outcome::Reply(_)));
     assert_eq!(
         llm.requests()[0].message_texts(),
-        ["[bob]: morning all", "[carol]: @mneme say hi"]
+        ["\"bob\": morning all", "\"carol\": @mneme say hi"]
     );
 }
 

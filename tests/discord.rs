@@ -183,7 +183,7 @@ async fn guild_channels_answer_only_when_addressed() {
     );
     assert_eq!(
         llm.requests()[0].message_texts(),
-        ["[bob]: morning all", "[carol]: @mneme what's up?"]
+        ["\"bob\": morning all", "\"carol\": @mneme what's up?"]
     );
 
     // a reply to one of the bot's messages addresses it; a reply to someone else does not
@@ -273,7 +273,7 @@ async fn threads_follow_their_parent_channel_and_are_answered_in_the_thread() {
     assert_eq!(posted[1].channel_id, D::ALLOWED);
     assert_eq!(
         llm.requests()[1].message_texts(),
-        ["[bob]: @mneme and in the channel?"]
+        ["\"bob\": @mneme and in the channel?"]
     );
     assert_eq!(
         dc.calls(&format!("GET /channels/{}", D::THREAD)),
