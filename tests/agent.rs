@@ -623,3 +623,46 @@ async fn anthropic_provider_drives_a_tool_turn() {
     assert_eq!(second["messages"][1]["content"][1]["type"], "tool_use");
     assert_eq!(second["messages"][2]["content"][0]["type"], "tool_result");
 }
+
+/// A message whose answer never gets delivered (the daemon dies while answering, the platform
+/// refuses the reply) is re-run at most MAX_REPLY_ATTEMPTS times, then given up: the user is
+/// told, it is no longer owed, and the model is not asked again.
+#[tokio::test]
+async fn an_answer_that_keeps_failing_is_given_up_after_a_few_attempts() {
+    use mneme::agent::{GAVE_UP, MAX_REPLY_ATTEMPTS, Received, ReplyKind};
+    let llm = FakeLlm::start().await;
+    llm.fallback(openai_text("an answer that never arrives"));
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    let Received::Pending(pending) = bot
+        .agent
+        .receive(&private("telegram:5", "hi"))
+        .await
+        .unwrap()
+    else {
+        panic!("a private message is owed an answer");
+    };
+    for attempt in 1..=MAX_REPLY_ATTEMPTS {
+        // Each start of the daemon finds it owed and runs the turn again; delivery fails.
+        let owed = bot.agent.awaiting_reply("telegram", 0).await.unwrap();
+        assert_eq!(owed.len(), 1, "attempt {attempt}");
+        let reply = bot.agent.respond(&owed[0], None).await.unwrap();
+        assert_eq!(reply.text, "an answer that never arrives");
+    }
+    assert_eq!(llm.request_count(), MAX_REPLY_ATTEMPTS as usize);
+    let reply = bot.agent.respond(&pending, None).await.unwrap();
+    assert_eq!(reply.kind, ReplyKind::Error);
+    assert_eq!(reply.text, GAVE_UP);
+    assert_eq!(
+        llm.request_count(),
+        MAX_REPLY_ATTEMPTS as usize,
+        "no fourth model call"
+    );
+    assert!(
+        bot.agent
+            .awaiting_reply("telegram", 0)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}

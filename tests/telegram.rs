@@ -447,3 +447,49 @@ async fn the_daemon_serves_telegram_and_stops_on_sigterm() {
     );
     assert!(stderr.contains("shutting down"), "{stderr}");
 }
+
+/// How long the test holds the database's write lock: the 60 s, far past the store's
+/// 10 s busy timeout, so storing fails again and again before it succeeds.
+const LOCK_HELD: std::time::Duration = std::time::Duration::from_secs(60);
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_database_locked_by_another_process_loses_no_message() {
+    use sqlx::Connection;
+    let (llm, tg, dir) = setup().await;
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    tg.private_text(100, "remember fact zero");
+    assert!(tg.wait_sent(1).await[0].visible().ends_with("fact zero"));
+    tg.wait_confirmed().await;
+
+    // Another process (an operator's sqlite3, a long import) takes the write lock.
+    let url = bot.bot.agent.config().database_url();
+    let mut other = sqlx::SqliteConnection::connect(&url).await.unwrap();
+    sqlx::query("BEGIN IMMEDIATE")
+        .execute(&mut other)
+        .await
+        .unwrap();
+    let locked_at = std::time::Instant::now();
+    for i in 1..=3 {
+        tg.private_text(100, &format!("remember fact {i}"));
+    }
+    // While it is held, nothing is acknowledged and the channel keeps running.
+    tokio::time::sleep(LOCK_HELD.saturating_sub(locked_at.elapsed())).await;
+    assert_eq!(
+        tg.unconfirmed(),
+        3,
+        "an update was acknowledged while not stored"
+    );
+    assert_eq!(tg.sent().len(), 1);
+    assert!(bot.is_running(), "the channel stopped on a busy database");
+    sqlx::query("COMMIT").execute(&mut other).await.unwrap();
+    other.close().await.unwrap();
+
+    // Once it is released, every message is stored and answered, in order.
+    let sent = tg.wait_sent(4).await;
+    let facts: Vec<String> = sent[1..].iter().map(|s| s.visible()).collect();
+    for (i, text) in facts.iter().enumerate() {
+        assert!(text.ends_with(&format!("fact {}", i + 1)), "{facts:?}");
+    }
+    tg.wait_confirmed().await;
+    let _ = bot.stop().await;
+}

@@ -58,6 +58,12 @@ pub enum ReplyKind {
     Error,
 }
 
+/// Turns started for one message before its answer is given up.
+pub const MAX_REPLY_ATTEMPTS: i64 = 3;
+/// What the user is told then.
+pub const GAVE_UP: &str = "Sorry, I could not answer this message: my last attempts failed \
+     before the answer reached you. Please send it again, or rephrase it.";
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reply {
     pub text: String,
@@ -282,6 +288,23 @@ impl Agent {
         deltas: Option<&UnboundedSender<String>>,
     ) -> anyhow::Result<Reply> {
         let started = Instant::now();
+        let attempt = self.store.begin_reply_attempt(pending.message_id).await?;
+        if attempt > MAX_REPLY_ATTEMPTS {
+            // Turns for this message kept failing before their answer was delivered (a crash
+            // while answering, a reply the platform refuses): stop re-running it.
+            tracing::error!(
+                chat = %pending.chat,
+                message_id = pending.message_id,
+                attempts = attempt - 1,
+                "giving up on answering a message: every attempt failed before delivery"
+            );
+            self.store.mark_replied(pending.message_id).await?;
+            metrics().turn_done(&pending.chat.channel, "error", started.elapsed());
+            return Ok(Reply {
+                text: GAVE_UP.to_string(),
+                kind: ReplyKind::Error,
+            });
+        }
         let reply = self.answer(pending, deltas).await?;
         let kind = match reply.kind {
             ReplyKind::Model => "model",

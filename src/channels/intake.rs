@@ -1,11 +1,21 @@
 //! What a platform message is to the bot, and acting on that — the same on every platform;
 //! only deciding (`<platform>/incoming.rs`) and sending differ.
 
+use std::fmt::Display;
+use std::future::Future;
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+
 use super::access::{StrangerNotices, stranger_notice};
 use super::turn::TEXT_ONLY;
 use super::workers::ChatWorkers;
 use crate::agent::{Agent, IncomingMessage, Received};
 use crate::store::now_ms;
+
+/// The first wait after a failed store, doubled each time up to [`RETRY_MAX`].
+const RETRY_FIRST: Duration = Duration::from_millis(250);
+const RETRY_MAX: Duration = Duration::from_secs(5);
 
 #[derive(Debug)]
 pub enum Decision {
@@ -20,9 +30,21 @@ pub enum Decision {
     Message(IncomingMessage),
 }
 
+/// Whether [`act`] got through with the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Acted {
+    /// Handled: stored (and its answer queued), or nothing to store.
+    Done,
+    /// Shutdown came while the message could not be stored yet: the platform must offer it
+    /// again (do not acknowledge it).
+    NotStored,
+}
+
 /// Acts on `decision`: a stranger is told once a day (naming `allowlist_key`) and a text-only
 /// sender is told so, both through `notify`; a message is stored, and the answer it is owed
-/// queued on `workers`. Nothing of a stranger's is stored.
+/// queued on `workers`. Nothing of a stranger's is stored. A message that cannot be stored
+/// (the database busy: another process holds its write lock) is retried until it is, or until
+/// `shutdown` — never dropped.
 pub async fn act(
     agent: &Agent,
     notices: &StrangerNotices,
@@ -30,19 +52,74 @@ pub async fn act(
     decision: Decision,
     allowlist_key: &str,
     notify: impl AsyncFnOnce(&str),
-) {
+    shutdown: &CancellationToken,
+) -> Acted {
     match decision {
         Decision::Ignore => {}
         Decision::Stranger { user_id } => {
-            if notices.should_notify(&user_id, now_ms()) {
+            if notices
+                .should_notify(agent.store(), &user_id, now_ms())
+                .await
+            {
                 notify(&stranger_notice(&user_id, allowlist_key)).await;
             }
         }
         Decision::TextOnly => notify(TEXT_ONLY).await,
-        Decision::Message(msg) => match agent.receive(&msg).await {
-            Ok(Received::Pending(pending)) => workers.dispatch(pending),
-            Ok(Received::Stored | Received::Duplicate) => {}
-            Err(e) => tracing::error!(chat = %msg.chat, error = %e, "could not store a message"),
-        },
+        Decision::Message(msg) => {
+            let what = format!("store a message of {}", msg.chat);
+            match retry_until(&what, shutdown, || agent.receive(&msg)).await {
+                Some(Received::Pending(pending)) => workers.dispatch(pending),
+                Some(Received::Stored | Received::Duplicate) => {}
+                None => return Acted::NotStored,
+            }
+        }
+    }
+    Acted::Done
+}
+
+/// Runs `op` until it succeeds, waiting longer after each failure (250 ms doubling to 5 s) and
+/// logging each one; `None` when `shutdown` comes first. For the writes a channel must not
+/// lose or give up on: a message, its update offset.
+pub async fn retry_until<T, E: Display, F: Future<Output = Result<T, E>>>(
+    what: &str,
+    shutdown: &CancellationToken,
+    mut op: impl FnMut() -> F,
+) -> Option<T> {
+    let mut wait = RETRY_FIRST;
+    loop {
+        match op().await {
+            Ok(v) => return Some(v),
+            Err(e) => {
+                tracing::warn!(error = %e, ?wait, "could not {what}; retrying");
+            }
+        }
+        tokio::select! {
+            () = tokio::time::sleep(wait) => {}
+            () = shutdown.cancelled() => return None,
+        }
+        wait = (wait * 2).min(RETRY_MAX);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn retries_until_it_works_or_shutdown() {
+        let stop = CancellationToken::new();
+        let mut calls = 0;
+        let got = retry_until("count", &stop, || {
+            calls += 1;
+            let result = if calls < 3 { Err("busy") } else { Ok(calls) };
+            std::future::ready(result)
+        })
+        .await;
+        assert_eq!(got, Some(3));
+
+        stop.cancel();
+        let never: Option<()> =
+            retry_until("fail", &stop, || std::future::ready(Err("busy"))).await;
+        assert_eq!(never, None);
     }
 }

@@ -19,6 +19,11 @@ pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(8);
 
 type Answer = Arc<dyn Fn(Pending) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
+/// The oldest time (ms) an owed answer may have and still be given: `backlog_mins` ago.
+pub fn backlog_since(backlog_mins: u32) -> i64 {
+    now_ms() - i64::from(backlog_mins) * 60_000
+}
+
 pub struct ChatWorkers {
     channel: &'static str,
     answer: Answer,
@@ -66,8 +71,10 @@ impl ChatWorkers {
     /// Queues the answers this channel still owes from before this start (a crash or shutdown
     /// came between storing and delivering), for messages at most `backlog_mins` old.
     pub async fn dispatch_owed(&mut self, agent: &Agent, backlog_mins: u32) -> anyhow::Result<()> {
-        let since = now_ms() - i64::from(backlog_mins) * 60_000;
-        for pending in agent.awaiting_reply(self.channel, since).await? {
+        for pending in agent
+            .awaiting_reply(self.channel, backlog_since(backlog_mins))
+            .await?
+        {
             self.dispatch(pending);
         }
         Ok(())

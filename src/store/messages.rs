@@ -139,6 +139,17 @@ impl Store {
             .map(|_| ())
     }
 
+    /// Counts one more turn started for message `id`; returns how many there have been.
+    pub async fn begin_reply_attempt(&self, id: i64) -> Result<i64> {
+        sqlx::query_scalar(
+            "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = ?1
+             RETURNING reply_attempts",
+        )
+        .bind(id)
+        .fetch_one(&self.pool)
+        .await
+    }
+
     /// Messages of `channel` still owed an answer, sent at or after `since_ms`, oldest first.
     pub async fn awaiting_reply(&self, channel: &str, since_ms: i64) -> Result<Vec<MessageRow>> {
         sqlx::query_as::<_, MessageRow>(
@@ -170,6 +181,26 @@ impl Store {
         .bind(key)
         .bind(value)
         .bind(now_ms())
+        .execute(&self.pool)
+        .await
+        .map(|_| ())
+    }
+
+    /// Deletes `channel`'s values whose key starts with `key_prefix` and that were last set
+    /// before `before_ms`.
+    pub async fn forget_channel_state(
+        &self,
+        channel: &str,
+        key_prefix: &str,
+        before_ms: i64,
+    ) -> Result<()> {
+        sqlx::query(
+            "DELETE FROM channel_state
+             WHERE channel = ?1 AND substr(key, 1, length(?2)) = ?2 AND updated_at < ?3",
+        )
+        .bind(channel)
+        .bind(key_prefix)
+        .bind(before_ms)
         .execute(&self.pool)
         .await
         .map(|_| ())

@@ -200,6 +200,11 @@ impl FakeTelegram {
         self.sent()
     }
 
+    /// Updates the bot has not confirmed yet (its offset is not past them).
+    pub fn unconfirmed(&self) -> usize {
+        self.inner.updates.lock().unwrap().len()
+    }
+
     /// Waits until the bot has confirmed every update queued so far (polled past them).
     pub async fn wait_confirmed(&self) {
         self.wait_until("all updates confirmed", |t| {

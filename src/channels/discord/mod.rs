@@ -31,8 +31,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::access::StrangerNotices;
-use super::intake::{self, Decision};
-use super::workers::{ChatWorkers, DRAIN_TIMEOUT};
+use super::intake::{self, Acted, Decision, retry_until};
+use super::workers::{ChatWorkers, DRAIN_TIMEOUT, backlog_since};
 use super::{Channel, redact};
 use crate::agent::Agent;
 use crate::config::DiscordConfig;
@@ -94,7 +94,7 @@ impl Channel for DiscordChannel {
             config: self.config.clone(),
             bot_id: me.id,
             bot_name: me.name.clone(),
-            notices: StrangerNotices::default(),
+            notices: StrangerNotices::new(CHANNEL),
         });
         tracing::info!(bot = %shared.bot_name, "discord: signed in");
 
@@ -105,13 +105,18 @@ impl Channel for DiscordChannel {
         });
         // Answers owed from before the restart (a crash or shutdown between storing and
         // delivering). Done here, once, not on READY: READY comes again after a re-identify.
-        workers
-            .dispatch_owed(&shared.agent, self.config.answer_backlog_mins)
-            .await?;
+        let backlog = self.config.answer_backlog_mins;
+        let owed = retry_until("find the answers owed", &shutdown, || {
+            shared.agent.awaiting_reply(CHANNEL, backlog_since(backlog))
+        })
+        .await;
+        for pending in owed.unwrap_or_default() {
+            workers.dispatch(pending);
+        }
 
         // The intake stops between batches, never inside one, so no message is half taken.
         let stop = shutdown.child_token();
-        let (result, ()) = tokio::join!(
+        let (result, left) = tokio::join!(
             async {
                 let r = tokio::select! {
                     r = gateway.finished() => r,
@@ -124,11 +129,17 @@ impl Channel for DiscordChannel {
         );
         // No new turns. Answers in flight finish while the gateway says goodbye; messages that
         // arrived but were not taken in yet are stored and left owed for the next start.
+        // A new session does not replay what this one received, so those are stored now,
+        // retried while the database is busy, within the drain time.
         let store_rest = async {
             gateway.close().await;
             intake.close();
+            let never = CancellationToken::new();
+            for m in left {
+                on_message(&shared, None, &m, &never).await;
+            }
             while let Ok(m) = intake.try_recv() {
-                on_message(&shared, None, &m).await;
+                on_message(&shared, None, &m, &never).await;
             }
         };
         let (stored, ()) = tokio::join!(
@@ -147,20 +158,23 @@ impl Channel for DiscordChannel {
 }
 
 /// The intake loop: messages from the gateway, in Discord's order, stored and dispatched,
-/// until `stop`.
+/// until `stop`; returns the messages taken off the queue but not stored yet (the database
+/// was busy when `stop` came).
 async fn take_in(
     shared: &Arc<Shared>,
     intake: &mut mpsc::UnboundedReceiver<Message>,
     workers: &mut ChatWorkers,
     stop: &CancellationToken,
-) {
+) -> Vec<Message> {
     let mut batch = Vec::new();
     loop {
         let first = tokio::select! {
             m = intake.recv() => m,
-            () = stop.cancelled() => return,
+            () = stop.cancelled() => return Vec::new(),
         };
-        let Some(first) = first else { return };
+        let Some(first) = first else {
+            return Vec::new();
+        };
         // serenity runs each event's handler as its own task, and on a multi-threaded runtime
         // those tasks of a burst (several messages read at once, the replay after a resume)
         // start in any order. Yield until the rest of the burst has landed, then take it in
@@ -177,15 +191,23 @@ async fn take_in(
             }
         }
         batch.sort_by_key(|m| m.id);
-        for m in batch.drain(..) {
-            on_message(shared, Some(&mut *workers), &m).await;
+        let mut taken = batch.drain(..);
+        while let Some(m) = taken.next() {
+            if on_message(shared, Some(&mut *workers), &m, stop).await == Acted::NotStored {
+                return std::iter::once(m).chain(taken).collect();
+            }
         }
     }
 }
 
 /// Stores `m` if it is for us and hands what it is owed to `workers`; without workers (at
 /// shutdown) it is only stored, and answered on the next start.
-async fn on_message(shared: &Arc<Shared>, workers: Option<&mut ChatWorkers>, m: &Message) {
+async fn on_message(
+    shared: &Arc<Shared>,
+    workers: Option<&mut ChatWorkers>,
+    m: &Message,
+    stop: &CancellationToken,
+) -> Acted {
     let decision = incoming::classify(shared, m).await;
     match workers {
         Some(workers) => {
@@ -198,15 +220,19 @@ async fn on_message(shared: &Arc<Shared>, workers: Option<&mut ChatWorkers>, m: 
                 decision,
                 key,
                 notify,
+                stop,
             )
-            .await;
+            .await
         }
         None => {
-            if let Decision::Message(msg) = decision
-                && let Err(e) = shared.agent.receive(&msg).await
-            {
-                tracing::error!(error = %e, "discord: could not store a message");
+            if let Decision::Message(msg) = decision {
+                let what = format!("store a message of {}", msg.chat);
+                let stored = retry_until(&what, stop, || shared.agent.receive(&msg));
+                if stored.await.is_none() {
+                    return Acted::NotStored;
+                }
             }
+            Acted::Done
         }
     }
 }

@@ -20,7 +20,9 @@ use teloxide::types::{AllowedUpdate, BotCommand, UpdateKind};
 use tokio_util::sync::CancellationToken;
 
 use super::access::StrangerNotices;
+use super::intake::{Acted, retry_until};
 use super::workers::ChatWorkers;
+use super::workers::backlog_since;
 use super::{Channel, intake, redact};
 use crate::agent::Agent;
 use crate::config::TelegramConfig;
@@ -113,7 +115,7 @@ impl Channel for TelegramChannel {
             bot_id: me.user.id,
             agent,
             config: self.config.clone(),
-            notices: StrangerNotices::default(),
+            notices: StrangerNotices::new(CHANNEL),
             token: self.config.bot_token.expose().to_string(),
         });
         tracing::info!(bot = %shared.username, "telegram: connected");
@@ -126,10 +128,15 @@ impl Channel for TelegramChannel {
             async move { send::answer(&shared, &pending).await }
         });
         // Answers owed from before the restart (a crash between storing and delivering).
-        workers
-            .dispatch_owed(&shared.agent, self.config.answer_backlog_mins)
-            .await?;
-        poll(&shared, &mut workers, &shutdown).await?;
+        let backlog = self.config.answer_backlog_mins;
+        let owed = retry_until("find the answers owed", &shutdown, || {
+            shared.agent.awaiting_reply(CHANNEL, backlog_since(backlog))
+        })
+        .await;
+        for pending in owed.unwrap_or_default() {
+            workers.dispatch(pending);
+        }
+        poll(&shared, &mut workers, &shutdown).await;
         workers.drain().await;
         Ok(())
     }
@@ -150,17 +157,17 @@ async fn register_commands(shared: &Shared) {
 }
 
 /// The long-polling loop: updates in, stored, dispatched; the offset saved after each batch.
-async fn poll(
-    shared: &Arc<Shared>,
-    workers: &mut ChatWorkers,
-    shutdown: &CancellationToken,
-) -> anyhow::Result<()> {
+/// The offset moves only past updates whose messages are stored: while the database is busy
+/// the loop waits on the update at hand (and Telegram keeps the rest), and at shutdown an
+/// update not stored yet is left for Telegram to give again.
+async fn poll(shared: &Arc<Shared>, workers: &mut ChatWorkers, shutdown: &CancellationToken) {
     let store = shared.agent.store();
-    let mut offset: i32 = store
-        .channel_state(CHANNEL, OFFSET_KEY)
-        .await?
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
+    let read = retry_until("read the Telegram offset", shutdown, || {
+        store.channel_state(CHANNEL, OFFSET_KEY)
+    })
+    .await;
+    let Some(saved) = read else { return };
+    let mut offset: i32 = saved.and_then(|v| v.parse().ok()).unwrap_or(0);
     let mut backoff = Duration::from_secs(1);
     loop {
         let request = shared
@@ -171,7 +178,7 @@ async fn poll(
             .allowed_updates([AllowedUpdate::Message, AllowedUpdate::EditedMessage]);
         let result = tokio::select! {
             r = request.send() => r,
-            () = shutdown.cancelled() => return Ok(()),
+            () = shutdown.cancelled() => return,
         };
         let wait = match result {
             Ok(updates) => {
@@ -181,12 +188,14 @@ async fn poll(
                     continue;
                 };
                 for update in updates {
-                    on_update(shared, workers, update).await;
+                    if on_update(shared, workers, update, shutdown).await == Acted::NotStored {
+                        return;
+                    }
                 }
                 offset = next_offset(last);
-                store
-                    .set_channel_state(CHANNEL, OFFSET_KEY, &offset.to_string())
-                    .await?;
+                if !save_offset(shared, offset, shutdown).await {
+                    return;
+                }
                 continue;
             }
             Err(RequestError::RetryAfter(secs)) => {
@@ -202,9 +211,9 @@ async fn poll(
                     Some(last) => {
                         tracing::warn!(last, "telegram: skipping an unreadable batch of updates");
                         offset = next_offset(last);
-                        store
-                            .set_channel_state(CHANNEL, OFFSET_KEY, &offset.to_string())
-                            .await?;
+                        if !save_offset(shared, offset, shutdown).await {
+                            return;
+                        }
                         continue;
                     }
                     None => {
@@ -224,9 +233,21 @@ async fn poll(
         };
         tokio::select! {
             () = tokio::time::sleep(wait) => {}
-            () = shutdown.cancelled() => return Ok(()),
+            () = shutdown.cancelled() => return,
         }
     }
+}
+
+/// Saves the offset, retrying while the database is busy; `false` at shutdown (the updates
+/// it would have confirmed are stored, so getting them again is harmless).
+async fn save_offset(shared: &Shared, offset: i32, shutdown: &CancellationToken) -> bool {
+    let store = shared.agent.store();
+    let value = offset.to_string();
+    retry_until("save the Telegram offset", shutdown, || {
+        store.set_channel_state(CHANNEL, OFFSET_KEY, &value)
+    })
+    .await
+    .is_some()
 }
 
 fn next_offset(last_update_id: u32) -> i32 {
@@ -252,7 +273,12 @@ fn max_update_id(raw: &str) -> Option<u32> {
         .max()
 }
 
-async fn on_update(shared: &Arc<Shared>, workers: &mut ChatWorkers, update: Update) {
+async fn on_update(
+    shared: &Arc<Shared>,
+    workers: &mut ChatWorkers,
+    update: Update,
+    shutdown: &CancellationToken,
+) -> Acted {
     let message = match update.kind {
         UpdateKind::Message(m) => m,
         UpdateKind::EditedMessage(m) => {
@@ -260,16 +286,16 @@ async fn on_update(shared: &Arc<Shared>, workers: &mut ChatWorkers, update: Upda
                 chat = m.chat.id.0,
                 "telegram: edited message ignored (the original was handled)"
             );
-            return;
+            return Acted::Done;
         }
         UpdateKind::Error(_) => {
             tracing::warn!(
                 update = update.id.0,
                 "telegram: an update teloxide could not read was skipped"
             );
-            return;
+            return Acted::Done;
         }
-        _ => return,
+        _ => return Acted::Done,
     };
     let decision = incoming::classify(shared, &message);
     let chat_id = message.chat.id;
@@ -282,8 +308,9 @@ async fn on_update(shared: &Arc<Shared>, workers: &mut ChatWorkers, update: Upda
         decision,
         key,
         notify,
+        shutdown,
     )
-    .await;
+    .await
 }
 
 #[cfg(test)]
