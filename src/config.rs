@@ -100,6 +100,9 @@ pub struct Config {
     pub llm_timeout_secs: u64,
     /// Extra attempts after a 429, a 5xx or a connection failure.
     pub llm_max_retries: u32,
+    /// Answers one person may ask for per minute in one group (Telegram group, Discord
+    /// channel); beyond, their messages are stored but not answered. 0 = no limit.
+    pub group_rate_limit_per_min: u32,
     #[serde(deserialize_with = "deserialize_ids")]
     pub control_chat_ids: Vec<String>,
     pub reflector_enabled: bool,
@@ -243,6 +246,7 @@ impl Default for Config {
             max_history_messages: 40,
             llm_timeout_secs: 120,
             llm_max_retries: 3,
+            group_rate_limit_per_min: 6,
             control_chat_ids: Vec::new(),
             reflector_enabled: true,
             reflector_interval_mins: 15,

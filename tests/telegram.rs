@@ -493,3 +493,90 @@ async fn a_database_locked_by_another_process_loses_no_message() {
     tg.wait_confirmed().await;
     let _ = bot.stop().await;
 }
+
+/// One member of an allowed group cannot queue unlimited model turns: past
+/// `group_rate_limit_per_min` their messages are kept but not answered, and they are told once.
+#[tokio::test]
+async fn a_group_member_gets_a_few_answers_a_minute() {
+    let (llm, tg, dir) = setup().await;
+    llm.fallback(openai_text("Yes?"));
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "group_rate_limit_per_min: 2\n").await;
+    let store = bot.bot.agent.store().clone();
+    for i in 0..5 {
+        let mut m = tg.group_message(-1001, 7, "Bob", &format!("@mneme_bot question {i}"));
+        m["entities"] = json!([{"type": "mention", "offset": 0, "length": 10}]);
+        tg.push_message(m);
+    }
+    // Carol in the same group is not held back by Bob.
+    let mut m = tg.group_message(-1001, 8, "Carol", "@mneme_bot mine");
+    m["entities"] = json!([{"type": "mention", "offset": 0, "length": 10}]);
+    tg.push_message(m);
+    let sent = tg.wait_sent(4).await;
+    tg.wait_confirmed().await;
+    let texts: Vec<String> = sent.iter().map(|s| s.visible()).collect();
+    let slow_downs = texts
+        .iter()
+        .filter(|t| t.contains("faster than I answer"))
+        .count();
+    assert_eq!(slow_downs, 1, "{texts:?}");
+    assert_eq!(
+        texts.iter().filter(|t| *t == "Yes?").count(),
+        3,
+        "{texts:?}"
+    );
+    assert_eq!(llm.request_count(), 3, "2 for Bob, 1 for Carol");
+    // Every message is kept as history.
+    let chat = store
+        .find_chat(&"telegram:-1001".parse::<ChatKey>().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(store.count_messages(chat.id).await.unwrap(), 6 + 3);
+    // Nothing is owed for the next start.
+    assert!(
+        bot.bot
+            .agent
+            .awaiting_reply("telegram", 0)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
+/// A chat's queue of answers is bounded: while the model is stuck on one turn, messages past
+/// QUEUE_LIMIT are told to wait instead of piling up.
+#[tokio::test]
+async fn a_full_chat_queue_says_so() {
+    use mneme::channels::workers::QUEUE_LIMIT;
+    use std::sync::Arc;
+    let (llm, tg, dir) = setup().await;
+    let gate = Arc::new(tokio::sync::Notify::new());
+    llm.script([Answer::Gated(gate.clone(), Box::new(openai_text("first")))]);
+    llm.fallback(openai_text("later"));
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    tg.private_text(100, "first question");
+    llm.wait_for_requests(1).await;
+    // One turn in flight; QUEUE_LIMIT more fit; the two after that do not.
+    for i in 0..QUEUE_LIMIT + 2 {
+        tg.private_text(100, &format!("more {i}"));
+    }
+    tg.wait_sent(1).await;
+    tg.wait_confirmed().await;
+    let full: Vec<String> = tg.sent().iter().map(|s| s.visible()).collect();
+    assert!(
+        full.iter().all(|t| t.contains("I'm still answering")),
+        "{full:?}"
+    );
+    gate.notify_one();
+    let sent = tg.wait_sent(2 + QUEUE_LIMIT + 1).await;
+    let answers = sent.iter().filter(|s| s.visible() == "later").count();
+    assert_eq!(answers, QUEUE_LIMIT, "{sent:#?}");
+    assert!(
+        bot.bot
+            .agent
+            .awaiting_reply("telegram", 0)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}

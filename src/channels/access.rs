@@ -85,6 +85,72 @@ impl StrangerNotices {
     }
 }
 
+/// How many answers each person may ask for per minute in a group: a sliding window over the
+/// times of their last requests, per chat and sender. Pure bookkeeping; the caller says what
+/// "now" is.
+pub struct SenderRate {
+    per_min: u32,
+    windows: HashMap<(String, String), Window>,
+}
+
+#[derive(Default)]
+struct Window {
+    /// Times of the requests allowed within the last minute.
+    allowed: Vec<i64>,
+    /// When the person was last told to slow down.
+    told_at: Option<i64>,
+}
+
+const MINUTE_MS: i64 = 60_000;
+
+/// What [`SenderRate::check`] decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rate {
+    Allowed,
+    /// Over the limit; `tell` is true once a minute at most (say so then).
+    Limited {
+        tell: bool,
+    },
+}
+
+impl SenderRate {
+    /// `per_min` 0 means no limit.
+    pub fn new(per_min: u32) -> Self {
+        Self {
+            per_min,
+            windows: HashMap::new(),
+        }
+    }
+
+    pub fn check(&mut self, chat: &str, sender: &str, now_ms: i64) -> Rate {
+        if self.per_min == 0 {
+            return Rate::Allowed;
+        }
+        if self.windows.len() > 10_000 {
+            self.windows
+                .retain(|_, w| w.allowed.last().is_some_and(|t| now_ms - t < MINUTE_MS));
+        }
+        let w = self
+            .windows
+            .entry((chat.to_string(), sender.to_string()))
+            .or_default();
+        w.allowed.retain(|t| now_ms - t < MINUTE_MS);
+        if w.allowed.len() < self.per_min as usize {
+            w.allowed.push(now_ms);
+            return Rate::Allowed;
+        }
+        let tell = w.told_at.is_none_or(|t| now_ms - t >= MINUTE_MS);
+        if tell {
+            w.told_at = Some(now_ms);
+        }
+        Rate::Limited { tell }
+    }
+}
+
+/// What a person over the group rate limit is told, once a minute at most.
+pub const SLOW_DOWN: &str = "You're asking faster than I answer in this group, so I'll skip \
+     some of your messages for a minute (they are still kept as history).";
+
 /// The reply a stranger gets.
 pub fn stranger_notice(user_id: &str, config_key: &str) -> String {
     format!(
@@ -103,6 +169,26 @@ mod tests {
         assert!(!allows(&ids, "43"));
         assert!(!allows(&[], "42"), "empty allows nobody");
         assert!(allows(&["*".to_string()], "anyone"));
+    }
+
+    #[test]
+    fn each_sender_gets_a_few_answers_a_minute_per_group_and_is_told_once() {
+        let mut r = SenderRate::new(2);
+        assert_eq!(r.check("g", "bob", 0), Rate::Allowed);
+        assert_eq!(r.check("g", "bob", 1_000), Rate::Allowed);
+        assert_eq!(r.check("g", "bob", 2_000), Rate::Limited { tell: true });
+        assert_eq!(r.check("g", "bob", 3_000), Rate::Limited { tell: false });
+        // Others, and Bob elsewhere, are not held back by Bob here.
+        assert_eq!(r.check("g", "carol", 3_000), Rate::Allowed);
+        assert_eq!(r.check("h", "bob", 3_000), Rate::Allowed);
+        // A minute after his first request, one slot is free again.
+        assert_eq!(r.check("g", "bob", 60_000), Rate::Allowed);
+        assert_eq!(r.check("g", "bob", 60_500), Rate::Limited { tell: false });
+        assert_eq!(r.check("g", "bob", 61_200), Rate::Allowed);
+        // Told again only a minute after the last time.
+        assert_eq!(r.check("g", "bob", 62_100), Rate::Limited { tell: true });
+        let mut off = SenderRate::new(0);
+        assert!((0..100).all(|i| off.check("g", "bob", i) == Rate::Allowed));
     }
 
     #[tokio::test]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use super::access::{StrangerNotices, stranger_notice};
+use super::access::{Rate, SLOW_DOWN, StrangerNotices, stranger_notice};
 use super::turn::TEXT_ONLY;
 use super::workers::ChatWorkers;
 use crate::agent::{Agent, IncomingMessage, Received};
@@ -65,17 +65,44 @@ pub async fn act(
             }
         }
         Decision::TextOnly => notify(TEXT_ONLY).await,
-        Decision::Message(msg) => {
+        Decision::Message(mut msg) => {
+            let mut notice = None;
+            if msg.is_group && msg.addressed {
+                let chat = msg.chat.to_string();
+                if let Rate::Limited { tell } = workers.rate.check(&chat, &msg.sender_id, now_ms())
+                {
+                    // Kept as history (and for the reflector), not answered.
+                    msg.addressed = false;
+                    notice = tell.then_some(SLOW_DOWN);
+                }
+            }
             let what = format!("store a message of {}", msg.chat);
             match retry_until(&what, shutdown, || agent.receive(&msg)).await {
-                Some(Received::Pending(pending)) => workers.dispatch(pending),
+                Some(Received::Pending(pending)) => {
+                    if let Err(pending) = workers.try_dispatch(pending) {
+                        // Its chat already waits on QUEUE_LIMIT answers: say so, and do not
+                        // leave it owed for the next start either.
+                        tracing::warn!(chat = %pending.chat, "a chat's queue is full; a message is not answered");
+                        if let Err(e) = agent.mark_replied(&pending).await {
+                            tracing::warn!(error = %e, "could not record a skipped answer");
+                        }
+                        notice = Some(QUEUE_FULL);
+                    }
+                }
                 Some(Received::Stored | Received::Duplicate) => {}
                 None => return Acted::NotStored,
+            }
+            if let Some(text) = notice {
+                notify(text).await;
             }
         }
     }
     Acted::Done
 }
+
+/// What a sender is told when their chat already has a full queue of answers to wait for.
+pub const QUEUE_FULL: &str = "I'm still answering the earlier messages in this chat, so I'll \
+     skip this one; send it again once I've caught up.";
 
 /// Runs `op` until it succeeds, waiting longer after each failure (250 ms doubling to 5 s) and
 /// logging each one; `None` when `shutdown` comes first. For the writes a channel must not

@@ -1,21 +1,32 @@
 //! One worker task per chat: answers within a chat go out in the order the messages came,
 //! while chats are answered concurrently. Shared by the platform channels.
+//!
+//! Bounded: a chat's queue holds at most [`QUEUE_LIMIT`] new messages (the channel tells the
+//! sender to wait beyond that), and a worker idle for [`IDLE_AFTER`] ends, so a process that
+//! has seen many chats does not keep a task and a queue for each of them.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
+use super::access::SenderRate;
 use crate::agent::{Agent, Pending};
 use crate::store::now_ms;
 
 /// How long shutdown waits for answers in flight before leaving them for the next start
 /// (they keep their `needs_reply` mark, so nothing is lost). Below the 10 s the daemon has.
 pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(8);
+
+/// New messages a chat may have waiting for an answer.
+pub const QUEUE_LIMIT: usize = 8;
+/// A worker with nothing to do for this long ends; the chat's next message starts a new one.
+pub const IDLE_AFTER: Duration = Duration::from_secs(300);
 
 type Answer = Arc<dyn Fn(Pending) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
@@ -27,8 +38,17 @@ pub fn backlog_since(backlog_mins: u32) -> i64 {
 pub struct ChatWorkers {
     channel: &'static str,
     answer: Answer,
-    queues: HashMap<String, mpsc::UnboundedSender<Pending>>,
+    queues: HashMap<String, Queue>,
     tasks: JoinSet<()>,
+    idle_after: Duration,
+    /// Answers each person may ask for per minute in a group.
+    pub rate: SenderRate,
+}
+
+/// A chat's queue: its sender, and how many answers wait in it.
+struct Queue {
+    tx: mpsc::UnboundedSender<Pending>,
+    waiting: Arc<AtomicUsize>,
 }
 
 impl ChatWorkers {
@@ -43,29 +63,92 @@ impl ChatWorkers {
             answer: Arc::new(move |p| Box::pin(answer(p))),
             queues: HashMap::new(),
             tasks: JoinSet::new(),
+            idle_after: IDLE_AFTER,
+            rate: SenderRate::new(0),
         }
+    }
+
+    /// The same, with `per_min` answers per person per minute in groups (0 = no limit).
+    pub fn with_group_rate(mut self, per_min: u32) -> Self {
+        self.rate = SenderRate::new(per_min);
+        self
+    }
+
+    /// The same, with idle workers retired after `idle_after` (tests).
+    pub fn with_idle_after(mut self, idle_after: Duration) -> Self {
+        self.idle_after = idle_after;
+        self
+    }
+
+    /// Queues a new message's answer, unless its chat already has [`QUEUE_LIMIT`] waiting:
+    /// then it is handed back, for the channel to say so.
+    pub fn try_dispatch(&mut self, pending: Pending) -> Result<(), Pending> {
+        let chat = pending.chat.to_string();
+        if let Some(q) = self.queues.get(&chat)
+            && !q.tx.is_closed()
+            && q.waiting.load(Ordering::SeqCst) >= QUEUE_LIMIT
+        {
+            return Err(pending);
+        }
+        self.dispatch(pending);
+        Ok(())
     }
 
     /// Queues `pending` behind the answers its chat already owes.
     pub fn dispatch(&mut self, pending: Pending) {
+        self.reap();
         let chat = pending.chat.to_string();
         let pending = match self.queues.get(&chat) {
-            Some(tx) => match tx.send(pending) {
-                Ok(()) => return,
-                // The worker is gone (it can only stop by panicking): start a new one.
-                Err(mpsc::error::SendError(p)) => p,
-            },
+            Some(q) => {
+                q.waiting.fetch_add(1, Ordering::SeqCst);
+                match q.tx.send(pending) {
+                    Ok(()) => return,
+                    // The worker ended (idle): start a new one.
+                    Err(mpsc::error::SendError(p)) => p,
+                }
+            }
             None => pending,
         };
         let (tx, mut rx) = mpsc::unbounded_channel::<Pending>();
+        let waiting = Arc::new(AtomicUsize::new(1));
         let _ = tx.send(pending);
-        self.queues.insert(chat, tx);
+        self.queues.insert(
+            chat,
+            Queue {
+                tx,
+                waiting: waiting.clone(),
+            },
+        );
         let answer = self.answer.clone();
+        let idle_after = self.idle_after;
         self.tasks.spawn(async move {
-            while let Some(p) = rx.recv().await {
+            loop {
+                let next = match tokio::time::timeout(idle_after, rx.recv()).await {
+                    Ok(next) => next,
+                    Err(_idle) => {
+                        // Refuse new work, then finish what slipped in meanwhile.
+                        rx.close();
+                        rx.recv().await
+                    }
+                };
+                let Some(p) = next else { break };
+                waiting.fetch_sub(1, Ordering::SeqCst);
                 answer(p).await;
             }
         });
+    }
+
+    /// Chats with a live worker.
+    pub fn live(&self) -> usize {
+        self.queues.values().filter(|q| !q.tx.is_closed()).count()
+    }
+
+    /// Forgets the queues of workers that ended, and their finished tasks.
+    fn reap(&mut self) {
+        while self.tasks.try_join_next().is_some() {}
+        if self.queues.len() > 64 {
+            self.queues.retain(|_, q| !q.tx.is_closed());
+        }
     }
 
     /// Queues the answers this channel still owes from before this start (a crash or shutdown
@@ -90,5 +173,85 @@ impl ChatWorkers {
                 self.channel
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::store::ChatKey;
+
+    fn pending(chat: &str, message_id: i64) -> Pending {
+        Pending {
+            chat: chat.parse::<ChatKey>().unwrap(),
+            is_group: false,
+            message_id,
+            platform_message_id: None,
+            platform_thread_id: None,
+        }
+    }
+
+    /// Polls `cond` every few milliseconds for up to 5 s.
+    async fn eventually(what: &str, cond: impl Fn() -> bool) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+        while !cond() {
+            assert!(tokio::time::Instant::now() < deadline, "timed out: {what}");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn idle_workers_end_and_the_next_message_starts_a_new_one_in_order() {
+        let answered = Arc::new(Mutex::new(Vec::new()));
+        let log = answered.clone();
+        let mut workers = ChatWorkers::new("test", move |p: Pending| {
+            let log = log.clone();
+            async move { log.lock().unwrap().push(p.message_id) }
+        })
+        .with_idle_after(Duration::from_millis(30));
+        for id in 1..=3 {
+            workers.dispatch(pending("telegram:1", id));
+        }
+        workers.dispatch(pending("telegram:2", 10));
+        eventually("both workers retire", || workers.live() == 0).await;
+        assert_eq!(*answered.lock().unwrap(), [1, 2, 3, 10]);
+
+        workers.dispatch(pending("telegram:1", 4));
+        eventually("a new worker answers", || {
+            answered.lock().unwrap().len() == 5
+        })
+        .await;
+        assert_eq!(answered.lock().unwrap()[4], 4);
+        workers.drain().await;
+    }
+
+    #[tokio::test]
+    async fn a_chat_queue_holds_a_bounded_number_of_new_messages() {
+        let gate = Arc::new(tokio::sync::Semaphore::new(0));
+        let open = gate.clone();
+        let mut workers = ChatWorkers::new("test", move |_p: Pending| {
+            let gate = gate.clone();
+            async move {
+                let _ = gate.acquire().await;
+            }
+        });
+        workers.dispatch(pending("telegram:1", 0));
+        // The first one is being answered (taken off the queue) once the queue has room again.
+        eventually("the first turn starts", || {
+            workers.queues["telegram:1"].waiting.load(Ordering::SeqCst) == 0
+        })
+        .await;
+        for id in 1..=QUEUE_LIMIT as i64 {
+            assert!(workers.try_dispatch(pending("telegram:1", id)).is_ok());
+        }
+        let refused = workers.try_dispatch(pending("telegram:1", 99)).unwrap_err();
+        assert_eq!(refused.message_id, 99);
+        // Another chat is not affected, and owed answers (dispatch) are never refused.
+        assert!(workers.try_dispatch(pending("telegram:2", 1)).is_ok());
+        workers.dispatch(pending("telegram:1", 100));
+        open.add_permits(100);
+        workers.drain().await;
     }
 }

@@ -111,7 +111,7 @@ fn check_llm(c: &Config, out: &mut Vec<Problem>) {
 }
 
 fn check_limits(c: &Config, out: &mut Vec<Problem>) {
-    let ranges: [(&str, u64, u64, u64); 6] = [
+    let ranges: [(&str, u64, u64, u64); 7] = [
         ("max_tokens", c.max_tokens.into(), 1, 1_000_000),
         ("max_tool_iterations", c.max_tool_iterations.into(), 1, 100),
         (
@@ -122,6 +122,12 @@ fn check_limits(c: &Config, out: &mut Vec<Problem>) {
         ),
         ("llm_timeout_secs", c.llm_timeout_secs, 1, 3600),
         ("llm_max_retries", c.llm_max_retries.into(), 0, 10),
+        (
+            "group_rate_limit_per_min",
+            c.group_rate_limit_per_min.into(),
+            0,
+            10_000,
+        ),
         (
             "reflector_interval_mins",
             c.reflector_interval_mins.into(),

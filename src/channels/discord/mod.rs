@@ -99,10 +99,12 @@ impl Channel for DiscordChannel {
         tracing::info!(bot = %shared.bot_name, "discord: signed in");
 
         let answerer = shared.clone();
+        let group_rate = shared.agent.config().group_rate_limit_per_min;
         let mut workers = ChatWorkers::new(CHANNEL, move |pending| {
             let shared = answerer.clone();
             async move { send::answer(&shared, &pending).await }
-        });
+        })
+        .with_group_rate(group_rate);
         // Answers owed from before the restart (a crash or shutdown between storing and
         // delivering). Done here, once, not on READY: READY comes again after a re-identify.
         let backlog = self.config.answer_backlog_mins;

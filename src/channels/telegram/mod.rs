@@ -123,10 +123,12 @@ impl Channel for TelegramChannel {
         register_commands(&shared).await;
 
         let answerer = shared.clone();
+        let group_rate = shared.agent.config().group_rate_limit_per_min;
         let mut workers = ChatWorkers::new(CHANNEL, move |pending| {
             let shared = answerer.clone();
             async move { send::answer(&shared, &pending).await }
-        });
+        })
+        .with_group_rate(group_rate);
         // Answers owed from before the restart (a crash between storing and delivering).
         let backlog = self.config.answer_backlog_mins;
         let owed = retry_until("find the answers owed", &shutdown, || {
