@@ -531,16 +531,24 @@ async fn a_group_member_gets_a_few_answers_a_minute() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(store.count_messages(chat.id).await.unwrap(), 6 + 3);
+    eventually("the answers stored", || {
+        let store = store.clone();
+        async move { store.count_messages(chat.id).await.unwrap() == 6 + 3 }
+    })
+    .await;
     // Nothing is owed for the next start.
-    assert!(
-        bot.bot
-            .agent
-            .awaiting_reply("telegram", 0)
-            .await
-            .unwrap()
-            .is_empty()
-    );
+    let agent = bot.bot.agent.clone();
+    eventually("every delivered answer recorded", || {
+        let agent = agent.clone();
+        async move {
+            agent
+                .awaiting_reply("telegram", 0)
+                .await
+                .unwrap()
+                .is_empty()
+        }
+    })
+    .await;
 }
 
 /// A chat's queue of answers is bounded: while the model is stuck on one turn, messages past
@@ -571,12 +579,16 @@ async fn a_full_chat_queue_says_so() {
     let sent = tg.wait_sent(2 + QUEUE_LIMIT + 1).await;
     let answers = sent.iter().filter(|s| s.visible() == "later").count();
     assert_eq!(answers, QUEUE_LIMIT, "{sent:#?}");
-    assert!(
-        bot.bot
-            .agent
-            .awaiting_reply("telegram", 0)
-            .await
-            .unwrap()
-            .is_empty()
-    );
+    let agent = bot.bot.agent.clone();
+    eventually("every delivered answer recorded", || {
+        let agent = agent.clone();
+        async move {
+            agent
+                .awaiting_reply("telegram", 0)
+                .await
+                .unwrap()
+                .is_empty()
+        }
+    })
+    .await;
 }

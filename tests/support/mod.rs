@@ -62,6 +62,16 @@ pub async fn wait_notified(
     }
 }
 
+/// Polls `cond` (every 10 ms, up to 15 s) until it holds; panics naming `what` otherwise. For
+/// state that no fake is told about (a row the bot writes after delivering).
+pub async fn eventually<F: Future<Output = bool>>(what: &str, mut cond: impl FnMut() -> F) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !cond().await {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 /// The real `mneme start` on a config file, logging to a pipe.
 pub struct Daemon {
     child: tokio::process::Child,
