@@ -123,6 +123,8 @@ pub struct Config {
     /// Longest wait before a failing chat is tried again (the wait doubles per failure,
     /// starting at `reflector_interval_mins`).
     pub reflector_backoff_max_mins: u32,
+    /// Unreadable answers in a row for one batch before it is set aside and the cursor moves on.
+    pub reflector_max_parse_failures: u32,
     pub memory_token_budget: u32,
     /// Days for a memory's confidence to halve when it is not seen again.
     pub memory_half_life_days: u32,
@@ -258,6 +260,7 @@ impl Default for Config {
             reflector_dedup_threshold: 0.6,
             reflector_dedup_cosine_threshold: 0.85,
             reflector_backoff_max_mins: 360,
+            reflector_max_parse_failures: 3,
             memory_token_budget: 1500,
             memory_half_life_days: 90,
             memory_profile_half_life_days: 365,

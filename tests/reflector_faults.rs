@@ -513,3 +513,62 @@ where
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+/// One batch the model always answers with garbage does not stop the chat's reflection: after
+/// `reflector_max_parse_failures` unreadable answers in a row it is set aside — recorded, and
+/// shown by `mneme usage` — and the cursor moves on, so later messages are reflected.
+#[tokio::test]
+async fn a_batch_answered_with_garbage_again_and_again_is_set_aside() {
+    let lab = Lab::new("reflector_max_parse_failures: 3\n").await;
+    let chat = lab.chat("telegram:1", false).await;
+    let poisoned = lab
+        .say(&chat, "alice", "something the model chokes on")
+        .await;
+    lab.llm.script([
+        openai_text("no JSON here"),
+        openai_text("still none"),
+        openai_text("{\"memories\": [oops"),
+        facts(json!([{"content": "Alice lives in Lisbon", "category": "PROFILE", "supersedes_id": null}])),
+    ]);
+    let mut at = T0;
+    for attempt in 1..=3 {
+        let report = lab.pass(at).await;
+        let c = &report.chats[0];
+        if attempt < 3 {
+            assert!(
+                matches!(&c.failure, Some(Failure::Parse(_))),
+                "{:?}",
+                c.failure
+            );
+            assert_eq!(
+                lab.cursor(chat.id).await,
+                0,
+                "the cursor stays before attempt 3"
+            );
+            at = c.retry_at.unwrap();
+        } else {
+            assert_eq!(c.failure, None, "the third failure sets the batch aside");
+            assert_eq!(c.set_aside, 1);
+            assert_eq!(lab.cursor(chat.id).await, poisoned);
+        }
+    }
+    let run = lab.runs(chat.id).await.into_iter().next().unwrap();
+    assert!(!run.parse_ok);
+    assert!(
+        run.error.as_deref().unwrap().contains("set aside"),
+        "{run:?}"
+    );
+    let aside = lab.store.set_aside_batches(10).await.unwrap();
+    assert_eq!(aside.len(), 1);
+    assert_eq!((aside[0].last_message_id, aside[0].attempts), (poisoned, 3));
+    let state = lab.store.reflector_state(chat.id).await.unwrap();
+    assert_eq!((state.failures, state.next_attempt_at), (0, 0));
+
+    // Reflection goes on with what comes next.
+    let last = lab.say(&chat, "alice", "I live in Lisbon").await;
+    let report = lab.pass(at + MIN).await;
+    assert_eq!(report.chats[0].failure, None);
+    assert_eq!(report.chats[0].stats.inserted, 1);
+    assert_eq!(lab.cursor(chat.id).await, last);
+    assert_eq!(lab.contents(chat.id).await, ["Alice lives in Lisbon"]);
+}

@@ -58,6 +58,23 @@ pub async fn run(store: &Store) -> anyhow::Result<ExitCode> {
         day.reflector_superseded,
         day.reflector_skipped
     );
+    let set_aside = store.set_aside_batches(5).await?;
+    if !set_aside.is_empty() {
+        println!(
+            "Reflector batches set aside (the model's answers were unreadable), newest first:"
+        );
+        for b in &set_aside {
+            println!(
+                "  {} messages {}..={}, after {} attempts, {}: {}",
+                b.chat,
+                b.after_message_id + 1,
+                b.last_message_id,
+                b.attempts,
+                super::memory::rfc3339(b.set_aside_at),
+                b.error
+            );
+        }
+    }
     let coverage = if day.injected_candidates > 0 {
         format!(
             "{:.0}%",

@@ -289,7 +289,7 @@ fn check_ranges(ranges: &[(&str, u64, u64, u64)], out: &mut Vec<Problem>) {
 
 /// The reflector's batching and the memory lifecycle: whole numbers and fractions in range.
 fn check_reflector(c: &Config, out: &mut Vec<Problem>) {
-    let ranges: [(&str, u64, u64, u64); 10] = [
+    let ranges: [(&str, u64, u64, u64); 11] = [
         (
             "reflector_batch_messages",
             c.reflector_batch_messages.into(),
@@ -319,6 +319,12 @@ fn check_reflector(c: &Config, out: &mut Vec<Problem>) {
             c.reflector_backoff_max_mins.into(),
             1,
             43_200,
+        ),
+        (
+            "reflector_max_parse_failures",
+            c.reflector_max_parse_failures.into(),
+            1,
+            100,
         ),
         (
             "memory_half_life_days",

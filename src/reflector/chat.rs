@@ -25,6 +25,7 @@ pub(super) async fn reflect(
         chat: chat.key(),
         stats: RunStats::default(),
         batches: 0,
+        set_aside: 0,
         failure: None,
         retry_at: None,
         caught_up: false,
@@ -41,6 +42,8 @@ pub(super) async fn reflect(
     let mut cursor = due.state.last_message_id;
     // Dedup methods the batches used ("cosine", or "jaccard" when embedding failed).
     let mut methods = std::collections::BTreeSet::new();
+    // What the run record says besides a failure: batches set aside.
+    let mut notes: Vec<String> = Vec::new();
     while report.failure.is_none() {
         if cancel.is_cancelled() {
             report.failure = Some(Failure::Interrupted);
@@ -71,6 +74,21 @@ pub(super) async fn reflect(
             }
             // Another pass (another process) stored this batch meanwhile: its run says so.
             Ok(None) => break,
+            Err(Failure::Parse(why)) => match set_aside(r, chat, &batch, cursor, now, &why).await {
+                Ok(SetAside::Done) => {
+                    report.set_aside += 1;
+                    notes.push(format!(
+                        "messages {}..={} set aside after {} unreadable answers ({why})",
+                        cursor + 1,
+                        batch.last_id,
+                        r.settings.max_parse_failures
+                    ));
+                    cursor = batch.last_id;
+                }
+                Ok(SetAside::NotYet) => report.failure = Some(Failure::Parse(why)),
+                Ok(SetAside::Moved) => break,
+                Err(e) => report.failure = Some(Failure::Store(e.to_string())),
+            },
             Err(failure) => report.failure = Some(failure),
         }
     }
@@ -91,7 +109,7 @@ pub(super) async fn reflect(
             }
         }
     }
-    let parse_ok = !matches!(report.failure, Some(Failure::Parse(_)));
+    let parse_ok = !matches!(report.failure, Some(Failure::Parse(_))) && report.set_aside == 0;
     if methods.is_empty() {
         methods.insert(if r.retriever.embedder().is_some() {
             "cosine"
@@ -100,7 +118,10 @@ pub(super) async fn reflect(
         });
     }
     let method = methods.into_iter().collect::<Vec<_>>().join("+");
-    let error = report.failure.as_ref().map(ToString::to_string);
+    if let Some(failure) = &report.failure {
+        notes.push(failure.to_string());
+    }
+    let error = (!notes.is_empty()).then(|| notes.join("; "));
     let finished = now.saturating_add(i64::try_from(clock.elapsed().as_millis()).unwrap_or(0));
     if let Err(e) = r
         .store
@@ -122,6 +143,44 @@ pub(super) async fn reflect(
         updated = s.updated, superseded = s.superseded, skipped = s.skipped, "reflector: chat done"
     );
     report
+}
+
+enum SetAside {
+    /// Set aside; the cursor is past it.
+    Done,
+    /// Not as many failures yet: the batch is retried (with backoff).
+    NotYet,
+    /// The cursor had moved (another process stored the batch).
+    Moved,
+}
+
+/// Counts an unreadable answer for the batch at `cursor`; at `max_parse_failures` in a row,
+/// sets the batch aside (recorded with `why`) and moves the cursor past it.
+async fn set_aside(
+    r: &Reflector,
+    chat: &ChatRow,
+    batch: &Batch,
+    cursor: i64,
+    now: i64,
+    why: &str,
+) -> Result<SetAside, sqlx::Error> {
+    let failures = r.store.record_parse_failure(chat.id, now).await?;
+    if failures < r.settings.max_parse_failures {
+        return Ok(SetAside::NotYet);
+    }
+    let moved = r
+        .store
+        .set_aside_batch(chat.id, cursor, batch.last_id, failures, why, now)
+        .await?;
+    if moved {
+        tracing::warn!(
+            chat = %chat.key(), after = cursor, last = batch.last_id, failures,
+            "reflector: a batch the model keeps answering unreadably is set aside; reflection goes on past it"
+        );
+        Ok(SetAside::Done)
+    } else {
+        Ok(SetAside::Moved)
+    }
 }
 
 /// One batch: ask, check, store with the cursor at `batch.last_id` if it is still at

@@ -55,6 +55,8 @@ pub struct Settings {
     /// The same by embeddings (cosine), when there is an embedder.
     pub dedup_cosine_threshold: f64,
     pub backoff_max_ms: i64,
+    /// Unreadable answers in a row before a batch is set aside.
+    pub max_parse_failures: i64,
     /// `reflector_model`, or `model` when that is empty.
     pub model: String,
     pub max_tokens: u32,
@@ -72,6 +74,7 @@ impl Settings {
             dedup_threshold: c.reflector_dedup_threshold,
             dedup_cosine_threshold: c.reflector_dedup_cosine_threshold,
             backoff_max_ms: i64::from(c.reflector_backoff_max_mins) * 60_000,
+            max_parse_failures: i64::from(c.reflector_max_parse_failures.max(1)),
             model: c.reflector_model().to_string(),
             max_tokens: c.max_tokens,
             policy: Policy::from_config(c),
@@ -131,6 +134,8 @@ pub struct ChatReport {
     pub stats: RunStats,
     /// Batches stored.
     pub batches: usize,
+    /// Batches set aside after too many unreadable answers (the cursor moved past them).
+    pub set_aside: usize,
     pub failure: Option<Failure>,
     /// After a failure: when the chat is due again.
     pub retry_at: Option<i64>,

@@ -74,6 +74,17 @@ pub struct RunRecord {
     pub error: Option<String>,
 }
 
+/// A reflector batch set aside after too many unreadable answers.
+#[derive(Debug, Clone, FromRow, serde::Serialize)]
+pub struct SetAside {
+    pub chat: String,
+    pub after_message_id: i64,
+    pub last_message_id: i64,
+    pub attempts: i64,
+    pub error: String,
+    pub set_aside_at: i64,
+}
+
 impl Store {
     /// Chats with messages after their cursor, backoff or not (see `next_attempt_at`).
     pub async fn chats_with_new_messages(&self) -> Result<Vec<DueChat>> {
@@ -127,6 +138,82 @@ impl Store {
         .await?;
         tx.commit().await?;
         Ok(state)
+    }
+
+    /// Counts one more unreadable answer for the batch at the chat's cursor; returns how many
+    /// in a row there have been.
+    pub async fn record_parse_failure(&self, chat_id: i64, now: i64) -> Result<i64> {
+        sqlx::query_scalar(
+            "INSERT INTO memory_reflector_state (chat_id, parse_failures, updated_at) VALUES (?1, 1, ?2)
+             ON CONFLICT (chat_id) DO UPDATE SET parse_failures = parse_failures + 1, updated_at = ?2
+             RETURNING parse_failures",
+        )
+        .bind(chat_id)
+        .bind(now)
+        .fetch_one(&self.pool)
+        .await
+    }
+
+    /// Sets the batch after `cursor` up to `last_message_id` aside — recorded with why — and
+    /// moves the cursor past it, if the cursor is still at `cursor` (else `false`: another
+    /// process moved it).
+    pub async fn set_aside_batch(
+        &self,
+        chat_id: i64,
+        cursor: i64,
+        last_message_id: i64,
+        attempts: i64,
+        error: &str,
+        now: i64,
+    ) -> Result<bool> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let at: Option<i64> = sqlx::query_scalar(
+            "SELECT last_message_id FROM memory_reflector_state WHERE chat_id = ?1",
+        )
+        .bind(chat_id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if at.unwrap_or(0) != cursor {
+            return Ok(false);
+        }
+        sqlx::query(
+            "INSERT INTO memory_reflector_set_aside
+                (chat_id, after_message_id, last_message_id, attempts, error, set_aside_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )
+        .bind(chat_id)
+        .bind(cursor)
+        .bind(last_message_id)
+        .bind(attempts)
+        .bind(error)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO memory_reflector_state (chat_id, last_message_id, updated_at) VALUES (?1, ?2, ?3)
+             ON CONFLICT (chat_id) DO UPDATE
+                SET last_message_id = ?2, failures = 0, next_attempt_at = 0, parse_failures = 0, updated_at = ?3",
+        )
+        .bind(chat_id)
+        .bind(last_message_id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Batches set aside, newest first: (chat, after, last message id, attempts, error, when).
+    pub async fn set_aside_batches(&self, limit: i64) -> Result<Vec<SetAside>> {
+        sqlx::query_as::<_, SetAside>(
+            "SELECT c.channel || ':' || c.external_chat_id AS chat, s.after_message_id, s.last_message_id,
+                    s.attempts, s.error, s.set_aside_at
+             FROM memory_reflector_set_aside s JOIN chats c ON c.id = s.chat_id
+             ORDER BY s.id DESC LIMIT ?1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await
     }
 
     /// Opens a run record; `finish_run` completes it. A run left unfinished was interrupted.
@@ -332,10 +419,10 @@ impl ReflectionTx {
     /// Moves the cursor to `last_message_id`, clears the backoff and commits the batch.
     pub async fn commit(mut self, last_message_id: i64, now: i64) -> Result<()> {
         sqlx::query(
-            "INSERT INTO memory_reflector_state (chat_id, last_message_id, failures, next_attempt_at, updated_at)
-             VALUES (?1, ?2, 0, 0, ?3)
+            "INSERT INTO memory_reflector_state (chat_id, last_message_id, failures, next_attempt_at, parse_failures, updated_at)
+             VALUES (?1, ?2, 0, 0, 0, ?3)
              ON CONFLICT (chat_id) DO UPDATE
-                SET last_message_id = ?2, failures = 0, next_attempt_at = 0, updated_at = ?3",
+                SET last_message_id = ?2, failures = 0, next_attempt_at = 0, parse_failures = 0, updated_at = ?3",
         )
         .bind(self.chat_id)
         .bind(last_message_id)

@@ -367,5 +367,7 @@ pub(super) async fn stats(
             "selected": day.injected_selected,
         },
         "tokens": tokens,
+        // Reflector batches set aside after unreadable answers (all chats), newest first.
+        "set_aside": store.set_aside_batches(5).await?,
     })))
 }

@@ -396,6 +396,10 @@ async function loadStats() {
       line(d, r.runs + ' runs' + (r.failures ? ', ' + r.failures + ' failed' : ''), 'big');
       line(d, r.extracted + ' extracted · ' + r.inserted + ' inserted · ' + r.updated + ' updated · ' +
         r.superseded + ' superseded · ' + r.skipped + ' skipped');
+      for (const b of s.set_aside || []) {
+        line(d, 'Set aside: ' + b.chat + ' messages ' + (b.after_message_id + 1) + '–' + b.last_message_id +
+          ' after ' + b.attempts + ' unreadable answers', 'warn');
+      }
     }),
     card('Injection coverage, last 24 h', (d) => {
       line(d, coverage, 'big');
