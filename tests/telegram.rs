@@ -491,6 +491,20 @@ async fn a_database_locked_by_another_process_loses_no_message() {
         assert!(text.ends_with(&format!("fact {}", i + 1)), "{facts:?}");
     }
     tg.wait_confirmed().await;
+    // Every delivery is recorded, the one that landed just as the lock was taken too: nothing
+    // would be answered twice after a restart.
+    let agent = bot.bot.agent.clone();
+    eventually("every delivered answer recorded", || {
+        let agent = agent.clone();
+        async move {
+            agent
+                .awaiting_reply("telegram", 0)
+                .await
+                .unwrap()
+                .is_empty()
+        }
+    })
+    .await;
     let _ = bot.stop().await;
 }
 

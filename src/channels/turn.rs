@@ -33,3 +33,19 @@ pub async fn reply_text(
         }
     }
 }
+
+/// How long a delivered answer's record is retried (the database busy) before it is left; then
+/// the answer may be given again after a restart.
+const RECORD_WITHIN: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Records that the answer to `pending` was delivered, retrying while the database is busy:
+/// a delivery not recorded would be answered again after a restart.
+pub async fn record_delivery(agent: &Agent, pending: &Pending) {
+    let never = tokio_util::sync::CancellationToken::new();
+    let record = super::intake::retry_until("record a delivered answer", &never, || {
+        agent.mark_replied(pending)
+    });
+    if tokio::time::timeout(RECORD_WITHIN, record).await.is_err() {
+        tracing::error!(chat = %pending.chat, "could not record a delivered answer; it may be given again after a restart");
+    }
+}

@@ -86,7 +86,7 @@ impl Store {
     /// Ends the open session (if any) and starts a new one: the model's history starts over.
     pub async fn start_session(&self, chat_id: i64) -> Result<SessionId> {
         let now = now_ms();
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         sqlx::query("UPDATE sessions SET ended_at = ?2 WHERE chat_id = ?1 AND ended_at IS NULL")
             .bind(chat_id)
             .bind(now)

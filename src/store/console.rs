@@ -46,7 +46,7 @@ impl Store {
         content: &str,
         category: Category,
     ) -> Result<Option<MemoryRow>> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         if !rewrite(&mut tx, id, content, category, None).await? {
             return Ok(None);
         }

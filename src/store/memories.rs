@@ -280,7 +280,7 @@ pub(super) async fn rewrite(
 
 impl Store {
     pub async fn insert_memory(&self, m: &NewMemory) -> Result<i64> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let id = insert_row(&mut tx, m, now_ms(), false)
             .await?
             .ok_or(sqlx::Error::RowNotFound)?;
@@ -291,7 +291,7 @@ impl Store {
     /// Inserts every memory as given, in one transaction; returns their ids in order.
     /// Unlike `import_memories` it does not look for equal content (a bulk load).
     pub async fn insert_memories(&self, memories: &[NewMemory]) -> Result<Vec<i64>> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let mut ids = Vec::with_capacity(memories.len());
         for m in memories {
             let id = insert_row(&mut tx, m, now_ms(), false)
@@ -306,7 +306,7 @@ impl Store {
     /// Inserts each memory unless its scope already holds the same content; all or nothing.
     /// Returns how many were inserted.
     pub async fn import_memories(&self, memories: &[NewMemory]) -> Result<usize> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let mut inserted = 0;
         for m in memories {
             // A key another active memory of the scope holds stays with that one.
@@ -429,7 +429,7 @@ impl Store {
         category: Category,
         confidence: f64,
     ) -> Result<bool> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let found = rewrite(&mut tx, id, content, category, Some(confidence)).await?;
         tx.commit().await?;
         Ok(found)

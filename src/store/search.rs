@@ -187,7 +187,7 @@ impl Store {
     pub(super) async fn search_backlog(&self) -> Result<()> {
         for (table, column) in [("memories", "content"), ("messages", "text")] {
             loop {
-                let mut tx = self.pool.begin().await?;
+                let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
                 let rows: Vec<(i64, String)> = sqlx::query_as(&format!(
                     "SELECT id, {column} FROM {table} WHERE search_text IS NULL ORDER BY id LIMIT ?1"
                 ))

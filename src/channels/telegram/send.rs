@@ -56,8 +56,8 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
             break;
         }
     }
-    if delivered && let Err(e) = shared.agent.mark_replied(pending).await {
-        tracing::error!(error = %e, "telegram: could not record the delivery");
+    if delivered {
+        crate::channels::turn::record_delivery(&shared.agent, pending).await;
     }
 }
 
