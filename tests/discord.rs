@@ -687,3 +687,35 @@ async fn telegram_and_discord_run_side_by_side_on_one_memory() {
         done.unwrap().unwrap();
     }
 }
+
+/// Looking up what a channel is (a thread of an allowed channel?) happens beside the intake,
+/// not in it: while Discord is slow to answer for one channel, a DM is still answered.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_slow_channel_lookup_does_not_hold_up_other_messages() {
+    let (llm, dc, dir) = setup().await;
+    llm.fallback(openai_text("Answered."));
+    let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
+    dc.hold_lookups();
+    let unknown = 777;
+    dc.say(unknown, D::FRIEND, "friend", "hello from somewhere else");
+    dc.wait_until("the lookup is held", |d| d.lookups_held() == 1)
+        .await;
+    dc.dm(D::FRIEND, "hello");
+    let posted = dc.wait_posted(1).await;
+    assert_eq!(posted[0].content, "Answered.");
+    assert_eq!(
+        dc.lookups_held(),
+        1,
+        "the DM was answered while the lookup was still pending"
+    );
+    dc.release_lookups();
+    dc.wait_until("the lookup answered", |d| d.lookups_held() == 0)
+        .await;
+    // Not an allowed channel (Discord says it does not know it): ignored, nothing stored.
+    dc.dm(D::FRIEND, "again");
+    dc.wait_posted(2).await;
+    let store = bot.bot.agent.store();
+    let other = ChatKey::new("discord", unknown.to_string());
+    assert!(store.find_chat(&other).await.unwrap().is_none());
+    bot.stop().await;
+}

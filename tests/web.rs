@@ -522,3 +522,46 @@ async fn mneme_start_serves_the_web_chat_alone_and_stops_cleanly() {
         check.stderr
     );
 }
+
+/// A web turn that a shutdown cut off (stored, owed, its connection gone) is answered at the
+/// next start, into the history the page shows.
+#[tokio::test]
+async fn a_turn_cut_off_by_a_shutdown_is_answered_after_the_restart() {
+    use mneme::agent::Received;
+    let llm = FakeLlm::start().await;
+    llm.fallback(openai_text("here is the owed answer"));
+    let dir = tempfile::tempdir().unwrap();
+    {
+        // What a shutdown in the middle of a web turn leaves behind.
+        let bot = TestBot::start(&llm, dir.path(), "reflector_enabled: false\n").await;
+        let owed = bot
+            .agent
+            .receive(&private("web:alice", "are you still there?"))
+            .await
+            .unwrap();
+        assert!(matches!(owed, Received::Pending(_)));
+        bot.agent.store().close().await;
+    }
+    let web = Web::start(&llm, dir.path(), "").await;
+    let agent = web.agent.clone();
+    eventually("the owed web answer given", || {
+        let agent = agent.clone();
+        async move { agent.awaiting_reply("web", 0).await.unwrap().is_empty() }
+    })
+    .await;
+    let (status, history) = web.get_json("/api/chats/alice/messages").await;
+    assert_eq!(status, StatusCode::OK);
+    let texts: Vec<&str> = history["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        texts,
+        ["are you still there?", "here is the owed answer"],
+        "{history}"
+    );
+    assert_eq!(llm.request_count(), 1);
+    web.stop().await;
+}

@@ -93,6 +93,10 @@ struct Inner {
     failures: Mutex<HashMap<(String, String), VecDeque<u16>>>,
     gateway: Mutex<Gateway>,
     changed: Notify,
+    /// While set, `GET /channels/{id}` waits for a permit of this semaphore.
+    lookup_gate: Mutex<Option<Arc<tokio::sync::Semaphore>>>,
+    /// Channel lookups being held by the gate right now (a cancelled one counts off).
+    lookups_held: std::sync::atomic::AtomicUsize,
 }
 
 #[derive(Clone)]
@@ -140,6 +144,8 @@ impl FakeDiscord {
             failures: Mutex::default(),
             gateway: Mutex::default(),
             changed: Notify::new(),
+            lookup_gate: Mutex::new(None),
+            lookups_held: std::sync::atomic::AtomicUsize::new(0),
         });
         let fake = Self {
             api_url: format!("http://{}/api", rest.local_addr().unwrap()),
@@ -331,6 +337,24 @@ impl FakeDiscord {
             .entry((method.to_string(), kind.to_string()))
             .or_default()
             .push_back(status);
+    }
+
+    /// Holds every channel lookup until `release_lookups`.
+    pub fn hold_lookups(&self) {
+        *self.inner.lookup_gate.lock().unwrap() = Some(Arc::new(tokio::sync::Semaphore::new(0)));
+    }
+
+    pub fn release_lookups(&self) {
+        if let Some(gate) = self.inner.lookup_gate.lock().unwrap().take() {
+            gate.add_permits(1_000);
+        }
+    }
+
+    /// Channel lookups waiting at the gate now (the bot has not given up on them).
+    pub fn lookups_held(&self) -> usize {
+        self.inner
+            .lookups_held
+            .load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// As if "Message Content Intent" were switched off in the developer portal.
@@ -656,6 +680,22 @@ async fn get_channel(
         "channel",
     ) {
         return r;
+    }
+    let gate = inner.lookup_gate.lock().unwrap().clone();
+    if let Some(gate) = gate {
+        /// Counts a held lookup off however it ends (answered, or dropped by the client).
+        struct Held<'a>(&'a std::sync::atomic::AtomicUsize);
+        impl Drop for Held<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+            }
+        }
+        inner
+            .lookups_held
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        inner.changed.notify_waiters();
+        let _held = Held(&inner.lookups_held);
+        let _permit = gate.acquire().await;
     }
     let channel = id
         .parse::<u64>()

@@ -22,6 +22,8 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use super::Arrival;
+use super::places::Places;
 use crate::channels::redact;
 use crate::channels::status::ChannelStatus;
 use crate::config::DiscordConfig;
@@ -105,17 +107,24 @@ pub(super) async fn whoami(
 /// Forwards messages to the intake loop; everything else is logging. Each call runs as its
 /// own task (serenity's choice), so this does nothing that could race.
 struct Handler {
-    intake: mpsc::UnboundedSender<Message>,
+    intake: mpsc::UnboundedSender<Arrival>,
     ready: watch::Sender<bool>,
     status: Arc<ChannelStatus>,
+    places: Arc<Places>,
+    allowed_channels: Vec<String>,
 }
 
 #[async_trait]
 impl EventHandler for Handler {
     async fn message(&self, _ctx: Context, message: Message) {
+        // Here, in this event's own task, not in the intake loop: see `places`.
+        let place = self
+            .places
+            .for_message(&message, &self.allowed_channels)
+            .await;
         // Fails only once the intake has closed at shutdown; the message is then Discord's
         // to forget, as any message sent while the bot is down.
-        let _ = self.intake.send(message);
+        let _ = self.intake.send((message, place));
     }
 
     /// Comes after IDENTIFY — at start, and again whenever serenity had to re-identify — so it
@@ -151,8 +160,9 @@ impl Gateway {
     /// Asks `GET /gateway` where to connect (serenity does) and starts the connection.
     pub(super) async fn connect(
         config: &DiscordConfig,
-        intake: mpsc::UnboundedSender<Message>,
+        intake: mpsc::UnboundedSender<Arrival>,
         status: Arc<ChannelStatus>,
+        places: Arc<Places>,
     ) -> anyhow::Result<Self> {
         // One REST client (ours: timeouts, proxy) for the gateway code and for us, so rate
         // limits are tracked in one place.
@@ -162,6 +172,8 @@ impl Gateway {
                 intake,
                 ready,
                 status,
+                places: places.clone(),
+                allowed_channels: config.allowed_channels.clone(),
             })
             .await
             .map_err(|e| {
@@ -169,6 +181,7 @@ impl Gateway {
                 anyhow::anyhow!("discord: cannot set up the client: {e}")
             })?;
         let http = client.http.clone();
+        places.set_http(http.clone());
         let shards = client.shard_manager.clone();
         let task = tokio::spawn(async move { client.start().await });
         // serenity retries a gateway it cannot reach quietly, every few seconds: say so once.

@@ -4,12 +4,14 @@ use serenity::model::channel::{Message, MessageType};
 use serenity::model::user::User;
 
 use super::Shared;
+use super::places::Place;
 use crate::agent::IncomingMessage;
 use crate::channels::access::allows;
 use crate::channels::intake::Decision;
 use crate::store::{ChatKey, now_ms};
 
-pub(super) async fn classify(shared: &Shared, m: &Message) -> Decision {
+/// What `m` is; `place` is its channel as looked up beforehand (`places`).
+pub(super) fn classify(shared: &Shared, m: &Message, place: Option<Place>) -> Decision {
     // Discord echoes every message the bot sends back as MESSAGE_CREATE.
     if m.author.bot || m.author.id == shared.bot_id || m.webhook_id.is_some() {
         return Decision::Ignore;
@@ -27,9 +29,8 @@ pub(super) async fn classify(shared: &Shared, m: &Message) -> Decision {
         (false, true, None)
     } else {
         if config.allowed_channels.is_empty() {
-            return Decision::Ignore; // no guild channel allowed: no lookups either
+            return Decision::Ignore; // no guild channel allowed (and none was looked up)
         }
-        let place = shared.places.get(m.channel_id).await;
         let allowed = allows(&config.allowed_channels, &m.channel_id.to_string())
             || place
                 .as_ref()

@@ -38,6 +38,9 @@ use crate::agent::Agent;
 use crate::config::DiscordConfig;
 
 const CHANNEL: &str = "discord";
+
+/// A message from the gateway, with what its channel is (looked up in the event's task).
+type Arrival = (Message, Option<places::Place>);
 /// At most this many yields while gathering a burst, so a steady stream cannot stall it.
 const BURST_ROUNDS: usize = 8;
 
@@ -54,7 +57,6 @@ struct Shared {
     bot_id: UserId,
     bot_name: String,
     notices: StrangerNotices,
-    places: places::Places,
 }
 
 impl Shared {
@@ -86,9 +88,10 @@ impl Channel for DiscordChannel {
         };
         let (intake_tx, mut intake) = mpsc::unbounded_channel();
         let status = agent.channel_status().clone();
-        let mut gateway = gateway::Gateway::connect(&self.config, intake_tx, status).await?;
+        let places = Arc::new(places::Places::default());
+        let mut gateway =
+            gateway::Gateway::connect(&self.config, intake_tx, status, places).await?;
         let shared = Arc::new(Shared {
-            places: places::Places::new(gateway.http()),
             http: gateway.http(),
             agent,
             config: self.config.clone(),
@@ -164,10 +167,10 @@ impl Channel for DiscordChannel {
 /// was busy when `stop` came).
 async fn take_in(
     shared: &Arc<Shared>,
-    intake: &mut mpsc::UnboundedReceiver<Message>,
+    intake: &mut mpsc::UnboundedReceiver<Arrival>,
     workers: &mut ChatWorkers,
     stop: &CancellationToken,
-) -> Vec<Message> {
+) -> Vec<Arrival> {
     let mut batch = Vec::new();
     loop {
         let first = tokio::select! {
@@ -192,7 +195,7 @@ async fn take_in(
                 break;
             }
         }
-        batch.sort_by_key(|m| m.id);
+        batch.sort_by_key(|(m, _)| m.id);
         let mut taken = batch.drain(..);
         while let Some(m) = taken.next() {
             if on_message(shared, Some(&mut *workers), &m, stop).await == Acted::NotStored {
@@ -207,10 +210,10 @@ async fn take_in(
 async fn on_message(
     shared: &Arc<Shared>,
     workers: Option<&mut ChatWorkers>,
-    m: &Message,
+    (m, place): &Arrival,
     stop: &CancellationToken,
 ) -> Acted {
-    let decision = incoming::classify(shared, m).await;
+    let decision = incoming::classify(shared, m, place.clone());
     match workers {
         Some(workers) => {
             let notify = async |text: &str| send::notice(shared, m.channel_id, text).await;

@@ -1,9 +1,13 @@
 //! What a guild channel is: its name, and for a thread, its parent. A MESSAGE_CREATE says
 //! neither, and without the GUILDS intent no channel list arrives either, so the answer comes
 //! from `GET /channels/{id}` once per channel and is kept.
+//!
+//! Looked up in the gateway's event tasks (serenity runs each event as a task of its own),
+//! before a message reaches the intake loop: a slow lookup delays only the messages of that
+//! channel, never the intake of others.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use serenity::http::Http;
@@ -22,17 +26,29 @@ pub(super) struct Place {
     pub thread_parent: Option<ChannelId>,
 }
 
+#[derive(Default)]
 pub(super) struct Places {
-    http: Arc<Http>,
+    /// The gateway client's REST client, once it exists.
+    http: OnceLock<Arc<Http>>,
     known: Mutex<HashMap<ChannelId, Place>>,
 }
 
 impl Places {
-    pub fn new(http: Arc<Http>) -> Self {
-        Self {
-            http,
-            known: Mutex::new(HashMap::new()),
+    pub fn set_http(&self, http: Arc<Http>) {
+        let _ = self.http.set(http);
+    }
+
+    /// The place a message needs classifying: none for a DM, and none looked up at all while
+    /// no guild channel is allowed.
+    pub async fn for_message(
+        &self,
+        m: &serenity::model::channel::Message,
+        allowed_channels: &[String],
+    ) -> Option<Place> {
+        if m.guild_id.is_none() || allowed_channels.is_empty() {
+            return None;
         }
+        self.get(m.channel_id).await
     }
 
     /// The channel `id`, or `None` when Discord could not tell us (logged; asked again next
@@ -41,7 +57,8 @@ impl Places {
         if let Some(p) = self.lock().get(&id) {
             return Some(p.clone());
         }
-        let place = match tokio::time::timeout(LOOKUP_TIMEOUT, self.http.get_channel(id)).await {
+        let http = self.http.get()?;
+        let place = match tokio::time::timeout(LOOKUP_TIMEOUT, http.get_channel(id)).await {
             Ok(Ok(Channel::Guild(c))) => Place {
                 thread_parent: is_thread(c.kind).then_some(c.parent_id).flatten(),
                 name: c.name,

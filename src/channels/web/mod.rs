@@ -133,6 +133,35 @@ impl WebChannel {
     }
 }
 
+/// How old a web message cut off by a shutdown may be and still be answered at the next start.
+const OWED_WITHIN_MINS: u32 = 60;
+
+/// Answers the web messages a shutdown cut off, oldest first, until done or `shutdown`.
+async fn answer_owed(agent: Arc<Agent>, shutdown: CancellationToken) {
+    use crate::channels::intake::retry_until;
+    use crate::channels::workers::backlog_since;
+    let since = backlog_since(OWED_WITHIN_MINS);
+    let owed = retry_until("find the web answers owed", &shutdown, || {
+        agent.awaiting_reply(CHANNEL, since)
+    })
+    .await
+    .unwrap_or_default();
+    for pending in owed {
+        tracing::info!(chat = %pending.chat, "web: answering a message a shutdown cut off");
+        let answered = tokio::select! {
+            r = agent.respond(&pending, None) => r,
+            () = shutdown.cancelled() => return,
+        };
+        match answered {
+            // The reply is in the chat's history; the page shows it.
+            Ok(_) => crate::channels::turn::record_delivery(&agent, &pending).await,
+            Err(e) => {
+                tracing::warn!(chat = %pending.chat, error = %e, "web: an owed answer failed; tried again at the next start")
+            }
+        }
+    }
+}
+
 fn router(app: App) -> Router {
     let api = Router::new()
         .route("/info", get(console::info))
@@ -198,6 +227,9 @@ impl Channel for WebChannel {
         };
         tracing::info!(address = %self.local_addr, auth, "web: listening on http://{}", self.local_addr);
         agent.channel_status().connected(CHANNEL);
+        // Turns a shutdown cut off (their connection is gone): answered now, into the history
+        // the page shows when it is opened again.
+        let owed = tokio::spawn(answer_owed(agent.clone(), shutdown.clone()));
 
         let server = axum::serve(listener, router(app))
             .with_graceful_shutdown(shutdown.clone().cancelled_owned());
@@ -217,6 +249,7 @@ impl Channel for WebChannel {
                 }
             }
         };
+        let _ = owed.await;
         match result {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => {
