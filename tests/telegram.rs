@@ -606,3 +606,82 @@ async fn a_full_chat_queue_says_so() {
     })
     .await;
 }
+
+/// A bounded fuzz of the Telegram update classification: well-formed updates with hostile
+/// field values (entities pointing past the text or into the middle of a character, huge and
+/// odd texts, every chat type, replies to anyone, forum topics) from a fixed-seed generator.
+/// Whatever comes, the bot keeps running and answers the next ordinary message.
+#[tokio::test]
+async fn fuzzed_updates_never_stop_the_bot() {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::TestRunner;
+    let (llm, tg, dir) = setup().await;
+    llm.fallback(openai_text("still here"));
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "group_rate_limit_per_min: 0\n").await;
+    let text = proptest::prop_oneof![
+        proptest::string::string_regex(
+            "(@mneme_bot|remember|/forget|/memories|记住|😀|\u{202e}|\u{0}|[a-z ]){0,40}"
+        )
+        .unwrap(),
+        (0usize..9000).prop_map(|n| "x".repeat(n)),
+        proptest::prelude::Just(String::new()),
+    ];
+    let entity = (
+        proptest::sample::select(vec![
+            "mention",
+            "bot_command",
+            "bold",
+            "text_mention",
+            "url",
+            "nonsense",
+        ]),
+        -5i64..200,
+        -5i64..200,
+    );
+    let message = (
+        text,
+        proptest::collection::vec(entity, 0..4),
+        proptest::sample::select(vec!["private", "group", "supergroup", "channel", "weird"]),
+        proptest::sample::select(vec![100i64, -1001, 7, 0, i64::MIN, i64::MAX]),
+        proptest::prelude::any::<bool>(),
+        proptest::option::of(-3i32..3),
+    );
+    let mut runner = TestRunner::deterministic();
+    for _ in 0..120 {
+        let (text, entities, kind, chat_id, reply, thread) =
+            message.new_tree(&mut runner).unwrap().current();
+        let entities: Vec<_> = entities
+            .into_iter()
+            .map(|(kind, offset, length)| {
+                json!({"type": kind, "offset": offset, "length": length,
+                       "user": {"id": 9, "is_bot": true, "first_name": "x"}})
+            })
+            .collect();
+        let mut m = json!({
+            "message_id": 5000 + tg.sent().len() as i64,
+            "date": now_secs(),
+            "chat": {"id": chat_id, "type": kind, "title": "t\nx", "is_forum": thread.is_some()},
+            "from": {"id": 100, "is_bot": false, "first_name": "U\u{0}"},
+            "text": text,
+            "entities": entities,
+        });
+        if let Some(t) = thread {
+            m["message_thread_id"] = json!(t);
+        }
+        if reply {
+            m["reply_to_message"] = json!({"message_id": 1, "date": 0, "chat": m["chat"].clone(),
+                "from": {"id": 1, "is_bot": true, "first_name": "mneme", "username": "mneme_bot"}, "text": "hi"});
+        }
+        tg.push_message(m);
+    }
+    tg.private_text(100, "an ordinary message after the fuzz");
+    tg.wait_until("the answer after the fuzz", |t| {
+        t.calls("sendmessage")
+            .iter()
+            .any(|c| c["text"] == "still here" && c["chat_id"] == 100)
+            && t.unconfirmed() == 0
+    })
+    .await;
+    assert!(bot.is_running());
+    let _ = bot.stop().await;
+}

@@ -30,6 +30,22 @@ pub enum Decision {
     Message(IncomingMessage),
 }
 
+/// Runs a platform's `classify` on one update; should it panic (a bug meeting an input nobody
+/// foresaw), the update is skipped with an error in the log instead of taking the channel —
+/// and, as the update would come again after a restart, the daemon — down for good.
+pub fn classify_safely(channel: &str, classify: impl FnOnce() -> Decision) -> Decision {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(classify)) {
+        Ok(decision) => decision,
+        Err(_) => {
+            tracing::error!(
+                channel,
+                "an update could not be classified (a bug: please report it); skipped"
+            );
+            Decision::Ignore
+        }
+    }
+}
+
 /// Whether [`act`] got through with the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Acted {
@@ -131,6 +147,14 @@ pub async fn retry_until<T, E: Display, F: Future<Output = Result<T, E>>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_panicking_classification_skips_the_update() {
+        let d = classify_safely("test", || panic!("an input nobody foresaw"));
+        assert!(matches!(d, Decision::Ignore));
+        let d = classify_safely("test", || Decision::TextOnly);
+        assert!(matches!(d, Decision::TextOnly));
+    }
 
     #[tokio::test]
     async fn retries_until_it_works_or_shutdown() {

@@ -213,7 +213,8 @@ async fn on_message(
     (m, place): &Arrival,
     stop: &CancellationToken,
 ) -> Acted {
-    let decision = incoming::classify(shared, m, place.clone());
+    let decision =
+        intake::classify_safely(CHANNEL, || incoming::classify(shared, m, place.clone()));
     match workers {
         Some(workers) => {
             let notify = async |text: &str| send::notice(shared, m.channel_id, text).await;

@@ -65,21 +65,48 @@ fn mentions_bot(shared: &Shared, m: &Message) -> bool {
         return false;
     }
     let handle = format!("@{}", shared.username);
-    let entities = m
-        .parse_entities()
-        .or_else(|| m.parse_caption_entities())
-        .unwrap_or_default();
-    let by_entity = entities.iter().any(|e| match e.kind() {
-        MessageEntityKind::Mention => e.text().eq_ignore_ascii_case(&handle),
+    let (text, entities) = match (m.text(), m.caption()) {
+        (Some(t), _) => (t, m.entities().unwrap_or_default()),
+        (None, Some(c)) => (c, m.caption_entities().unwrap_or_default()),
+        (None, None) => return false,
+    };
+    // Entities come from the sender's client: their offsets are not trusted (teloxide's own
+    // `MessageEntityRef::text` panics on one past the text), so they are sliced with checks.
+    let by_entity = entities.iter().any(|e| match &e.kind {
+        MessageEntityKind::Mention => {
+            entity_text(text, e.offset, e.length).is_some_and(|t| t.eq_ignore_ascii_case(&handle))
+        }
         MessageEntityKind::TextMention { user } => user.id == shared.bot_id,
         // "/memories@mneme_bot" addresses the bot too
-        MessageEntityKind::BotCommand => e.text().to_lowercase().ends_with(&handle),
+        MessageEntityKind::BotCommand => entity_text(text, e.offset, e.length)
+            .is_some_and(|t| t.to_lowercase().ends_with(&handle)),
         _ => false,
     });
-    by_entity
-        || m.text()
-            .or_else(|| m.caption())
-            .is_some_and(|t| contains_handle(t, &handle))
+    by_entity || contains_handle(text, &handle)
+}
+
+/// The part of `text` an entity covers (`offset` and `length` in UTF-16 code units, as
+/// Telegram counts), or `None` when it does not lie on character boundaries inside the text.
+fn entity_text(text: &str, offset: usize, length: usize) -> Option<&str> {
+    let end_units = offset.checked_add(length)?;
+    let (mut start, mut end) = (None, None);
+    let mut units = 0;
+    for (i, c) in text.char_indices() {
+        if units == offset {
+            start = Some(i);
+        }
+        if units == end_units {
+            end = Some(i);
+        }
+        units += c.len_utf16();
+    }
+    if units == offset {
+        start = Some(text.len());
+    }
+    if units == end_units {
+        end = Some(text.len());
+    }
+    text.get(start?..end?)
 }
 
 /// `@name` as a whole word, case-insensitively (clients that send no entities).
@@ -99,7 +126,22 @@ fn replies_to_bot(shared: &Shared, m: &Message) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::contains_handle;
+    use super::{contains_handle, entity_text};
+
+    #[test]
+    fn entities_are_sliced_by_utf16_units_and_never_past_the_text() {
+        assert_eq!(entity_text("hi @bot!", 3, 4), Some("@bot"));
+        // 😀 is two UTF-16 units
+        assert_eq!(entity_text("😀 @bot", 3, 4), Some("@bot"));
+        assert_eq!(entity_text("😀 @bot", 1, 2), None, "inside a character");
+        assert_eq!(
+            entity_text("\u{202e}\u{202e}", 157, 3),
+            None,
+            "past the text"
+        );
+        assert_eq!(entity_text("abc", 0, usize::MAX), None);
+        assert_eq!(entity_text("abc", 3, 0), Some(""));
+    }
 
     #[test]
     fn handles_are_whole_words() {

@@ -299,7 +299,7 @@ async fn on_update(
         }
         _ => return Acted::Done,
     };
-    let decision = incoming::classify(shared, &message);
+    let decision = intake::classify_safely(CHANNEL, || incoming::classify(shared, &message));
     let chat_id = message.chat.id;
     let notify = async |text: &str| send::plain(shared, chat_id, text).await;
     let key = "channels.telegram.allowed_user_ids";
