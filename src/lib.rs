@@ -17,3 +17,4 @@ pub mod metrics;
 pub mod reflector;
 pub mod retrieval;
 pub mod store;
+pub mod suggest;

@@ -666,3 +666,21 @@ async fn an_answer_that_keeps_failing_is_given_up_after_a_few_attempts() {
             .is_empty()
     );
 }
+
+#[tokio::test]
+async fn a_mistyped_command_is_answered_with_the_command_meant() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    let reply = bot.say("cli:a", "/memorys").await;
+    assert_eq!(
+        reply.text,
+        "I don't know the command /memorys. Did you mean /memories? /help lists what I understand."
+    );
+    let reply = bot.say("cli:a", "/weather").await;
+    assert_eq!(
+        reply.text,
+        "I don't know the command /weather. /help lists what I understand."
+    );
+    assert_eq!(llm.request_count(), 0);
+}

@@ -18,6 +18,11 @@ pub const HELP: &str = "I'm Mneme, an assistant that remembers.\n\
 • /usage — tokens used in this chat\n\
 • /help — this message";
 
+/// The commands, for "did you mean" on a typo.
+const COMMANDS: &[&str] = &[
+    "memories", "forget", "reset", "new", "usage", "help", "start",
+];
+
 /// Answers `text` if it is a command; `None` lets the message go on to the fast path or model.
 pub(super) async fn handle(
     agent: &Agent,
@@ -44,7 +49,12 @@ pub(super) async fn handle(
         // A path like /etc/hosts or a lone slash is a message, not a command.
         "" => return Ok(None),
         _ if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => return Ok(None),
-        other => format!("I don't know the command /{other}. /help lists what I understand."),
+        other => match crate::suggest::closest(other, COMMANDS.iter().copied()) {
+            Some(meant) => format!(
+                "I don't know the command /{other}. Did you mean /{meant}? /help lists what I understand."
+            ),
+            None => format!("I don't know the command /{other}. /help lists what I understand."),
+        },
     };
     Ok(Some(Reply {
         text,

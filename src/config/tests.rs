@@ -268,3 +268,22 @@ fn web_control_chats_need_a_token_and_open_servers_a_long_one() {
     // On loopback a short token is the owner's business.
     load(&format!("{OK}channels:\n  web:\n    auth_token: x\n")).unwrap();
 }
+
+#[test]
+fn a_mistyped_key_is_answered_with_the_key_meant() {
+    let err = load(&format!("{OK}reflector_intervl_mins: 5\n")).unwrap_err();
+    assert_eq!(keys(&err), ["reflector_intervl_mins"]);
+    assert!(
+        err.to_string()
+            .contains("unknown key; did you mean `reflector_interval_mins`?"),
+        "{err}"
+    );
+    let err = load(&format!("{OK}channels:\n  telegram:\n    bot_tokn: x\n")).unwrap_err();
+    assert!(
+        err.to_string().contains("did you mean `bot_token`?"),
+        "{err}"
+    );
+    // Nothing close: the keys known there are listed instead.
+    let err = load(&format!("{OK}temperature: 0.2\n")).unwrap_err();
+    assert!(err.to_string().contains("known here:"), "{err}");
+}

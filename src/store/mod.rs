@@ -63,10 +63,21 @@ pub struct ChatKey {
 pub const CHANNELS: &[&str] = &["telegram", "discord", "web", "cli"];
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error(
-    "`{0}` is not a chat name: expected CHANNEL:ID with CHANNEL one of telegram, discord, web, cli"
-)]
+#[error("{}", describe_bad_chat_key(.0))]
 pub struct BadChatKey(pub String);
+
+fn describe_bad_chat_key(given: &str) -> String {
+    let meant = given
+        .split_once(':')
+        .and_then(|(channel, id)| {
+            crate::suggest::closest(channel, CHANNELS.iter().copied()).map(|c| format!("{c}:{id}"))
+        })
+        .map(|key| format!(" (did you mean `{key}`?)"))
+        .unwrap_or_default();
+    format!(
+        "`{given}` is not a chat name: expected CHANNEL:ID with CHANNEL one of telegram, discord, web, cli{meant}"
+    )
+}
 
 impl ChatKey {
     pub fn new(channel: impl Into<String>, external_id: impl Into<String>) -> Self {
@@ -141,5 +152,22 @@ impl Store {
 
     pub async fn close(&self) {
         self.pool.close().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mistyped_channel_is_answered_with_the_chat_meant() {
+        let err = "telegramm:123".parse::<ChatKey>().unwrap_err().to_string();
+        assert!(err.ends_with("(did you mean `telegram:123`?)"), "{err}");
+        let err = "irc:1".parse::<ChatKey>().unwrap_err().to_string();
+        assert!(!err.contains("did you mean"), "{err}");
+        assert_eq!(
+            "web:alice".parse::<ChatKey>().unwrap(),
+            ChatKey::new("web", "alice")
+        );
     }
 }
