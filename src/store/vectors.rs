@@ -38,7 +38,7 @@ pub fn encode_vector(v: &[f32]) -> Vec<u8> {
 
 /// The inverse of [`encode_vector`]; `None` for a blob that is not whole f32s.
 pub fn decode_vector(bytes: &[u8]) -> Option<Vec<f32>> {
-    if bytes.len() % 4 != 0 {
+    if !bytes.len().is_multiple_of(4) {
         return None;
     }
     Some(
