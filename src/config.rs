@@ -125,6 +125,8 @@ pub struct Config {
     pub reflector_backoff_max_mins: u32,
     /// Unreadable answers in a row for one batch before it is set aside and the cursor moves on.
     pub reflector_max_parse_failures: u32,
+    /// Backups `mneme backup` keeps in `data_dir/backups` (the oldest go first).
+    pub backup_keep: u32,
     pub memory_token_budget: u32,
     /// Days for a memory's confidence to halve when it is not seen again.
     pub memory_half_life_days: u32,
@@ -261,6 +263,7 @@ impl Default for Config {
             reflector_dedup_cosine_threshold: 0.85,
             reflector_backoff_max_mins: 360,
             reflector_max_parse_failures: 3,
+            backup_keep: 7,
             memory_token_budget: 1500,
             memory_half_life_days: 90,
             memory_profile_half_life_days: 365,

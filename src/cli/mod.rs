@@ -1,5 +1,6 @@
 //! The `mneme` command line: argument parsing and one function per command.
 
+mod backup;
 mod healthcheck;
 mod init;
 pub(crate) mod memory;
@@ -62,6 +63,14 @@ pub enum Command {
     Usage,
     /// Ask the running daemon's /healthz on this machine; exit 0 when healthy (for containers)
     Healthcheck,
+    /// One consistent backup now, into data_dir/backups (works while the daemon runs)
+    Backup,
+    /// Replace the data with a backup (a folder from `mneme backup`, or its mneme.db); refuses
+    /// while a daemon runs, keeps what it replaces aside
+    Restore {
+        /// The backup folder or database file
+        file: std::path::PathBuf,
+    },
 }
 
 /// Runs the parsed command; the exit code says how it went.
@@ -93,6 +102,8 @@ async fn dispatch(command: Command, loaded: Loaded) -> anyhow::Result<ExitCode> 
         Command::Memory(cmd) => memory::run(&config, &open_store(&config).await?, cmd).await,
         Command::Usage => usage::run(&open_store(&config).await?).await,
         Command::Healthcheck => healthcheck::run(&config).await,
+        Command::Backup => backup::run_backup(&config, &open_store(&config).await?).await,
+        Command::Restore { file } => backup::run_restore(&config, &file).await,
         Command::CheckConfig | Command::Init(_) => {
             unreachable!("handled before the config is loaded")
         }

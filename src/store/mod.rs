@@ -112,7 +112,44 @@ pub struct Store {
     pool: SqlitePool,
 }
 
+/// Checks that `path` is a sound Mneme database: SQLite's `PRAGMA integrity_check` says ok
+/// and the schema's migrations table is there. Opens it read-only.
+pub async fn check_database_file(path: &std::path::Path) -> anyhow::Result<()> {
+    use sqlx::Connection;
+    if !path.is_file() {
+        anyhow::bail!("{} does not exist", path.display());
+    }
+    let options = SqliteConnectOptions::new().filename(path).read_only(true);
+    let mut conn = sqlx::SqliteConnection::connect_with(&options).await?;
+    let check: String = sqlx::query_scalar("PRAGMA integrity_check")
+        .fetch_one(&mut conn)
+        .await?;
+    if check != "ok" {
+        anyhow::bail!("{}: integrity check failed: {check}", path.display());
+    }
+    let migrated: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
+    )
+    .fetch_one(&mut conn)
+    .await?;
+    conn.close().await?;
+    if migrated == 0 {
+        anyhow::bail!("{} is not a Mneme database", path.display());
+    }
+    Ok(())
+}
+
 impl Store {
+    /// Writes a consistent copy of the whole database to `path` (SQLite's `VACUUM INTO`: an
+    /// online backup, safe while others write).
+    pub async fn backup_into(&self, path: &std::path::Path) -> Result<()> {
+        sqlx::query("VACUUM INTO ?1")
+            .bind(path.to_string_lossy().into_owned())
+            .execute(&self.pool)
+            .await
+            .map(|_| ())
+    }
+
     /// Opens (creating if needed) the database at `url` (`sqlite://PATH` or `sqlite::memory:`)
     /// and brings its schema up to date.
     pub async fn open(url: &str) -> Result<Self> {
