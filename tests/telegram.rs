@@ -493,18 +493,7 @@ async fn a_database_locked_by_another_process_loses_no_message() {
     tg.wait_confirmed().await;
     // Every delivery is recorded, the one that landed just as the lock was taken too: nothing
     // would be answered twice after a restart.
-    let agent = bot.bot.agent.clone();
-    eventually("every delivered answer recorded", || {
-        let agent = agent.clone();
-        async move {
-            agent
-                .awaiting_reply("telegram", 0)
-                .await
-                .unwrap()
-                .is_empty()
-        }
-    })
-    .await;
+    wait_nothing_owed(&bot.bot.agent, "telegram").await;
     let _ = bot.stop().await;
 }
 
@@ -551,18 +540,7 @@ async fn a_group_member_gets_a_few_answers_a_minute() {
     })
     .await;
     // Nothing is owed for the next start.
-    let agent = bot.bot.agent.clone();
-    eventually("every delivered answer recorded", || {
-        let agent = agent.clone();
-        async move {
-            agent
-                .awaiting_reply("telegram", 0)
-                .await
-                .unwrap()
-                .is_empty()
-        }
-    })
-    .await;
+    wait_nothing_owed(&bot.bot.agent, "telegram").await;
 }
 
 /// A chat's queue of answers is bounded: while the model is stuck on one turn, messages past
@@ -593,18 +571,7 @@ async fn a_full_chat_queue_says_so() {
     let sent = tg.wait_sent(2 + QUEUE_LIMIT + 1).await;
     let answers = sent.iter().filter(|s| s.visible() == "later").count();
     assert_eq!(answers, QUEUE_LIMIT, "{sent:#?}");
-    let agent = bot.bot.agent.clone();
-    eventually("every delivered answer recorded", || {
-        let agent = agent.clone();
-        async move {
-            agent
-                .awaiting_reply("telegram", 0)
-                .await
-                .unwrap()
-                .is_empty()
-        }
-    })
-    .await;
+    wait_nothing_owed(&bot.bot.agent, "telegram").await;
 }
 
 /// A bounded fuzz of the Telegram update classification: well-formed updates with hostile

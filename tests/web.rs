@@ -543,12 +543,7 @@ async fn a_turn_cut_off_by_a_shutdown_is_answered_after_the_restart() {
         bot.agent.store().close().await;
     }
     let web = Web::start(&llm, dir.path(), "").await;
-    let agent = web.agent.clone();
-    eventually("the owed web answer given", || {
-        let agent = agent.clone();
-        async move { agent.awaiting_reply("web", 0).await.unwrap().is_empty() }
-    })
-    .await;
+    wait_nothing_owed(&web.agent, "web").await;
     let (status, history) = web.get_json("/api/chats/alice/messages").await;
     assert_eq!(status, StatusCode::OK);
     let texts: Vec<&str> = history["messages"]

@@ -152,15 +152,22 @@ impl ChatWorkers {
     }
 
     /// Queues the answers this channel still owes from before this start (a crash or shutdown
-    /// came between storing and delivering), for messages at most `backlog_mins` old.
-    pub async fn dispatch_owed(&mut self, agent: &Agent, backlog_mins: u32) -> anyhow::Result<()> {
-        for pending in agent
-            .awaiting_reply(self.channel, backlog_since(backlog_mins))
-            .await?
-        {
+    /// came between storing and delivering), for messages at most `backlog_mins` old. Finding
+    /// them is retried while the database is busy, until `shutdown`.
+    pub async fn dispatch_owed(
+        &mut self,
+        agent: &Agent,
+        backlog_mins: u32,
+        shutdown: &tokio_util::sync::CancellationToken,
+    ) {
+        let since = backlog_since(backlog_mins);
+        let owed = super::intake::retry_until("find the answers owed", shutdown, || {
+            agent.awaiting_reply(self.channel, since)
+        })
+        .await;
+        for pending in owed.unwrap_or_default() {
             self.dispatch(pending);
         }
-        Ok(())
     }
 
     /// Closes the queues and lets answers in flight finish, for [`DRAIN_TIMEOUT`] at most.

@@ -72,6 +72,20 @@ pub async fn eventually<F: Future<Output = bool>>(what: &str, mut cond: impl FnM
     }
 }
 
+/// Waits until `channel` owes no answer: every delivered answer is recorded (the channel does
+/// that just after delivering, so a test that saw the delivery polls for it).
+pub async fn wait_nothing_owed(agent: &Arc<Agent>, channel: &str) {
+    eventually(
+        &format!("every {channel} answer recorded as delivered"),
+        || {
+            let agent = agent.clone();
+            let channel = channel.to_string();
+            async move { agent.awaiting_reply(&channel, 0).await.unwrap().is_empty() }
+        },
+    )
+    .await;
+}
+
 /// The real `mneme start` on a config file, logging to a pipe.
 pub struct Daemon {
     child: tokio::process::Child,

@@ -32,7 +32,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::access::StrangerNotices;
 use super::intake::{self, Acted, Decision, retry_until};
-use super::workers::{ChatWorkers, DRAIN_TIMEOUT, backlog_since};
+use super::workers::{ChatWorkers, DRAIN_TIMEOUT};
 use super::{Channel, redact};
 use crate::agent::Agent;
 use crate::config::DiscordConfig;
@@ -110,14 +110,9 @@ impl Channel for DiscordChannel {
         .with_group_rate(group_rate);
         // Answers owed from before the restart (a crash or shutdown between storing and
         // delivering). Done here, once, not on READY: READY comes again after a re-identify.
-        let backlog = self.config.answer_backlog_mins;
-        let owed = retry_until("find the answers owed", &shutdown, || {
-            shared.agent.awaiting_reply(CHANNEL, backlog_since(backlog))
-        })
-        .await;
-        for pending in owed.unwrap_or_default() {
-            workers.dispatch(pending);
-        }
+        workers
+            .dispatch_owed(&shared.agent, self.config.answer_backlog_mins, &shutdown)
+            .await;
 
         // The intake stops between batches, never inside one, so no message is half taken.
         let stop = shutdown.child_token();

@@ -22,7 +22,6 @@ use tokio_util::sync::CancellationToken;
 use super::access::StrangerNotices;
 use super::intake::{Acted, retry_until};
 use super::workers::ChatWorkers;
-use super::workers::backlog_since;
 use super::{Channel, intake, redact};
 use crate::agent::Agent;
 use crate::config::TelegramConfig;
@@ -130,14 +129,9 @@ impl Channel for TelegramChannel {
         })
         .with_group_rate(group_rate);
         // Answers owed from before the restart (a crash between storing and delivering).
-        let backlog = self.config.answer_backlog_mins;
-        let owed = retry_until("find the answers owed", &shutdown, || {
-            shared.agent.awaiting_reply(CHANNEL, backlog_since(backlog))
-        })
-        .await;
-        for pending in owed.unwrap_or_default() {
-            workers.dispatch(pending);
-        }
+        workers
+            .dispatch_owed(&shared.agent, self.config.answer_backlog_mins, &shutdown)
+            .await;
         poll(&shared, &mut workers, &shutdown).await;
         workers.drain().await;
         Ok(())
