@@ -125,8 +125,12 @@ pub struct Config {
     pub reflector_backoff_max_mins: u32,
     /// Unreadable answers in a row for one batch before it is set aside and the cursor moves on.
     pub reflector_max_parse_failures: u32,
-    /// Backups `mneme backup` keeps in `data_dir/backups` (the oldest go first).
+    /// Backups kept in `data_dir/backups` (the oldest go first).
     pub backup_keep: u32,
+    /// When `mneme start` makes a backup (cron, 6 or 5 fields); "" = never.
+    pub backup_schedule: String,
+    /// The time zone of schedules (IANA name).
+    pub schedule_timezone: String,
     pub memory_token_budget: u32,
     /// Days for a memory's confidence to halve when it is not seen again.
     pub memory_half_life_days: u32,
@@ -264,6 +268,8 @@ impl Default for Config {
             reflector_backoff_max_mins: 360,
             reflector_max_parse_failures: 3,
             backup_keep: 7,
+            backup_schedule: "0 0 3 * * *".into(),
+            schedule_timezone: "UTC".into(),
             memory_token_budget: 1500,
             memory_half_life_days: 90,
             memory_profile_half_life_days: 365,

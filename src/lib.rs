@@ -7,6 +7,7 @@
 //! memories. See ARCHITECTURE.md for the map and the invariants.
 
 pub mod agent;
+pub mod backup;
 pub mod channels;
 pub mod cli;
 pub mod config;
@@ -16,5 +17,6 @@ pub mod memory;
 pub mod metrics;
 pub mod reflector;
 pub mod retrieval;
+pub mod schedule;
 pub mod store;
 pub mod suggest;

@@ -165,3 +165,69 @@ async fn a_backup_while_the_daemon_writes_and_no_restore_under_it() {
     let run = mneme(&config, &["restore", folder.to_str().unwrap()], "").await;
     assert_eq!(run.code, 0, "{}\n{log}", run.stderr);
 }
+
+/// The daemon backs up on `backup_schedule` by itself (a seconds-level cron here; nightly by
+/// default), keeps `backup_keep`, and the scheduler stops with the daemon.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_daemon_backs_up_on_its_schedule_and_stops_cleanly() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let yaml = format!(
+        "{}backup_schedule: \"* * * * * *\"\nbackup_keep: 2\nschedule_timezone: Europe/Lisbon\n",
+        web_only_yaml(&llm, dir.path(), port)
+    );
+    let config = write_config(dir.path(), &yaml);
+    let daemon = Daemon::start(&config, "mneme=info");
+    wait_healthy(&format!("http://127.0.0.1:{port}")).await;
+    let backups = dir.path().join("data/backups");
+    let done = |n: usize| {
+        std::fs::read_dir(&backups).map_or(0, |d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().starts_with("mneme-"))
+                .count()
+        }) >= n
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while !done(2) {
+        assert!(std::time::Instant::now() < deadline, "no scheduled backups");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let log = daemon.terminate().await;
+    assert!(log.contains("backups scheduled"), "{log}");
+    assert!(log.contains("scheduled backup done"), "{log}");
+    assert!(log.contains("stopped"), "{log}");
+    let kept: Vec<_> = std::fs::read_dir(&backups)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with("mneme-"))
+        .collect();
+    assert!(kept.len() <= 2, "backup_keep: {kept:?}");
+    for b in kept {
+        mneme::store::check_database_file(&b.path().join("mneme.db"))
+            .await
+            .unwrap();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn check_config_names_a_bad_schedule_or_time_zone() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = format!(
+        "{}backup_schedule: \"at night\"\nschedule_timezone: Mars/Olympus\n",
+        config_yaml(&llm, dir.path(), "")
+    );
+    let config = write_config(dir.path(), &yaml);
+    let run = mneme(&config, &["check-config"], "").await;
+    assert_eq!(run.code, 1);
+    let out = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        out.contains("backup_schedule: `at night` has 2 fields"),
+        "{out}"
+    );
+    assert!(
+        out.contains("schedule_timezone: `Mars/Olympus` is not a time zone"),
+        "{out}"
+    );
+}

@@ -1,6 +1,5 @@
 //! The `mneme` command line: argument parsing and one function per command.
 
-mod backup;
 mod healthcheck;
 mod init;
 pub(crate) mod memory;
@@ -102,8 +101,8 @@ async fn dispatch(command: Command, loaded: Loaded) -> anyhow::Result<ExitCode> 
         Command::Memory(cmd) => memory::run(&config, &open_store(&config).await?, cmd).await,
         Command::Usage => usage::run(&open_store(&config).await?).await,
         Command::Healthcheck => healthcheck::run(&config).await,
-        Command::Backup => backup::run_backup(&config, &open_store(&config).await?).await,
-        Command::Restore { file } => backup::run_restore(&config, &file).await,
+        Command::Backup => crate::backup::run_backup(&config, &open_store(&config).await?).await,
+        Command::Restore { file } => crate::backup::run_restore(&config, &file).await,
         Command::CheckConfig | Command::Init(_) => {
             unreachable!("handled before the config is loaded")
         }
@@ -250,6 +249,8 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
         shutdown.clone(),
     );
     let sync = crate::retrieval::sync::spawn(agent.retriever().clone(), shutdown.clone());
+    let scheduler =
+        crate::schedule::Scheduler::start(config.clone(), agent.store().clone()).await?;
     let heartbeat = crate::channels::health::spawn_heartbeat(
         agent.clone(),
         crate::channels::health::heartbeat_path(&config.data_dir),
@@ -287,6 +288,7 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
         tracing::error!(error = %e, "embedding sync task failed");
     }
     let _ = heartbeat.await;
+    scheduler.stop().await;
     agent.store().close().await;
     tracing::info!("stopped");
     Ok(if failed {

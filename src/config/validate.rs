@@ -60,6 +60,7 @@ pub(super) fn check(c: &Config) -> Vec<Problem> {
     check_llm(c, &mut out);
     check_limits(c, &mut out);
     check_memory(c, &mut out);
+    check_schedules(c, &mut out);
     check_embeddings(c, &mut out);
     check_reflector(c, &mut out);
     check_search(c, &mut out);
@@ -141,6 +142,18 @@ fn check_limits(c: &Config, out: &mut Vec<Problem>) {
             "database_url",
             "only sqlite://PATH is supported by this build; leave it empty for SQLite in data_dir",
         ));
+    }
+}
+
+/// `backup_schedule` a cron expression (or empty), `schedule_timezone` a known zone.
+fn check_schedules(c: &Config, out: &mut Vec<Problem>) {
+    if !c.backup_schedule.trim().is_empty()
+        && let Err(e) = crate::schedule::parse_cron(&c.backup_schedule)
+    {
+        out.push(Problem::error("backup_schedule", e));
+    }
+    if let Err(e) = crate::schedule::parse_timezone(&c.schedule_timezone) {
+        out.push(Problem::error("schedule_timezone", e));
     }
 }
 

@@ -47,7 +47,7 @@ pub async fn make_backup(config: &Config, store: &Store, keep: usize) -> anyhow:
     let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ").to_string();
     let target = dir.join(format!("{PREFIX}{stamp}"));
     let partial = dir.join(format!(".{PREFIX}{stamp}.partial"));
-    let _ = std::fs::remove_dir_all(&partial);
+    remove_abandoned(&dir);
     std::fs::create_dir_all(&partial)?;
     let made = async {
         let db = partial.join(DB_FILE);
@@ -63,6 +63,26 @@ pub async fn make_backup(config: &Config, store: &Store, keep: usize) -> anyhow:
     }
     rotate(&dir, keep)?;
     Ok(target)
+}
+
+/// Removes partial backups a run cut off (the daemon stopped, the machine died) more than an
+/// hour ago; a younger one may be another run's, still going.
+fn remove_abandoned(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > std::time::Duration::from_secs(3600));
+        if name.starts_with(&format!(".{PREFIX}")) && name.ends_with(".partial") && old {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// Keeps the newest `keep` backups (by name: the names are UTC times).
