@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 use support::binary::{mneme, write_config};
-use support::web::{free_port, wait_healthy, web_only_yaml};
+use support::web::web_daemon;
 use support::*;
 
 fn backup_folder(stdout: &str) -> PathBuf {
@@ -125,11 +125,7 @@ async fn a_backup_while_the_daemon_writes_and_no_restore_under_it() {
     let llm = FakeLlm::start().await;
     llm.fallback(openai_text("ok"));
     let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let config = write_config(dir.path(), &web_only_yaml(&llm, dir.path(), port));
-    let daemon = Daemon::start(&config, "mneme=info");
-    let base = format!("http://127.0.0.1:{port}");
-    wait_healthy(&base).await;
+    let (daemon, base, config) = web_daemon(&llm, dir.path(), "").await;
 
     // The daemon keeps writing while the backup is taken.
     let writer = tokio::spawn({
@@ -172,14 +168,9 @@ async fn a_backup_while_the_daemon_writes_and_no_restore_under_it() {
 async fn the_daemon_backs_up_on_its_schedule_and_stops_cleanly() {
     let llm = FakeLlm::start().await;
     let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let yaml = format!(
-        "{}backup_schedule: \"* * * * * *\"\nbackup_keep: 2\nschedule_timezone: Europe/Lisbon\n",
-        web_only_yaml(&llm, dir.path(), port)
-    );
-    let config = write_config(dir.path(), &yaml);
-    let daemon = Daemon::start(&config, "mneme=info");
-    wait_healthy(&format!("http://127.0.0.1:{port}")).await;
+    let extra =
+        "backup_schedule: \"* * * * * *\"\nbackup_keep: 2\nschedule_timezone: Europe/Lisbon\n";
+    let (daemon, _base, _config) = web_daemon(&llm, dir.path(), extra).await;
     let backups = dir.path().join("data/backups");
     let done = |n: usize| {
         std::fs::read_dir(&backups).map_or(0, |d| {

@@ -13,9 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use support::binary::write_config;
 use support::skip::skip_or_fail;
-use support::web::{free_port, wait_healthy, web_only_yaml};
+use support::web::web_daemon;
 use support::*;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -70,11 +69,7 @@ async fn the_page_streams_a_reply_remembers_and_forgets_in_chromium() {
     ];
     llm.fallback(openai_stream_paced(&pieces, Duration::from_millis(150)));
     let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let config = write_config(dir.path(), &web_only_yaml(&llm, dir.path(), port));
-    let daemon = Daemon::start(&config, "mneme=info");
-    let base = format!("http://127.0.0.1:{port}");
-    wait_healthy(&base).await;
+    let (daemon, base, _config) = web_daemon(&llm, dir.path(), "").await;
 
     let mut browser = tokio::process::Command::new(&python);
     browser

@@ -12,6 +12,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
 use crate::channels::status::ChannelState;
+use crate::memory::files::replace_file;
 
 /// How often the heartbeat file is rewritten.
 pub const HEARTBEAT_EVERY: Duration = Duration::from_secs(5);
@@ -79,7 +80,7 @@ pub fn spawn_heartbeat(
                 "healthy": health.healthy,
                 "health": health.body,
             });
-            if let Err(e) = write_atomically(&path, &beat.to_string()) {
+            if let Err(e) = replace_file(&path, beat.to_string().as_bytes()) {
                 tracing::warn!(path = %path.display(), error = %e, "cannot write the heartbeat file");
             }
         }
@@ -123,15 +124,6 @@ pub fn unix_now() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,7 +137,7 @@ mod tests {
 
         let body = json!({"status": "ok", "channels": {"telegram": "connected"}});
         let beat = json!({"written_at": 1_000, "healthy": true, "health": body});
-        write_atomically(&path, &beat.to_string()).unwrap();
+        replace_file(&path, beat.to_string().as_bytes()).unwrap();
         let fresh = read_heartbeat(&path, 1_010).unwrap();
         assert!(fresh.healthy);
         assert_eq!(fresh.body["channels"]["telegram"], "connected");

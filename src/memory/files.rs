@@ -84,12 +84,21 @@ impl MemoryFiles {
             source,
         };
         std::fs::create_dir_all(dir).map_err(io)?;
-        let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-        tmp.write_all(content.as_bytes()).map_err(io)?;
-        tmp.as_file().sync_all().map_err(io)?;
-        tmp.persist(&path).map_err(|e| io(e.error))?;
+        replace_file(&path, content.as_bytes()).map_err(io)?;
         Ok(path)
     }
+}
+
+/// Replaces the file at `path` (whose folder exists) atomically: written to a temporary file
+/// beside it, synced, then renamed over it, so a reader sees the old content or the new,
+/// never half.
+pub fn replace_file(path: &Path, content: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(content)?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// Makes an arbitrary id safe as one path component.

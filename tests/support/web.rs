@@ -40,6 +40,22 @@ pub fn web_only_yaml(llm: &FakeLlm, dir: &Path, port: u16) -> String {
     )
 }
 
+/// The real `mneme start` with only the web chat on a free port (plus `extra` config lines),
+/// once `/healthz` answers: the daemon, its base URL and its config file.
+pub async fn web_daemon(
+    llm: &FakeLlm,
+    dir: &Path,
+    extra: &str,
+) -> (super::Daemon, String, std::path::PathBuf) {
+    let port = free_port();
+    let yaml = format!("{}{extra}", web_only_yaml(llm, dir, port));
+    let config = super::binary::write_config(dir, &yaml);
+    let daemon = super::Daemon::start(&config, "mneme=info");
+    let base = format!("http://127.0.0.1:{port}");
+    wait_healthy(&base).await;
+    (daemon, base, config)
+}
+
 /// Polls `/healthz` until it answers 200, 15 s at most.
 pub async fn wait_healthy(base: &str) {
     let client = reqwest::Client::new();
