@@ -107,6 +107,8 @@ pub struct Config {
     pub control_chat_ids: Vec<String>,
     pub reflector_enabled: bool,
     pub reflector_interval_mins: u32,
+    /// When the reflector runs (cron, 6 or 5 fields); "" = every `reflector_interval_mins`.
+    pub reflector_schedule: String,
     pub reflector_model: String,
     /// Most messages the reflector sends the model in one batch.
     pub reflector_batch_messages: u32,
@@ -129,6 +131,9 @@ pub struct Config {
     pub backup_keep: u32,
     /// When `mneme start` makes a backup (cron, 6 or 5 fields); "" = never.
     pub backup_schedule: String,
+    /// When the lifecycle sweep archives faded and over-cap memories (cron); "" = after
+    /// every reflector pass.
+    pub lifecycle_schedule: String,
     /// The time zone of schedules (IANA name).
     pub schedule_timezone: String,
     pub memory_token_budget: u32,
@@ -258,6 +263,7 @@ impl Default for Config {
             control_chat_ids: Vec::new(),
             reflector_enabled: true,
             reflector_interval_mins: 15,
+            reflector_schedule: String::new(),
             reflector_model: String::new(),
             reflector_batch_messages: 40,
             reflector_batch_tokens: 4000,
@@ -269,6 +275,7 @@ impl Default for Config {
             reflector_max_parse_failures: 3,
             backup_keep: 7,
             backup_schedule: "0 0 3 * * *".into(),
+            lifecycle_schedule: "0 0 * * * *".into(),
             schedule_timezone: "UTC".into(),
             memory_token_budget: 1500,
             memory_half_life_days: 90,

@@ -185,7 +185,7 @@ async fn the_daemon_backs_up_on_its_schedule_and_stops_cleanly() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     let log = daemon.terminate().await;
-    assert!(log.contains("backups scheduled"), "{log}");
+    assert!(log.contains("job=\"backup\""), "{log}");
     assert!(log.contains("scheduled backup done"), "{log}");
     assert!(log.contains("stopped"), "{log}");
     let kept: Vec<_> = std::fs::read_dir(&backups)

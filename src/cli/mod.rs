@@ -132,6 +132,9 @@ fn check_config(path: &std::path::Path) -> ExitCode {
             for w in &loaded.warnings {
                 println!("{w}");
             }
+            for line in crate::schedule::describe(&loaded.config) {
+                println!("{line}");
+            }
             println!("{}: OK", path.display());
             ExitCode::SUCCESS
         }
@@ -242,15 +245,29 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
     }
     let shutdown = CancellationToken::new();
     spawn_signal_handler(shutdown.clone());
+    let reflector_llm = Metered::wrap(llm, "reflector");
     let reflector = crate::reflector::spawn(
         config.clone(),
         agent.retriever().clone(),
-        Metered::wrap(llm, "reflector"),
+        reflector_llm.clone(),
         shutdown.clone(),
     );
     let sync = crate::retrieval::sync::spawn(agent.retriever().clone(), shutdown.clone());
-    let scheduler =
-        crate::schedule::Scheduler::start(config.clone(), agent.store().clone()).await?;
+    let on_calendar = (config.reflector_enabled && !config.reflector_schedule.trim().is_empty())
+        .then(|| {
+            Arc::new(crate::reflector::Reflector::with_retriever(
+                &config,
+                agent.retriever().clone(),
+                reflector_llm,
+            ))
+        });
+    let scheduler = crate::schedule::Scheduler::start(
+        config.clone(),
+        agent.store().clone(),
+        on_calendar,
+        shutdown.clone(),
+    )
+    .await?;
     let heartbeat = crate::channels::health::spawn_heartbeat(
         agent.clone(),
         crate::channels::health::heartbeat_path(&config.data_dir),

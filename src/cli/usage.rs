@@ -87,5 +87,43 @@ pub async fn run(store: &Store) -> anyhow::Result<ExitCode> {
         "Injection, last 24 h: {} prompts, {} of {} candidate memories injected ({coverage}).",
         day.injections, day.injected_selected, day.injected_candidates
     );
+    print_jobs(&store.jobs().await?);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Each scheduled job's last and next run.
+fn print_jobs(jobs: &[crate::store::JobRow]) {
+    if jobs.is_empty() {
+        println!("Scheduled jobs: none recorded yet (`mneme start` records them).");
+        return;
+    }
+    println!("Scheduled jobs:");
+    for j in jobs {
+        let last = match (j.last_started_at, j.last_finished_at) {
+            (None, _) => "never run".to_string(),
+            (Some(start), Some(end)) if end >= start => format!(
+                "{} {} ({} s){}",
+                if j.last_ok == Some(true) {
+                    "ok"
+                } else {
+                    "failed"
+                },
+                super::memory::rfc3339(start),
+                (end - start + 500) / 1000,
+                j.last_error
+                    .as_deref()
+                    .map(|e| format!(": {e}"))
+                    .unwrap_or_default()
+            ),
+            (Some(start), _) => format!("running since {}", super::memory::rfc3339(start)),
+        };
+        let next = j
+            .next_run_at
+            .map(super::memory::rfc3339)
+            .unwrap_or_else(|| "not planned".into());
+        println!(
+            "  {:<10} {:<28} last: {last}; next: {next}",
+            j.name, j.schedule
+        );
+    }
 }

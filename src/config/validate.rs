@@ -145,12 +145,18 @@ fn check_limits(c: &Config, out: &mut Vec<Problem>) {
     }
 }
 
-/// `backup_schedule` a cron expression (or empty), `schedule_timezone` a known zone.
+/// The schedules cron expressions (or empty), `schedule_timezone` a known zone.
 fn check_schedules(c: &Config, out: &mut Vec<Problem>) {
-    if !c.backup_schedule.trim().is_empty()
-        && let Err(e) = crate::schedule::parse_cron(&c.backup_schedule)
-    {
-        out.push(Problem::error("backup_schedule", e));
+    for (key, expr) in [
+        ("reflector_schedule", &c.reflector_schedule),
+        ("lifecycle_schedule", &c.lifecycle_schedule),
+        ("backup_schedule", &c.backup_schedule),
+    ] {
+        if !expr.trim().is_empty()
+            && let Err(e) = crate::schedule::parse_cron(expr)
+        {
+            out.push(Problem::error(key, e));
+        }
     }
     if let Err(e) = crate::schedule::parse_timezone(&c.schedule_timezone) {
         out.push(Problem::error("schedule_timezone", e));

@@ -36,7 +36,7 @@ pub use apply::Dedup;
 pub use gate::{MAX_FACT_CHARS, Rejection};
 pub use lifecycle::{CONFIDENCE_CAP, INITIAL_CONFIDENCE, LifecycleReport, Policy, REINFORCE_STEP};
 pub use parse::{ParseError, Parsed, RawFact, parse_answer};
-pub use schedule::{spawn, spawn_every};
+pub use schedule::{scheduled_pass, spawn, spawn_every, sweep};
 
 use crate::config::Config;
 use crate::llm::LlmProvider;
@@ -61,6 +61,8 @@ pub struct Settings {
     pub model: String,
     pub max_tokens: u32,
     pub policy: Policy,
+    /// Sweep after every pass (no `lifecycle_schedule` of its own).
+    pub sweep_with_pass: bool,
 }
 
 impl Settings {
@@ -78,6 +80,7 @@ impl Settings {
             model: c.reflector_model().to_string(),
             max_tokens: c.max_tokens,
             policy: Policy::from_config(c),
+            sweep_with_pass: c.lifecycle_schedule.trim().is_empty(),
         }
     }
 
@@ -194,7 +197,8 @@ impl Reflector {
         &self.settings
     }
 
-    /// One pass at time `now` (Unix ms): the target's chats, then the lifecycle sweep.
+    /// One pass at time `now` (Unix ms): the target's chats, then the lifecycle sweep
+    /// (`mneme reflect`).
     /// `cancel` stops it between batches (and abandons an LLM call in flight); what was
     /// committed stays, the rest is retried next pass. Errors only when the chats cannot be
     /// listed or the named chat does not exist.
@@ -203,6 +207,27 @@ impl Reflector {
         target: &Target,
         now: i64,
         cancel: &CancellationToken,
+    ) -> anyhow::Result<PassReport> {
+        self.pass(target, now, cancel, true).await
+    }
+
+    /// A pass of the daemon's schedule: the chats that are due, and the sweep unless it has a
+    /// schedule of its own.
+    pub async fn scheduled_pass(
+        &self,
+        now: i64,
+        cancel: &CancellationToken,
+    ) -> anyhow::Result<PassReport> {
+        self.pass(&Target::Due, now, cancel, self.settings.sweep_with_pass)
+            .await
+    }
+
+    async fn pass(
+        &self,
+        target: &Target,
+        now: i64,
+        cancel: &CancellationToken,
+        sweep: bool,
     ) -> anyhow::Result<PassReport> {
         let mut report = PassReport::default();
         let todo: Vec<DueChat> = match target {
@@ -235,7 +260,7 @@ impl Reflector {
             .collect()
             .await;
         report.chats.sort_by(|a, b| a.chat.cmp(&b.chat));
-        if !cancel.is_cancelled() {
+        if sweep && !cancel.is_cancelled() {
             match lifecycle::sweep(&self.store, &self.settings.policy, now).await {
                 Ok(l) => report.lifecycle = l,
                 Err(e) => {

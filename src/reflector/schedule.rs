@@ -1,11 +1,11 @@
-//! Passes on a timer, for the daemon (`mneme start`).
+//! The reflector on the daemon's clock (`mneme start`).
 //!
-//! A tokio interval rather than a cron scheduler: the schedule is one fixed period with no
-//! calendar in it, so an interval says all there is to say without another dependency or a
-//! scheduler thread; a pass is awaited before the next tick is, so passes never overlap, and
-//! `MissedTickBehavior::Delay` makes a pass longer than the period push the next one back
-//! instead of firing a burst to catch up; shutdown is one `select!` on the token; and tests
-//! drive it with a short period directly.
+//! `reflector_interval_mins` (the default) runs here on a tokio interval: a pass is awaited
+//! before the next tick is, so passes never overlap, and `MissedTickBehavior::Delay` makes a
+//! pass longer than the period push the next one back instead of firing a burst; shutdown is
+//! one `select!` on the token. With `reflector_schedule` set, the calendar
+//! (`crate::schedule`) runs [`scheduled_pass`] instead. Either way every pass is recorded as
+//! the `reflector` job (last run, next run).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,15 +14,17 @@ use tokio::task::JoinHandle;
 use tokio::time::MissedTickBehavior;
 use tokio_util::sync::CancellationToken;
 
-use super::{Reflector, Target};
+use super::{Policy, Reflector};
 use crate::config::Config;
 use crate::llm::LlmProvider;
 use crate::retrieval::Retriever;
-use crate::store::now_ms;
+use crate::schedule::{OneAtATime, run_recorded};
+use crate::store::{Store, now_ms};
 
-/// Starts the reflector's schedule: a pass now (to catch up on what arrived while the daemon
-/// was down), then one every `reflector_interval_mins`, until `shutdown` is cancelled. With
-/// `reflector_enabled: false` the returned task ends at once.
+/// Starts the reflector's interval schedule: a pass now (to catch up on what arrived while
+/// the daemon was down), then one every `reflector_interval_mins`, until `shutdown` is
+/// cancelled. With `reflector_enabled: false`, or a `reflector_schedule` (the calendar runs
+/// it then), the returned task ends at once.
 pub fn spawn(
     config: Arc<Config>,
     retriever: Retriever,
@@ -31,6 +33,9 @@ pub fn spawn(
 ) -> JoinHandle<()> {
     if !config.reflector_enabled {
         tracing::info!("reflector disabled (reflector_enabled: false)");
+        return tokio::spawn(async {});
+    }
+    if !config.reflector_schedule.trim().is_empty() {
         return tokio::spawn(async {});
     }
     let reflector = Arc::new(Reflector::with_retriever(&config, retriever, llm));
@@ -46,6 +51,19 @@ pub fn spawn_every(
     shutdown: CancellationToken,
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
+        let store = reflector.store.clone();
+        let schedule = match period.as_secs() {
+            s if s >= 60 && s % 60 == 0 => format!("every {} min", s / 60),
+            s => format!("every {s} s"),
+        };
+        if let Err(e) = store
+            .job_scheduled("reflector", &schedule, Some(now_ms()))
+            .await
+        {
+            tracing::warn!(error = %e, "could not record the reflector's schedule");
+        }
+        let once = OneAtATime::default();
+        let step = i64::try_from(period.as_millis()).unwrap_or(i64::MAX);
         let mut ticks = tokio::time::interval(period);
         ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
         loop {
@@ -54,30 +72,66 @@ pub fn spawn_every(
                 () = shutdown.cancelled() => break,
                 _ = ticks.tick() => {}
             }
-            // Its own task, so that a bug panicking in one pass costs that pass, not the
-            // schedule.
-            let (r, token) = (reflector.clone(), shutdown.clone());
-            let started = std::time::Instant::now();
-            let pass =
-                tokio::spawn(async move { r.run_pass(&Target::Due, now_ms(), &token).await });
-            match pass.await {
-                Ok(Ok(report)) => {
-                    crate::metrics::metrics().reflector_pass(started.elapsed(), &report);
-                    let failed = report.chats.iter().filter(|c| c.failure.is_some()).count();
-                    tracing::info!(
-                        chats = report.chats.len(),
-                        failed,
-                        backing_off = report.backing_off.len(),
-                        archived = report.lifecycle.stale + report.lifecycle.over_cap,
-                        "reflector pass done"
-                    );
-                }
-                Ok(Err(e)) => tracing::warn!(error = %e, "reflector pass failed"),
-                Err(e) => {
-                    tracing::error!(error = %e, "reflector pass panicked; the schedule goes on")
-                }
-            }
+            let work = scheduled_pass(&reflector, &shutdown);
+            run_recorded(
+                &store,
+                "reflector",
+                &once,
+                |end| end.checked_add(step),
+                work,
+            )
+            .await;
         }
         tracing::info!("reflector stopped");
     })
+}
+
+/// One pass of the daemon's schedule, in its own task (a bug panicking in one pass costs that
+/// pass, not the schedule), logged and counted; Err with a one-line reason.
+pub async fn scheduled_pass(
+    reflector: &Arc<Reflector>,
+    shutdown: &CancellationToken,
+) -> Result<(), String> {
+    let (r, token) = (reflector.clone(), shutdown.clone());
+    let started = std::time::Instant::now();
+    let pass = tokio::spawn(async move { r.scheduled_pass(now_ms(), &token).await });
+    match pass.await {
+        Ok(Ok(report)) => {
+            crate::metrics::metrics().reflector_pass(started.elapsed(), &report);
+            let failed = report.chats.iter().filter(|c| c.failure.is_some()).count();
+            tracing::info!(
+                chats = report.chats.len(),
+                failed,
+                backing_off = report.backing_off.len(),
+                archived = report.lifecycle.stale + report.lifecycle.over_cap,
+                "reflector pass done"
+            );
+            match (failed, &report.lifecycle_error) {
+                (0, None) => Ok(()),
+                (0, Some(e)) => Err(format!("lifecycle sweep failed: {e}")),
+                (n, _) => Err(format!("{n} of {} chats failed", report.chats.len())),
+            }
+        }
+        Ok(Err(e)) => Err(format!("pass failed: {e}")),
+        Err(e) => {
+            tracing::error!(error = %e, "reflector pass panicked; the schedule goes on");
+            Err(format!("pass panicked: {e}"))
+        }
+    }
+}
+
+/// The lifecycle sweep on its own (`lifecycle_schedule`): archive what has faded, enforce
+/// the caps.
+pub async fn sweep(store: &Store, policy: &Policy, now: i64) -> Result<(), String> {
+    match super::lifecycle::sweep(store, policy, now).await {
+        Ok(report) => {
+            tracing::info!(
+                stale = report.stale,
+                over_cap = report.over_cap,
+                "lifecycle sweep done"
+            );
+            Ok(())
+        }
+        Err(e) => Err(format!("lifecycle sweep failed: {e}")),
+    }
 }

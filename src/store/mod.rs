@@ -6,6 +6,7 @@
 
 mod chats;
 mod console;
+mod jobs;
 mod lifecycle;
 mod memories;
 mod memory_terms;
@@ -24,6 +25,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 
 pub use chats::{ChatRow, SessionId};
 pub use console::ChatSummary;
+pub use jobs::JobRow;
 pub use lifecycle::LifeRow;
 pub use memories::{
     Category, MemoryFilter, MemoryRow, MemoryScope, NewMemory, PoolCounts, RankRow, Source,

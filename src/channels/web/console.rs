@@ -369,5 +369,7 @@ pub(super) async fn stats(
         "tokens": tokens,
         // Reflector batches set aside after unreadable answers (all chats), newest first.
         "set_aside": store.set_aside_batches(5).await?,
+        // Scheduled jobs: last run (start, end, outcome) and next run, times in Unix ms.
+        "jobs": store.jobs().await?,
     })))
 }

@@ -382,6 +382,19 @@ function line(parent, text, className) {
   parent.appendChild(p);
 }
 
+function when(ms) {
+  return new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}
+
+// A job's last run in words: never, running since…, ok at…, failed at… (why).
+function lastRun(j) {
+  if (!j.last_started_at) return 'never';
+  if (j.last_finished_at === null || j.last_finished_at < j.last_started_at) return 'running since ' + when(j.last_started_at);
+  const secs = Math.round((j.last_finished_at - j.last_started_at) / 1000);
+  return (j.last_ok ? 'ok ' : 'failed ') + when(j.last_started_at) + ' (' + secs + ' s)' +
+    (j.last_error ? ': ' + j.last_error : '');
+}
+
 async function loadStats() {
   const s = await apiJson('/api/stats' + query({ chat: scopeValue() }));
   const r = s.reflector_24h;
@@ -404,6 +417,18 @@ async function loadStats() {
     card('Injection coverage, last 24 h', (d) => {
       line(d, coverage, 'big');
       line(d, inj.selected + ' of ' + inj.candidates + ' candidates in ' + inj.prompts + ' prompts');
+    }),
+    card('Scheduled jobs', (d) => {
+      if (!(s.jobs || []).length) { line(d, 'None recorded yet (the daemon records them).'); return; }
+      const t = document.createElement('table');
+      for (const j of s.jobs) {
+        const tr = document.createElement('tr');
+        tr.append(cell(j.name), cell(j.schedule), cell('last: ' + lastRun(j)),
+          cell('next: ' + (j.next_run_at ? when(j.next_run_at) : '—')));
+        if (j.last_ok === false) tr.className = 'warn';
+        t.appendChild(tr);
+      }
+      d.appendChild(t);
     }),
     card('LLM tokens per chat', (d) => {
       if (!s.tokens.length) { line(d, 'No model calls yet.'); return; }
