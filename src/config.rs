@@ -118,9 +118,9 @@ pub struct Config {
     pub reflector_concurrency: u32,
     /// Existing memories shown with each batch (the most similar), so the model can supersede.
     pub reflector_context_memories: u32,
-    /// Jaccard similarity of terms at or above which an extracted fact is a stored one again.
+    /// No longer used (fact identity decides); accepted so old configs load, with a warning.
     pub reflector_dedup_threshold: f64,
-    /// The same with embeddings on: cosine similarity at or above which it is.
+    /// No longer used, as above.
     pub reflector_dedup_cosine_threshold: f64,
     /// Longest wait before a failing chat is tried again (the wait doubles per failure,
     /// starting at `reflector_interval_mins`).

@@ -13,6 +13,7 @@ pub mod cli;
 pub mod config;
 pub mod embed;
 pub mod llm;
+pub mod memories;
 pub mod memory;
 pub mod metrics;
 pub mod reflector;

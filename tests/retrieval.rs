@@ -521,6 +521,6 @@ async fn the_reflector_dedups_by_meaning_with_an_embedder() {
     assert_eq!(report.chats[0].stats.inserted, 1);
     assert_eq!(
         lab.runs(chat.id).await[0].dedup_method.as_deref(),
-        Some("jaccard")
+        Some("terms")
     );
 }

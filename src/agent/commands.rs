@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use super::{Agent, Reply, ReplyKind, TurnContext};
+use crate::memories::MemoryError;
 use crate::store::{MemoryFilter, MemoryScope};
 
 /// Most memories `/memories` lists in one reply.
@@ -110,22 +111,21 @@ async fn forget(agent: &Agent, ctx: &TurnContext, arg: &str) -> anyhow::Result<S
     let Ok(id) = arg.trim_start_matches('#').parse::<i64>() else {
         return Ok("Usage: /forget ID — the ids are in /memories.".into());
     };
-    let not_here = format!("There is no memory #{id} in this chat. /memories lists the ids.");
-    let Some(memory) = agent.store.get_memory(id).await? else {
-        return Ok(not_here);
+    let actor = crate::memories::Actor::Chat {
+        chat_id: ctx.chat.id,
+        is_group: ctx.chat.is_group,
+        is_control: ctx.is_control,
     };
-    match memory.scope() {
-        MemoryScope::Chat(chat_id) if chat_id == ctx.chat.id => {}
-        MemoryScope::Global if ctx.is_control => {}
-        MemoryScope::Global => {
-            return Ok(format!(
-                "Memory #{id} is global; it can only be forgotten from a control chat."
-            ));
+    Ok(match agent.memories.forget(&actor, id).await {
+        Ok(memory) => format!("Forgot memory #{id}: {}", memory.content),
+        Err(MemoryError::NotFound(_)) => {
+            format!("There is no memory #{id} in this chat. /memories lists the ids.")
         }
-        MemoryScope::Chat(_) => return Ok(not_here),
-    }
-    agent.store.delete_memory(id).await?;
-    Ok(format!("Forgot memory #{id}: {}", memory.content))
+        Err(MemoryError::Forbidden(_)) => {
+            format!("Memory #{id} is global; it can only be forgotten from a control chat.")
+        }
+        Err(e) => return Err(e.into()),
+    })
 }
 
 async fn usage(agent: &Agent, ctx: &TurnContext) -> anyhow::Result<String> {

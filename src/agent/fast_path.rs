@@ -1,10 +1,11 @@
-//! "remember …" straight into structured memory, without a model call.
+//! "remember …" straight into structured memory, without a model call, through the memory
+//! service (its gate, its same-fact decision).
 
 use super::{Agent, Reply, ReplyKind, TurnContext};
-use crate::memory::dedup::JACCARD_THRESHOLD;
+use crate::memories::{Actor, MemoryError, Refusal, Remember, Remembered};
 use crate::memory::quality;
-use crate::memory::remember::{self, MAX_REMEMBER_CHARS};
-use crate::store::{MemoryScope, NewMemory, Source};
+use crate::memory::remember;
+use crate::store::{MemoryScope, Source};
 
 /// Confidence of a fact the user asked to remember in so many words.
 const EXPLICIT_CONFIDENCE: f64 = 0.95;
@@ -17,61 +18,48 @@ pub(super) async fn handle(
     let Some(req) = remember::parse(text) else {
         return Ok(None);
     };
-    let reply = |text: String| {
-        Ok(Some(Reply {
-            text,
-            kind: ReplyKind::Remembered,
-        }))
+    let actor = Actor::Chat {
+        chat_id: ctx.chat.id,
+        is_group: ctx.chat.is_group,
+        is_control: ctx.is_control,
     };
-    let chars = req.content.chars().count();
-    if chars > MAX_REMEMBER_CHARS {
-        return reply(format!(
-            "That is too long to remember as one fact ({chars} characters; the limit is {MAX_REMEMBER_CHARS}). Say the essentials in a sentence or two."
-        ));
-    }
-    if quality::looks_like_secret(&req.content) {
-        return reply(
-            "I won't store that: it looks like a password, key or token. Keep secrets in a password manager.".into(),
-        );
-    }
-    // In a group, a memory reaches every member's answers: any member could otherwise plant
-    // "ignore previous instructions…". (In a private chat the person shapes only their own.)
-    if ctx.chat.is_group && quality::reads_as_instruction(&req.content) {
-        return reply(
-            "I won't store that here: in a group I remember facts, and that reads as an instruction for how I should behave. Tell me the fact itself (e.g. \"the team prefers answers in French\").".into(),
-        );
-    }
-
-    let scope = MemoryScope::Chat(ctx.chat.id);
-    let duplicate = agent
-        .store
-        .near_duplicate(scope, &req.content, JACCARD_THRESHOLD)
-        .await?;
-
-    if let Some(id) = duplicate {
-        agent
-            .store
-            .refine_memory(id, &req.content, req.category, EXPLICIT_CONFIDENCE)
-            .await?;
-        agent.retriever.memory_written();
-        return reply(format!("Updated memory #{id}: {}", req.content));
-    }
-    let id = agent
-        .store
-        .insert_memory(&NewMemory {
-            scope,
-            category: req.category,
-            content: req.content.clone(),
-            subject: None,
-            confidence: EXPLICIT_CONFIDENCE,
-            source: Source::Explicit,
-            source_message_ids: vec![ctx.message_id],
-            created_at: None,
-            last_seen_at: None,
-            archived: false,
-            key: None,
-        })
-        .await?;
-    agent.retriever.memory_written();
-    reply(format!("Noted. Saved memory #{id}: {}", req.content))
+    let outcome = agent
+        .memories
+        .remember(
+            &actor,
+            Remember {
+                scope: MemoryScope::Chat(ctx.chat.id),
+                category: req.category,
+                content: req.content,
+                key: None,
+                source: Source::Explicit,
+                confidence: EXPLICIT_CONFIDENCE,
+                source_message_ids: vec![ctx.message_id],
+            },
+        )
+        .await;
+    let text = match outcome {
+        Ok(Remembered::Stored { id, content }) => format!("Noted. Saved memory #{id}: {content}"),
+        Ok(Remembered::Updated { id, content }) => format!("Updated memory #{id}: {content}"),
+        Err(MemoryError::Refused(Refusal::TooLong { chars })) => format!(
+            "That is too long to remember as one fact ({chars} characters; the limit is {}). Say the essentials in a sentence or two.",
+            crate::memories::MAX_MEMORY_CHARS
+        ),
+        Err(MemoryError::Refused(Refusal::Content(r @ quality::Refusal::Secret(_)))) => {
+            format!("I won't store that: {r}. Keep secrets in a password manager.")
+        }
+        // In a group, a memory reaches every member's answers: any member could otherwise
+        // plant "ignore previous instructions…". (In a private chat the person shapes only
+        // their own.)
+        Err(MemoryError::Refused(Refusal::Content(quality::Refusal::Instruction))) => {
+            "I won't store that here: in a group I remember facts, and that reads as an instruction for how I should behave. Tell me the fact itself (e.g. \"the team prefers answers in French\").".into()
+        }
+        Err(MemoryError::Refused(Refusal::Empty)) => "Remember what? Say the fact after \"remember\".".into(),
+        Err(MemoryError::Store(e)) => return Err(e.into()),
+        Err(other) => format!("I couldn't store that: {other}."),
+    };
+    Ok(Some(Reply {
+        text,
+        kind: ReplyKind::Remembered,
+    }))
 }

@@ -20,6 +20,7 @@ use crate::channels::status::ChannelStatus;
 use crate::config::Config;
 use crate::embed::Embedder;
 use crate::llm::LlmProvider;
+use crate::memories::Memories;
 use crate::memory::files::MemoryFiles;
 use crate::metrics::metrics;
 use crate::retrieval::Retriever;
@@ -118,6 +119,7 @@ pub struct Agent {
     store: Store,
     llm: Arc<dyn LlmProvider>,
     retriever: Retriever,
+    memories: Memories,
     files: MemoryFiles,
     locks: locks::ChatLocks,
     channel_status: Arc<ChannelStatus>,
@@ -151,6 +153,7 @@ impl Agent {
             config,
             store: retriever.store().clone(),
             llm,
+            memories: Memories::new(retriever.clone()),
             retriever,
             files,
             locks: locks::ChatLocks::default(),
@@ -165,6 +168,11 @@ impl Agent {
     /// How this agent finds memories; shared with the reflector and the embedding sync.
     pub fn retriever(&self) -> &Retriever {
         &self.retriever
+    }
+
+    /// The memory service: the one writer of structured memories.
+    pub fn memories(&self) -> &Memories {
+        &self.memories
     }
 
     pub fn config(&self) -> &Config {

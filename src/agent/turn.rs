@@ -42,8 +42,10 @@ pub(super) async fn run(
         chat_id: ctx.chat.id,
         message_id: ctx.message_id,
         is_control: ctx.is_control,
+        is_group: ctx.chat.is_group,
         files: &agent.files,
         retriever: &agent.retriever,
+        memories: &agent.memories,
     };
     for _ in 0..config.max_tool_iterations {
         let response = match call(agent, &request, deltas).await {

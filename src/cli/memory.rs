@@ -1,17 +1,18 @@
 //! `mneme memory list|search|forget|export|import`.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::config::Config;
+use crate::memories::import::{ImportError, ImportLine, embed_all};
+use crate::memories::{Actor, Memories, MemoryError};
+use crate::retrieval::Retriever;
+use crate::store::{
+    Category, ChatKey, MemoryFilter, MemoryRow, MemoryScope, NewMemory, SearchScope, Store,
+};
 use anyhow::Context;
 use clap::Subcommand;
-use serde::{Deserialize, Serialize};
-
-use crate::config::Config;
-use crate::store::{
-    Category, ChatKey, MemoryFilter, MemoryRow, MemoryScope, NewMemory, SearchScope, Source, Store,
-};
 
 #[derive(Debug, Subcommand)]
 pub enum MemoryCommand {
@@ -41,8 +42,17 @@ pub enum MemoryCommand {
         #[arg(long)]
         json: bool,
     },
+    /// One memory with its history (created, reinforced, merged, reworded, superseded,
+    /// archived) and the messages it came from
+    Show {
+        id: i64,
+        #[arg(long)]
+        json: bool,
+    },
     /// Delete one memory for good
     Forget { id: i64 },
+    /// Bring back an archived memory (undo a merge, a supersede or an archive)
+    Unarchive { id: i64 },
     /// Write memories as JSON Lines to stdout (archived ones included)
     Export {
         #[arg(long, value_name = "CHANNEL:ID")]
@@ -52,76 +62,12 @@ pub enum MemoryCommand {
     Import { file: PathBuf },
 }
 
-/// The stable JSON shape of one memory.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct MemoryJson {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub id: Option<i64>,
-    /// `CHANNEL:ID` or `global`
-    pub chat: String,
-    pub category: Category,
-    pub content: String,
-    #[serde(default = "default_confidence")]
-    pub confidence: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_seen_at: Option<String>,
-    #[serde(default)]
-    pub archived: bool,
-    /// The name the model gave it with `memory_store{key}`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
-    #[serde(default = "default_source")]
-    pub source: Source,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub score: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub subject: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub source_message_ids: Vec<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub supersedes_id: Option<i64>,
-}
-
-fn default_confidence() -> f64 {
-    0.8
-}
-fn default_source() -> Source {
-    Source::Explicit
-}
-
-pub(super) fn rfc3339(ms: i64) -> String {
-    chrono::DateTime::from_timestamp_millis(ms)
-        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true))
-        .unwrap_or_default()
-}
+pub use crate::memories::json::{MemoryJson, rfc3339};
 
 fn parse_time(s: &str) -> Result<i64, String> {
     chrono::DateTime::parse_from_rfc3339(s)
         .map(|t| t.timestamp_millis())
         .map_err(|e| format!("`{s}` is not an RFC 3339 time: {e}"))
-}
-
-impl MemoryJson {
-    pub(crate) fn from_row(m: &MemoryRow, score: Option<f64>) -> Self {
-        Self {
-            id: Some(m.id),
-            chat: m.chat_name(),
-            category: m.category,
-            content: m.content.clone(),
-            confidence: (m.confidence * 1000.0).round() / 1000.0,
-            last_seen_at: Some(rfc3339(m.last_seen_at)),
-            archived: m.archived,
-            key: m.key.clone(),
-            source: m.source,
-            score: score.map(|s| (s * 1000.0).round() / 1000.0),
-            created_at: Some(rfc3339(m.created_at)),
-            subject: m.subject.clone(),
-            source_message_ids: m.source_message_ids(),
-            supersedes_id: m.supersedes_id,
-        }
-    }
 }
 
 /// `--chat` resolved against the database; `Ok(None)` when no filter was given.
@@ -169,12 +115,42 @@ pub async fn run(config: &Config, store: &Store, cmd: MemoryCommand) -> anyhow::
             let scope = SearchScope::from_filter(scope_of(store, chat.as_deref()).await?);
             return super::search::run(config, store, scope, &query, limit, json).await;
         }
-        MemoryCommand::Forget { id } => {
-            if store.delete_memory(id).await? {
-                writeln!(out, "forgot memory #{id}")?;
+        MemoryCommand::Show { id, json } => {
+            let memories = Memories::new(Retriever::new(config, store.clone(), None));
+            let e = match memories.explain(&Actor::Operator, id).await {
+                Ok(e) => e,
+                Err(MemoryError::NotFound(_)) => {
+                    eprintln!("no memory #{id}");
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => return Err(e.into()),
+            };
+            if json {
+                writeln!(out, "{}", serde_json::to_string(&e)?)?;
             } else {
-                eprintln!("no memory #{id}");
-                return Ok(ExitCode::from(1));
+                print_explained(&mut out, &e)?;
+            }
+        }
+        MemoryCommand::Unarchive { id } => {
+            let memories = Memories::new(Retriever::new(config, store.clone(), None));
+            match memories.unarchive(&Actor::Operator, id).await {
+                Ok(m) => writeln!(out, "memory #{id} is active again: {}", m.content)?,
+                Err(MemoryError::NotFound(_)) => {
+                    eprintln!("no memory #{id}");
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        MemoryCommand::Forget { id } => {
+            let memories = Memories::new(Retriever::new(config, store.clone(), None));
+            match memories.forget(&Actor::Operator, id).await {
+                Ok(_) => writeln!(out, "forgot memory #{id}")?,
+                Err(MemoryError::NotFound(_)) => {
+                    eprintln!("no memory #{id}");
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => return Err(e.into()),
             }
         }
         MemoryCommand::Export { chat } => {
@@ -191,9 +167,60 @@ pub async fn run(config: &Config, store: &Store, cmd: MemoryCommand) -> anyhow::
                 )?;
             }
         }
-        MemoryCommand::Import { file } => return import(store, &file).await,
+        MemoryCommand::Import { file } => return import(config, store, &file).await,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_explained(
+    out: &mut impl Write,
+    e: &crate::memories::history::Explained,
+) -> anyhow::Result<()> {
+    let m = &e.memory;
+    let state = if m.archived { "archived" } else { "active" };
+    writeln!(
+        out,
+        "#{}  {}  {}  conf {:.2}  {state}",
+        m.id.unwrap_or_default(),
+        m.chat,
+        m.category,
+        m.confidence
+    )?;
+    writeln!(out, "  {}", m.content)?;
+    let source = serde_json::to_value(m.source)?;
+    let mut facts = vec![format!("source: {}", source.as_str().unwrap_or_default())];
+    if let Some(k) = &m.key {
+        facts.push(format!("key: {k}"));
+    }
+    if let Some(s) = &m.subject {
+        facts.push(format!("about: {s}"));
+    }
+    if let Some(t) = &m.last_seen_at {
+        facts.push(format!("seen {t}"));
+    }
+    if let Some(id) = m.supersedes_id {
+        facts.push(format!("replaces #{id}"));
+    }
+    if let Some(id) = e.superseded_by {
+        facts.push(format!("replaced by #{id}"));
+    }
+    writeln!(out, "  {}", facts.join(", "))?;
+    writeln!(out, "History:")?;
+    for h in &e.history {
+        writeln!(out, "  {}", h.line())?;
+    }
+    if e.sources.is_empty() {
+        writeln!(
+            out,
+            "Sources: none stored (imported, or the messages were deleted)"
+        )?;
+    } else {
+        writeln!(out, "Sources:")?;
+        for s in &e.sources {
+            writeln!(out, "  #{}  {}  {}: {}", s.id, s.at, s.sender, s.text)?;
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn print_memory(
@@ -226,7 +253,7 @@ pub(super) fn print_memory(
     Ok(())
 }
 
-async fn import(store: &Store, file: &PathBuf) -> anyhow::Result<ExitCode> {
+async fn import(config: &Config, store: &Store, file: &PathBuf) -> anyhow::Result<ExitCode> {
     let reader: Box<dyn BufRead> = if file.as_os_str() == "-" {
         Box::new(std::io::stdin().lock())
     } else {
@@ -234,7 +261,7 @@ async fn import(store: &Store, file: &PathBuf) -> anyhow::Result<ExitCode> {
             std::fs::File::open(file).with_context(|| format!("cannot open {}", file.display()))?;
         Box::new(std::io::BufReader::new(f))
     };
-    let mut parsed = Vec::new();
+    let mut lines = Vec::new();
     let mut errors = Vec::new();
     for (i, line) in reader.lines().enumerate() {
         let line = line.with_context(|| format!("reading {}", file.display()))?;
@@ -244,50 +271,11 @@ async fn import(store: &Store, file: &PathBuf) -> anyhow::Result<ExitCode> {
         match serde_json::from_str::<MemoryJson>(&line)
             .map_err(|e| e.to_string())
             .and_then(validate)
+            .and_then(|m| import_line(i + 1, m))
         {
-            Ok(m) => parsed.push((i + 1, m)),
+            Ok(l) => lines.push(l),
             Err(e) => errors.push(format!("line {}: {e}", i + 1)),
         }
-    }
-    let mut memories = Vec::with_capacity(parsed.len());
-    for (line, m) in parsed {
-        let scope = if m.chat == "global" {
-            MemoryScope::Global
-        } else {
-            let key: ChatKey = m
-                .chat
-                .parse()
-                .map_err(|e| anyhow::anyhow!("line {line}: {e}"))?;
-            let chat = match store.find_chat(&key).await? {
-                Some(c) => c,
-                None => store.ensure_chat(&key, false, None).await?,
-            };
-            MemoryScope::Chat(chat.id)
-        };
-        memories.push(NewMemory {
-            scope,
-            category: m.category,
-            content: m.content,
-            subject: m.subject,
-            confidence: m.confidence,
-            source: m.source,
-            // message ids belong to the database they came from
-            source_message_ids: Vec::new(),
-            created_at: m
-                .created_at
-                .as_deref()
-                .map(parse_time)
-                .transpose()
-                .map_err(anyhow::Error::msg)?,
-            last_seen_at: m
-                .last_seen_at
-                .as_deref()
-                .map(parse_time)
-                .transpose()
-                .map_err(anyhow::Error::msg)?,
-            archived: m.archived,
-            key: m.key,
-        });
     }
     if !errors.is_empty() {
         for e in &errors {
@@ -299,12 +287,83 @@ async fn import(store: &Store, file: &PathBuf) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(1));
     }
-    let inserted = store.import_memories(&memories).await?;
+    let total = lines.len();
+    let memories = Memories::new(Retriever::new(
+        config,
+        store.clone(),
+        super::embedder(config).await,
+    ));
+    let started = std::time::Instant::now();
+    let imported = match memories.import(lines).await {
+        Ok(i) => i,
+        Err(ImportError::Refused(refused)) => {
+            for (line, why) in &refused {
+                eprintln!("{}: line {line}: refused: {why}", file.display());
+            }
+            eprintln!(
+                "nothing imported: {} of {total} line(s) refused by the memory gate; remove them and import again",
+                refused.len()
+            );
+            return Ok(ExitCode::from(1));
+        }
+        Err(ImportError::Store(e)) => return Err(e.into()),
+    };
     println!(
-        "imported {inserted} memories ({} already present, skipped)",
-        memories.len() - inserted
+        "imported {} memories ({} already present, skipped) in {:.1} s",
+        imported.inserted,
+        imported.skipped,
+        started.elapsed().as_secs_f64()
     );
+    if memories.retriever().embedder().is_some() {
+        let started = std::time::Instant::now();
+        let terminal = std::io::stderr().is_terminal();
+        let embedded = embed_all(&memories, |done, total| {
+            if terminal {
+                eprint!("\rembedding: {done}/{total}");
+            }
+        })
+        .await;
+        if terminal {
+            eprintln!();
+        }
+        match embedded {
+            Ok(n) => println!(
+                "embedded {n} memories in {:.1} s: search ranks them by meaning now",
+                started.elapsed().as_secs_f64()
+            ),
+            Err(e) => eprintln!(
+                "warning: embedding stopped ({e}); `mneme start` embeds the rest, keyword search works meanwhile"
+            ),
+        }
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A valid line as the memory service takes it.
+fn import_line(line: usize, m: MemoryJson) -> Result<ImportLine, String> {
+    let chat = if m.chat == "global" {
+        None
+    } else {
+        Some(m.chat.parse::<ChatKey>().map_err(|e| e.to_string())?)
+    };
+    Ok(ImportLine {
+        line,
+        chat,
+        memory: NewMemory {
+            scope: MemoryScope::Global,
+            category: m.category,
+            content: m.content,
+            subject: m.subject,
+            confidence: m.confidence,
+            source: m.source,
+            // message ids belong to the database they came from
+            source_message_ids: Vec::new(),
+            created_at: m.created_at.as_deref().map(parse_time).transpose()?,
+            last_seen_at: m.last_seen_at.as_deref().map(parse_time).transpose()?,
+            archived: m.archived,
+            key: m.key,
+        },
+    })
 }
 
 fn validate(m: MemoryJson) -> Result<MemoryJson, String> {

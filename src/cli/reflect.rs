@@ -105,8 +105,8 @@ fn print(report: &PassReport) {
     }
     let l = &report.lifecycle;
     println!(
-        "Lifecycle: {} faded memories archived, {} over the caps archived.",
-        l.stale, l.over_cap
+        "Lifecycle: {} faded memories archived, {} over the caps archived, {} duplicates merged.",
+        l.stale, l.over_cap, report.consolidated
     );
     if let Some(e) = &report.lifecycle_error {
         eprintln!("warning: the lifecycle sweep failed: {e}");

@@ -206,13 +206,22 @@ fn reflector_and_lifecycle_keys_have_defaults_and_ranges() {
     assert_eq!(c.memory_archive_below_confidence, 0.3);
 
     // fractions take decimals, and whole numbers too
-    let yaml = format!("{OK}reflector_dedup_threshold: 0.75\nmemory_archive_below_confidence: 0\n");
+    let yaml = format!("{OK}memory_archive_below_confidence: 0\n");
     let c = load(&yaml).unwrap().config;
-    assert_eq!(c.reflector_dedup_threshold, 0.75);
     assert_eq!(c.memory_archive_below_confidence, 0.0);
+    // the old similarity thresholds load, with a warning that they no longer decide anything
+    let old = load(&format!("{OK}reflector_dedup_threshold: 0.75\n")).unwrap();
+    assert_eq!(old.config.reflector_dedup_threshold, 0.75);
+    assert!(
+        old.warnings[0]
+            .to_string()
+            .contains("reflector_dedup_threshold: is no longer used"),
+        "{:?}",
+        old.warnings
+    );
 
     let yaml = format!(
-        "{OK}reflector_dedup_threshold: 0.1\nmemory_archive_below_confidence: 1.5\n\
+        "{OK}memory_archive_below_confidence: 1.5\n\
          reflector_batch_messages: 0\nreflector_concurrency: 100\n"
     );
     let err = load(&yaml).unwrap_err();
@@ -221,7 +230,6 @@ fn reflector_and_lifecycle_keys_have_defaults_and_ranges() {
         [
             "reflector_batch_messages",
             "reflector_concurrency",
-            "reflector_dedup_threshold",
             "memory_archive_below_confidence"
         ]
     );

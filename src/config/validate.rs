@@ -378,24 +378,32 @@ fn check_reflector(c: &Config, out: &mut Vec<Problem>) {
         ),
     ];
     check_ranges(&ranges, out);
-    let fractions = [
-        // below 0.3, facts sharing a word or two would merge
+    // Similarity thresholds used to decide that two facts were one; fact identity decides now.
+    let defaults = Config::default();
+    for (key, set, default) in [
         (
             "reflector_dedup_threshold",
             c.reflector_dedup_threshold,
-            0.3,
+            defaults.reflector_dedup_threshold,
         ),
         (
             "reflector_dedup_cosine_threshold",
             c.reflector_dedup_cosine_threshold,
-            0.5,
+            defaults.reflector_dedup_cosine_threshold,
         ),
-        (
-            "memory_archive_below_confidence",
-            c.memory_archive_below_confidence,
-            0.0,
-        ),
-    ];
+    ] {
+        if set != default {
+            out.push(Problem::warning(
+                key,
+                "is no longer used: whether a fact is one already stored is decided by what the facts say, not by a similarity threshold (README: \"Fact identity\"); remove the key",
+            ));
+        }
+    }
+    let fractions = [(
+        "memory_archive_below_confidence",
+        c.memory_archive_below_confidence,
+        0.0,
+    )];
     for (key, value, min) in fractions {
         if !(min..=1.0).contains(&value) {
             out.push(Problem::error(

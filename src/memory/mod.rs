@@ -3,6 +3,7 @@
 
 pub mod dedup;
 pub mod files;
+pub mod identity;
 pub mod keywords;
 pub mod quality;
 pub mod rank;

@@ -2,9 +2,6 @@
 
 use crate::store::Category;
 
-/// Longest fact the fast path stores; anything longer is refused with a clear reply.
-pub const MAX_REMEMBER_CHARS: usize = 1000;
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RememberRequest {
     pub content: String,

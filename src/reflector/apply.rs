@@ -1,14 +1,19 @@
-//! Storing a batch's checked facts inside its transaction: a duplicate reinforces the row it
-//! repeats, a replacement archives the row it supersedes, anything else is inserted.
+//! Storing a batch's checked facts inside its transaction: a fact already held reinforces the
+//! row that states it (keeping the more specific wording), a replacement archives the row it
+//! supersedes, anything else is inserted.
 //!
-//! Duplicates are found by meaning when the facts were embedded (cosine of embeddings, the
-//! nearest stored memories looked up before the transaction began, so the write lock is never
-//! held while vectors load), else by shared terms (Jaccard via the term index).
+//! Whether a fact is already held is the memory service's decision (`memories::same_fact`,
+//! on `memory::identity`): similarity only proposes candidates — rows sharing terms (the term
+//! index) and, when the facts were embedded, the nearest stored vectors (looked up before the
+//! transaction began, so the write lock is never held while vectors load). The model's
+//! `duplicate_of` is taken unless the local decision proves the two facts different; when it
+//! says nothing, the local decision alone merges, and only on a proven "same".
 
 use super::attribute::Provenance;
 use super::gate::CleanFact;
 use super::lifecycle::{INITIAL_CONFIDENCE, Policy};
-use crate::memory::dedup;
+use crate::memories::same_fact;
+use crate::memory::identity;
 use crate::memory::rank::cosine;
 use crate::store::{MemoryScope, NewMemory, ReflectionTx, RunStats, SimilarMemory, Source};
 
@@ -28,24 +33,20 @@ pub struct Embedded {
     pub nearest: Vec<(i64, f64)>,
 }
 
-/// How a batch compares facts with stored memories; recorded in each run as `dedup_method`.
+/// What proposes the candidates a batch's facts are judged against; recorded in each run as
+/// `dedup_method`. The decision is `memory::identity`'s either way.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Dedup<'a> {
-    /// Jaccard similarity of terms at or above the threshold.
-    Jaccard(f64),
-    /// Cosine similarity of embeddings from `model` at or above `threshold`, or else a
-    /// Jaccard near-duplicate at `jaccard` (and Jaccard alone for facts without an embedding).
-    Cosine {
-        model: &'a str,
-        threshold: f64,
-        jaccard: f64,
-    },
+    /// Stored memories sharing terms with the fact.
+    Terms,
+    /// Those, and the nearest stored vectors from `model` (with their cosine).
+    Cosine { model: &'a str },
 }
 
 impl Dedup<'_> {
     pub fn method(&self) -> &'static str {
         match self {
-            Self::Jaccard(_) => "jaccard",
+            Self::Terms => "terms",
             Self::Cosine { .. } => "cosine",
         }
     }
@@ -69,22 +70,7 @@ pub async fn apply(
         let Fact {
             fact, provenance, ..
         } = f;
-        let duplicate = match (dedup, &f.embedding) {
-            // By meaning first; a lexical near-duplicate still counts (the small local model
-            // is weak outside English, and terms catch "我喜欢喝绿茶" / "我很喜欢喝绿茶").
-            (
-                Dedup::Cosine {
-                    threshold, jaccard, ..
-                },
-                Some(e),
-            ) => match by_meaning(tx, e, &inserted, threshold, fact.supersedes_id).await? {
-                Some(dup) => Some(dup),
-                None => by_terms(tx, fact, jaccard).await?,
-            },
-            (Dedup::Cosine { jaccard, .. }, None) | (Dedup::Jaccard(jaccard), _) => {
-                by_terms(tx, fact, jaccard).await?
-            }
-        };
+        let duplicate = same_as_stored(tx, f, &inserted, dedup).await?;
         // The model may only replace an active memory of this very chat.
         let replaced = match fact.supersedes_id {
             Some(id) => tx.active_chat_memory(id).await?,
@@ -97,8 +83,8 @@ pub async fn apply(
             );
         }
         match (duplicate, replaced) {
-            (Some(dup), replaced) => {
-                reinforce(tx, &dup, provenance, policy, now).await?;
+            (Some((dup, why)), replaced) => {
+                reinforce(tx, &dup, fact, provenance, &why, policy, now).await?;
                 stats.updated += 1;
                 // "Alice lives in Osaka" again, now said to replace Tokyo: Tokyo goes.
                 if let Some(old) = replaced.filter(|old| old.id != dup.id)
@@ -127,49 +113,78 @@ pub async fn apply(
     Ok(stats)
 }
 
-/// The stored memory `fact` repeats by shared terms. A memory the fact says it replaces is
-/// not its duplicate ("lives in Osaka" superseding "lives in Tokyo" is a change, however
-/// alike the words).
-async fn by_terms(
+/// The stored memory that states the same fact as `f`, and why it is the same. A memory the
+/// fact says it replaces is never its duplicate ("lives in Osaka" superseding "lives in
+/// Tokyo" is a change, however alike the words).
+async fn same_as_stored(
     tx: &mut ReflectionTx,
-    fact: &CleanFact,
-    threshold: f64,
-) -> sqlx::Result<Option<SimilarMemory>> {
-    let mut candidates = tx.dedup_candidates(&fact.terms, threshold).await?;
-    candidates.retain(|m| Some(m.id) != fact.supersedes_id);
-    Ok(dedup::closest(&fact.terms, &candidates, |m| &m.content, threshold).cloned())
-}
-
-/// The stored memory the embedded fact repeats by meaning: the most similar of its nearest
-/// stored memories and of this batch's inserts at or above `threshold` that is still an
-/// active memory of the chat (and not the one it supersedes).
-async fn by_meaning(
-    tx: &mut ReflectionTx,
-    e: &Embedded,
+    f: &Fact,
     inserted: &[(i64, &[f32])],
-    threshold: f64,
-    supersedes: Option<i64>,
-) -> sqlx::Result<Option<SimilarMemory>> {
-    let mut candidates: Vec<(i64, f64)> = e
-        .nearest
-        .iter()
-        .copied()
-        .chain(inserted.iter().map(|(id, v)| (*id, cosine(&e.vector, v))))
-        .filter(|(id, sim)| *sim >= threshold && Some(*id) != supersedes)
+    dedup: Dedup<'_>,
+) -> sqlx::Result<Option<(SimilarMemory, String)>> {
+    let fact = &f.fact;
+    let mut candidates: Vec<(SimilarMemory, Option<f32>)> = tx
+        .dedup_candidates(&fact.terms, same_fact::CANDIDATE_JACCARD)
+        .await?
+        .into_iter()
+        .map(|m| (m, None))
         .collect();
-    candidates.sort_by(|a, b| b.1.total_cmp(&a.1).then(b.0.cmp(&a.0)));
-    for (id, _) in candidates {
-        if let Some(m) = tx.active_chat_memory(id).await? {
-            return Ok(Some(m));
+    if let (Dedup::Cosine { .. }, Some(e)) = (dedup, &f.embedding) {
+        let near = e
+            .nearest
+            .iter()
+            .copied()
+            .chain(inserted.iter().map(|(id, v)| (*id, cosine(&e.vector, v))));
+        for (id, sim) in near {
+            match candidates.iter_mut().find(|(m, _)| m.id == id) {
+                Some(c) => c.1 = Some(sim as f32),
+                None => {
+                    if let Some(m) = tx.active_chat_memory(id).await? {
+                        candidates.push((m, Some(sim as f32)));
+                    }
+                }
+            }
         }
     }
-    Ok(None)
+    candidates.retain(|(m, _)| Some(m.id) != fact.supersedes_id);
+    // The model's claim, unless the facts are provably different.
+    if let Some(id) = fact
+        .duplicate_of
+        .filter(|id| Some(*id) != fact.supersedes_id)
+    {
+        let claimed = match candidates.iter().find(|(m, _)| m.id == id) {
+            Some((m, _)) => Some(m.clone()),
+            None => tx.active_chat_memory(id).await?,
+        };
+        if let Some(m) = claimed {
+            match identity::proves_different(&fact.content, &m.content) {
+                None => return Ok(Some((m, "the model said duplicate_of".into()))),
+                Some(why) => tracing::debug!(memory = id, %why, "duplicate_of vetoed: kept apart"),
+            }
+        }
+    }
+    let same = same_fact::decide(
+        &fact.content,
+        candidates
+            .iter()
+            .map(|(m, c)| (m.id, m.content.as_str(), *c)),
+    );
+    Ok(same.and_then(|s| {
+        candidates
+            .into_iter()
+            .find(|(m, _)| m.id == s.id)
+            .map(|(m, _)| (m, s.reason))
+    }))
 }
 
+/// The same fact again: confidence up, seen now, sources added, and the more specific of
+/// the two wordings kept.
 async fn reinforce(
     tx: &mut ReflectionTx,
     row: &SimilarMemory,
+    fact: &CleanFact,
     provenance: &Provenance,
+    why: &str,
     policy: &Policy,
     now: i64,
 ) -> sqlx::Result<()> {
@@ -179,9 +194,16 @@ async fn reinforce(
         confidence,
         &provenance.source_ids,
         provenance.subject.as_deref(),
+        &fact.content,
+        why,
         now,
     )
-    .await
+    .await?;
+    let keep = identity::more_specific(&fact.content, &row.content);
+    if keep != row.content {
+        tx.reword(row.id, keep).await?;
+    }
+    Ok(())
 }
 
 fn new_memory(chat_id: i64, fact: &CleanFact, provenance: &Provenance) -> NewMemory {

@@ -127,6 +127,7 @@ mod tests {
             category: Category::Profile,
             terms: term_set(content),
             supersedes_id: None,
+            duplicate_of: None,
             about: about.map(str::to_string),
             message_ids: ids.to_vec(),
         }

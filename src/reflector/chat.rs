@@ -220,8 +220,7 @@ async fn reflect_batch(
             }
         }
     }
-    let s = &r.settings;
-    let mut dedup = Dedup::Jaccard(s.dedup_threshold);
+    let mut dedup = Dedup::Terms;
     if let Some(embedder) = r.retriever.embedder()
         && !facts.is_empty()
     {
@@ -229,8 +228,6 @@ async fn reflect_batch(
             Ok(()) => {
                 dedup = Dedup::Cosine {
                     model: embedder.model(),
-                    threshold: s.dedup_cosine_threshold,
-                    jaccard: s.dedup_threshold,
                 }
             }
             Err(Failure::Interrupted) => return Err(Failure::Interrupted),
@@ -248,7 +245,7 @@ async fn reflect_batch(
     else {
         return Ok(None);
     };
-    let applied = apply::apply(&mut tx, chat.id, &facts, dedup, &s.policy, now)
+    let applied = apply::apply(&mut tx, chat.id, &facts, dedup, &r.settings.policy, now)
         .await
         .map_err(store_failure)?;
     tx.commit(batch.last_id, now).await.map_err(store_failure)?;

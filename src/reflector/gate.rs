@@ -6,14 +6,15 @@ use std::collections::HashSet;
 use std::fmt;
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexSet};
+use regex::RegexSet;
 
 use super::parse::RawFact;
+use crate::memories::{self, Refusal};
 use crate::memory::{quality, text};
 use crate::store::Category;
 
-/// Longest fact stored; a durable fact fits in a sentence or two.
-pub const MAX_FACT_CHARS: usize = 300;
+/// Longest fact stored: the one limit of every path.
+pub const MAX_FACT_CHARS: usize = memories::MAX_MEMORY_CHARS;
 /// Fewest meaningful terms (stop words dropped) a fact needs to say anything.
 const MIN_FACT_TERMS: usize = 2;
 
@@ -25,6 +26,7 @@ pub struct CleanFact {
     pub category: Category,
     pub terms: HashSet<String>,
     pub supersedes_id: Option<i64>,
+    pub duplicate_of: Option<i64>,
     pub about: Option<String>,
     pub message_ids: Vec<i64>,
 }
@@ -83,23 +85,21 @@ static HEDGED: LazyLock<RegexSet> = LazyLock::new(|| {
     ])
 });
 
-static WHITESPACE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\s+").expect("whitespace pattern compiles"));
-
 /// Checks one fact from the model. The order matters only for the reason reported: a
 /// secret is named a secret even when it is also too long.
 pub fn check(raw: &RawFact) -> Result<CleanFact, Rejection> {
-    let content = WHITESPACE.replace_all(raw.content.trim(), " ").into_owned();
-    if quality::looks_like_secret(&content) {
-        return Err(Rejection::Secret);
-    }
+    let actor = crate::memories::Actor::Reflector { chat_id: 0 };
+    let content = memories::gate::check(
+        &raw.content,
+        actor.refuses_instructions(crate::store::Source::Reflector),
+    )
+    .map_err(|r| match r {
+        Refusal::Content(quality::Refusal::Secret(_)) => Rejection::Secret,
+        Refusal::Content(quality::Refusal::Instruction) => Rejection::Instruction,
+        Refusal::TooLong { .. } => Rejection::TooLong,
+        Refusal::Empty => Rejection::TooVague,
+    })?;
     let category: Category = raw.category.parse().map_err(|_| Rejection::BadCategory)?;
-    if content.chars().count() > MAX_FACT_CHARS {
-        return Err(Rejection::TooLong);
-    }
-    if quality::reads_as_instruction(&content) {
-        return Err(Rejection::Instruction);
-    }
     if GREETING.is_match(&content) {
         return Err(Rejection::Greeting);
     }
@@ -115,6 +115,7 @@ pub fn check(raw: &RawFact) -> Result<CleanFact, Rejection> {
         category,
         terms,
         supersedes_id: raw.supersedes_id,
+        duplicate_of: raw.duplicate_of,
         about: raw.about.clone(),
         message_ids: raw.message_ids.clone(),
     })
@@ -129,6 +130,7 @@ mod tests {
             content: content.into(),
             category: category.into(),
             supersedes_id: None,
+            duplicate_of: None,
             about: None,
             message_ids: vec![],
         }

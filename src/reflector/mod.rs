@@ -19,9 +19,9 @@ mod apply;
 mod attribute;
 mod batch;
 mod chat;
-mod gate;
+pub mod gate;
 mod lifecycle;
-mod parse;
+pub mod parse;
 mod prompt;
 mod schedule;
 
@@ -51,9 +51,6 @@ pub struct Settings {
     pub batch_tokens: usize,
     pub concurrency: usize,
     pub context_memories: usize,
-    pub dedup_threshold: f64,
-    /// The same by embeddings (cosine), when there is an embedder.
-    pub dedup_cosine_threshold: f64,
     pub backoff_max_ms: i64,
     /// Unreadable answers in a row before a batch is set aside.
     pub max_parse_failures: i64,
@@ -73,8 +70,6 @@ impl Settings {
             batch_tokens: c.reflector_batch_tokens as usize,
             concurrency: c.reflector_concurrency.max(1) as usize,
             context_memories: c.reflector_context_memories as usize,
-            dedup_threshold: c.reflector_dedup_threshold,
-            dedup_cosine_threshold: c.reflector_dedup_cosine_threshold,
             backoff_max_ms: i64::from(c.reflector_backoff_max_mins) * 60_000,
             max_parse_failures: i64::from(c.reflector_max_parse_failures.max(1)),
             model: c.reflector_model().to_string(),
@@ -156,6 +151,8 @@ pub struct PassReport {
     pub lifecycle: LifecycleReport,
     /// The lifecycle sweep failed (the chats' results stand).
     pub lifecycle_error: Option<String>,
+    /// Duplicates merged by the consolidation pass after the sweep.
+    pub consolidated: usize,
 }
 
 impl PassReport {
@@ -265,6 +262,16 @@ impl Reflector {
                 Ok(l) => report.lifecycle = l,
                 Err(e) => {
                     tracing::warn!(error = %e, "memory lifecycle sweep failed");
+                    report.lifecycle_error = Some(e.to_string());
+                }
+            }
+            match crate::memories::Memories::new(self.retriever.clone())
+                .consolidate_all()
+                .await
+            {
+                Ok(n) => report.consolidated = n,
+                Err(e) => {
+                    tracing::warn!(error = %e, "memory consolidation failed");
                     report.lifecycle_error = Some(e.to_string());
                 }
             }

@@ -19,6 +19,9 @@ pub struct RawFact {
     pub content: String,
     pub category: String,
     pub supersedes_id: Option<i64>,
+    /// A stored memory the model says states this same fact (a claim the local decision may
+    /// veto).
+    pub duplicate_of: Option<i64>,
     /// Optional extension: the sender id (or name) of the person the fact is about.
     pub about: Option<String>,
     /// Optional extension: the `#id`s of the messages the fact comes from.
@@ -106,6 +109,8 @@ fn read_fact(item: &Value) -> Option<RawFact> {
         None | Some(Value::Null) => None,
         Some(v) => Some(as_id(v)?),
     };
+    // optional: a malformed value is ignored rather than dropping the fact
+    let duplicate_of = obj.get("duplicate_of").and_then(as_id);
     let about = match obj.get("about") {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
         Some(Value::Number(n)) => Some(n.to_string()),
@@ -120,6 +125,7 @@ fn read_fact(item: &Value) -> Option<RawFact> {
         content,
         category,
         supersedes_id,
+        duplicate_of,
         about,
         message_ids,
     })
@@ -183,6 +189,7 @@ mod tests {
                 content: "Alice lives in Tokyo".into(),
                 category: "PROFILE".into(),
                 supersedes_id: None,
+                duplicate_of: None,
                 about: None,
                 message_ids: vec![],
             }]

@@ -17,9 +17,10 @@ use tokio_util::sync::CancellationToken;
 use super::{Policy, Reflector};
 use crate::config::Config;
 use crate::llm::LlmProvider;
+use crate::memories::Memories;
 use crate::retrieval::Retriever;
 use crate::schedule::{OneAtATime, run_recorded};
-use crate::store::{Store, now_ms};
+use crate::store::now_ms;
 
 /// Starts the reflector's interval schedule: a pass now (to catch up on what arrived while
 /// the daemon was down), then one every `reflector_interval_mins`, until `shutdown` is
@@ -121,17 +122,20 @@ pub async fn scheduled_pass(
 }
 
 /// The lifecycle sweep on its own (`lifecycle_schedule`): archive what has faded, enforce
-/// the caps.
-pub async fn sweep(store: &Store, policy: &Policy, now: i64) -> Result<(), String> {
-    match super::lifecycle::sweep(store, policy, now).await {
-        Ok(report) => {
-            tracing::info!(
-                stale = report.stale,
-                over_cap = report.over_cap,
-                "lifecycle sweep done"
-            );
-            Ok(())
-        }
-        Err(e) => Err(format!("lifecycle sweep failed: {e}")),
-    }
+/// the caps, then merge duplicates that slipped through (consolidation).
+pub async fn sweep(memories: &Memories, policy: &Policy, now: i64) -> Result<(), String> {
+    let report = super::lifecycle::sweep(memories.store(), policy, now)
+        .await
+        .map_err(|e| format!("lifecycle sweep failed: {e}"))?;
+    let merged = memories
+        .consolidate_all()
+        .await
+        .map_err(|e| format!("consolidation failed: {e}"))?;
+    tracing::info!(
+        stale = report.stale,
+        over_cap = report.over_cap,
+        merged,
+        "lifecycle sweep done"
+    );
+    Ok(())
 }

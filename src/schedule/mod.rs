@@ -145,13 +145,15 @@ impl Scheduler {
         if sweep_with_pass {
             store.job_unscheduled("lifecycle").await?;
         } else {
-            let (store2, policy) = (
+            let memories = crate::memories::Memories::new(crate::retrieval::Retriever::new(
+                &config,
                 store.clone(),
-                crate::reflector::Policy::from_config(&config),
-            );
+                None,
+            ));
+            let policy = crate::reflector::Policy::from_config(&config);
             let make = move || -> Work {
-                let (store, policy) = (store2.clone(), policy.clone());
-                Box::pin(async move { crate::reflector::sweep(&store, &policy, now_ms()).await })
+                let (memories, policy) = (memories.clone(), policy.clone());
+                Box::pin(async move { crate::reflector::sweep(&memories, &policy, now_ms()).await })
             };
             me.add(
                 &store,

@@ -1,5 +1,7 @@
 //! Structured memories: facts with a category, a scope, a confidence and a history.
 
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::str::FromStr;
 
@@ -10,6 +12,7 @@ use sqlx::{FromRow, Sqlite, SqliteConnection};
 
 use super::search::search_text;
 use super::{ChatKey, Result, Store, memory_terms, now_ms};
+use crate::memory::text;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
 #[sqlx(type_name = "TEXT", rename_all = "UPPERCASE")]
@@ -200,22 +203,14 @@ fn bind_new<'q>(
 pub(super) const SELECT: &str = "SELECT m.*, c.channel, c.external_chat_id FROM memories m LEFT JOIN chats c ON c.id = m.chat_id";
 
 /// Inserts `m` and, when it is active, its postings in the term index; for callers that
-/// hold a transaction. `None` when `only_if_new` and the scope already holds this content.
+/// hold a transaction.
 pub(super) async fn insert_row(
     conn: &mut SqliteConnection,
     m: &NewMemory,
     now: i64,
-    only_if_new: bool,
 ) -> Result<Option<i64>> {
-    let sql = if only_if_new {
-        format!(
-            "INSERT INTO memories ({INSERT_COLUMNS}) SELECT {INSERT_VALUES}
-             WHERE NOT EXISTS (SELECT 1 FROM memories WHERE chat_id IS ?1 AND content = ?3)
-             RETURNING id"
-        )
-    } else {
-        format!("INSERT INTO memories ({INSERT_COLUMNS}) VALUES ({INSERT_VALUES}) RETURNING id")
-    };
+    let sql =
+        format!("INSERT INTO memories ({INSERT_COLUMNS}) VALUES ({INSERT_VALUES}) RETURNING id");
     let id: Option<i64> = bind_new(sqlx::query_scalar(&sql), m, now)
         .fetch_optional(&mut *conn)
         .await?;
@@ -225,6 +220,38 @@ pub(super) async fn insert_row(
         memory_terms::index(conn, id, m.scope, &m.content).await?;
     }
     Ok(id)
+}
+
+/// Most message ids kept as a memory's sources (the newest).
+pub(super) const MAX_SOURCE_IDS: usize = 64;
+
+/// Adds `source_ids` to memory `id`'s sources (the newest `MAX_SOURCE_IDS` are kept).
+pub(super) async fn add_sources(
+    conn: &mut SqliteConnection,
+    id: i64,
+    source_ids: &[i64],
+) -> Result<()> {
+    if source_ids.is_empty() {
+        return Ok(());
+    }
+    let old: String = sqlx::query_scalar("SELECT source_message_ids FROM memories WHERE id = ?1")
+        .bind(id)
+        .fetch_one(&mut *conn)
+        .await?;
+    let mut ids: Vec<i64> = serde_json::from_str(&old).unwrap_or_default();
+    for s in source_ids {
+        if !ids.contains(s) {
+            ids.push(*s);
+        }
+    }
+    let drop = ids.len().saturating_sub(MAX_SOURCE_IDS);
+    ids.drain(..drop);
+    sqlx::query("UPDATE memories SET source_message_ids = ?2 WHERE id = ?1")
+        .bind(id)
+        .bind(serde_json::to_string(&ids).unwrap_or_else(|_| "[]".into()))
+        .execute(&mut *conn)
+        .await
+        .map(|_| ())
 }
 
 /// The active memory of `scope` named `key`, if any.
@@ -281,7 +308,7 @@ pub(super) async fn rewrite(
 impl Store {
     pub async fn insert_memory(&self, m: &NewMemory) -> Result<i64> {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let id = insert_row(&mut tx, m, now_ms(), false)
+        let id = insert_row(&mut tx, m, now_ms())
             .await?
             .ok_or(sqlx::Error::RowNotFound)?;
         tx.commit().await?;
@@ -294,7 +321,7 @@ impl Store {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let mut ids = Vec::with_capacity(memories.len());
         for m in memories {
-            let id = insert_row(&mut tx, m, now_ms(), false)
+            let id = insert_row(&mut tx, m, now_ms())
                 .await?
                 .ok_or(sqlx::Error::RowNotFound)?;
             ids.push(id);
@@ -303,26 +330,24 @@ impl Store {
         Ok(ids)
     }
 
-    /// Inserts each memory unless its scope already holds the same content; all or nothing.
-    /// Returns how many were inserted.
+    /// Inserts each memory unless its scope already holds the same content (or an earlier
+    /// line did); all or nothing. Returns how many were inserted. Built for large files: the
+    /// scopes' contents are read once, and rows and their term postings go in a few hundred
+    /// per statement (the triggers still keep full-text search, the embedding queue and the
+    /// history exact).
     pub async fn import_memories(&self, memories: &[NewMemory]) -> Result<usize> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let mut inserted = 0;
-        for m in memories {
-            // A key another active memory of the scope holds stays with that one.
-            let mut m = m.clone();
-            if let Some(key) = &m.key
-                && !m.archived
-                && key_holder(&mut tx, m.scope, key).await?.is_some()
-            {
-                m.key = None;
-            }
-            if insert_row(&mut tx, &m, now_ms(), true).await?.is_some() {
-                inserted += 1;
-            }
-        }
-        tx.commit().await?;
-        Ok(inserted)
+        const CHUNK: usize = 500;
+        let mut conn = self.pool.acquire().await?;
+        // A big import touches every index page many times: a large page cache keeps them
+        // in memory instead of spilling them to the WAL over and over.
+        sqlx::query("PRAGMA cache_size = -262144")
+            .execute(&mut *conn)
+            .await?;
+        let result = import_rows(&mut conn, memories, CHUNK).await;
+        sqlx::query("PRAGMA cache_size = -2000")
+            .execute(&mut *conn)
+            .await?;
+        result
     }
 
     pub async fn get_memory(&self, id: i64) -> Result<Option<MemoryRow>> {
@@ -435,6 +460,53 @@ impl Store {
         Ok(found)
     }
 
+    /// The same fact again, from the memory service: memory `id` takes `wording` when given
+    /// (the more specific wording of the two), its confidence is raised to at least
+    /// `confidence`, it is seen now, `source_ids` join its sources, and the history records
+    /// it (`reinforced`, with the wording that came in and `note`: why it is the same fact).
+    /// False when there is no such memory.
+    pub async fn reinforce_memory(
+        &self,
+        id: i64,
+        wording: Option<&str>,
+        incoming: &str,
+        confidence: f64,
+        source_ids: &[i64],
+        note: &str,
+    ) -> Result<bool> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let Some(category) =
+            sqlx::query_scalar::<_, Category>("SELECT category FROM memories WHERE id = ?1")
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?
+        else {
+            return Ok(false);
+        };
+        let current: String = sqlx::query_scalar("SELECT content FROM memories WHERE id = ?1")
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+        let content = wording.unwrap_or(&current).to_string();
+        rewrite(&mut tx, id, &content, category, Some(confidence)).await?;
+        add_sources(&mut tx, id, source_ids).await?;
+        super::history::record(
+            &mut tx,
+            id,
+            super::history::NewEvent {
+                kind: super::history::EventKind::Reinforced,
+                at: now_ms(),
+                other_id: None,
+                content: Some(incoming),
+                source_ids,
+                note: Some(note),
+            },
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+
     /// Deletes one memory for good (its postings go with it, by cascade). Returns whether it
     /// existed.
     pub async fn delete_memory(&self, id: i64) -> Result<bool> {
@@ -461,5 +533,116 @@ impl Store {
         .bind(scope.and_then(MemoryScope::chat_id))
         .fetch_one(&self.pool)
         .await
+    }
+}
+
+/// The body of [`Store::import_memories`], on one connection.
+async fn import_rows(
+    conn: &mut SqliteConnection,
+    memories: &[NewMemory],
+    chunk_rows: usize,
+) -> Result<usize> {
+    {
+        let mut tx = sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await?;
+        let mut held: HashMap<MemoryScope, HashSet<String>> = HashMap::new();
+        let now = now_ms();
+        let mut fresh: Vec<NewMemory> = Vec::new();
+        let mut postings: Vec<(i64, String, i64)> = Vec::new();
+        let mut keys_taken: HashSet<(MemoryScope, String)> = HashSet::new();
+        for m in memories {
+            let scope_held = match held.entry(m.scope) {
+                Entry::Occupied(e) => e.into_mut(),
+                Entry::Vacant(e) => {
+                    let rows: Vec<String> =
+                        sqlx::query_scalar("SELECT content FROM memories WHERE chat_id IS ?1")
+                            .bind(m.scope.chat_id())
+                            .fetch_all(&mut *tx)
+                            .await?;
+                    e.insert(rows.into_iter().collect())
+                }
+            };
+            if !scope_held.insert(m.content.clone()) {
+                continue;
+            }
+            // A key another active memory of the scope holds stays with that one.
+            let mut m = m.clone();
+            if let Some(key) = m.key.clone()
+                && !m.archived
+                && (keys_taken.contains(&(m.scope, key.clone()))
+                    || key_holder(&mut tx, m.scope, &key).await?.is_some()
+                    || !keys_taken.insert((m.scope, key)))
+            {
+                m.key = None;
+            }
+            fresh.push(m);
+        }
+        for chunk in fresh.chunks(chunk_rows) {
+            let rows: Vec<serde_json::Value> = chunk
+                .iter()
+                .map(|m| {
+                    serde_json::json!([
+                        m.scope.chat_id(),
+                        m.category.as_str(),
+                        m.content,
+                        m.subject,
+                        m.confidence.clamp(0.0, 1.0),
+                        serde_json::to_value(m.source).unwrap_or_default(),
+                        serde_json::to_string(&m.source_message_ids)
+                            .unwrap_or_else(|_| "[]".into()),
+                        m.created_at.unwrap_or(now),
+                        now,
+                        m.last_seen_at.unwrap_or(now),
+                        m.archived,
+                        m.archived.then_some(now),
+                        search_text(&m.content),
+                        m.key,
+                    ])
+                })
+                .collect();
+            let ids: Vec<i64> = sqlx::query_scalar(&format!(
+                "INSERT INTO memories ({INSERT_COLUMNS})
+                 SELECT {} FROM json_each(?1) ORDER BY key RETURNING id",
+                (0..14)
+                    .map(|i| format!("json_extract(value, '$[{i}]')"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .bind(serde_json::Value::Array(rows).to_string())
+            .fetch_all(&mut *tx)
+            .await?;
+            // RETURNING gives no order; ids are handed out in insertion order, which is the
+            // chunk's order
+            let mut ids = ids;
+            ids.sort_unstable();
+            if ids.len() != chunk.len() {
+                return Err(sqlx::Error::Protocol(format!(
+                    "inserted {} of {} memories",
+                    ids.len(),
+                    chunk.len()
+                )));
+            }
+            for (m, id) in chunk.iter().zip(&ids) {
+                if !m.archived {
+                    let terms: BTreeSet<String> = text::terms(&m.content).into_iter().collect();
+                    let scope = memory_terms::scope_key(m.scope);
+                    postings.extend(terms.into_iter().map(|t| (scope, t, *id)));
+                }
+            }
+        }
+        // The postings last, sorted as the index is: each lands next to the one before, in
+        // the term index and in the term counts its trigger keeps.
+        postings.sort_unstable();
+        for part in postings.chunks(chunk_rows * 4) {
+            sqlx::query(
+                "INSERT OR IGNORE INTO memory_terms (scope, term, memory_id)
+                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+                 FROM json_each(?1)",
+            )
+            .bind(serde_json::to_string(part).unwrap_or_else(|_| "[]".into()))
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(fresh.len())
     }
 }

@@ -6,6 +6,7 @@
 
 mod chats;
 mod console;
+mod history;
 mod jobs;
 mod lifecycle;
 mod memories;
@@ -25,6 +26,7 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 
 pub use chats::{ChatRow, SessionId};
 pub use console::ChatSummary;
+pub use history::{EventKind, MemoryEvent};
 pub use jobs::JobRow;
 pub use lifecycle::LifeRow;
 pub use memories::{

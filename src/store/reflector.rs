@@ -9,10 +9,10 @@ use sqlx::{FromRow, Sqlite, Transaction};
 use super::memories::insert_row;
 use super::memory_terms::{self, SimilarMemory};
 use super::vectors::write_vector;
-use super::{ChatRow, MemoryScope, NewMemory, Result, Store, from_json, json_list};
+use super::{Category, ChatRow, MemoryScope, NewMemory, Result, Store, from_json, json_list};
 
 /// Source message ids kept per memory; a fact reinforced for years keeps its latest sources.
-const MAX_SOURCE_IDS: usize = 64;
+use super::memories::MAX_SOURCE_IDS;
 
 /// A chat's cursor and backoff (`memory_reflector_state`); all zero before its first pass.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromRow)]
@@ -337,7 +337,7 @@ impl ReflectionTx {
             scope: self.scope(),
             ..m.clone()
         };
-        insert_row(&mut self.tx, &m, now, false)
+        insert_row(&mut self.tx, &m, now)
             .await?
             .ok_or(sqlx::Error::RowNotFound)
     }
@@ -350,12 +350,15 @@ impl ReflectionTx {
 
     /// A fact seen again: new confidence, seen now, its sources added, its subject filled
     /// in if it had none.
+    #[allow(clippy::too_many_arguments)]
     pub async fn reinforce(
         &mut self,
         id: i64,
         confidence: f64,
         source_ids: &[i64],
         subject: Option<&str>,
+        incoming: &str,
+        note: &str,
         now: i64,
     ) -> Result<()> {
         let old: String = sqlx::query_scalar(
@@ -385,8 +388,33 @@ impl ReflectionTx {
         .bind(json_list(&ids))
         .bind(subject)
         .execute(&mut *self.tx)
+        .await?;
+        super::history::record(
+            &mut self.tx,
+            id,
+            super::history::NewEvent {
+                kind: super::history::EventKind::Reinforced,
+                at: now,
+                other_id: None,
+                content: Some(incoming),
+                source_ids,
+                note: Some(note),
+            },
+        )
         .await
-        .map(|_| ())
+    }
+
+    /// Memory `id` takes the more specific `wording` of the same fact (the reflector's merge).
+    pub async fn reword(&mut self, id: i64, wording: &str) -> Result<()> {
+        let category: Category =
+            sqlx::query_scalar("SELECT category FROM memories WHERE id = ?1 AND chat_id = ?2")
+                .bind(id)
+                .bind(self.chat_id)
+                .fetch_one(&mut *self.tx)
+                .await?;
+        super::memories::rewrite(&mut self.tx, id, wording, category, None)
+            .await
+            .map(|_| ())
     }
 
     /// Archives memory `old_id` (history, never deleted) as replaced by memory `by_id`, which

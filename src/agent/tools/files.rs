@@ -57,6 +57,11 @@ pub(super) fn run(ctx: &ToolContext<'_>, name: &str, args: &Args<'_>) -> ToolRes
     if scope == FileScope::Global && !ctx.is_control {
         return Err("global memory can only be written from a control chat; write to scope \"chat\" instead".into());
     }
+    // The memory gate, on the lines this write adds: never a secret; from a group (whose
+    // AGENTS.md reaches every member's prompts) never an instruction-like line either.
+    let old = ctx.files.read(&scope).map_err(|e| e.to_string())?;
+    crate::memories::gate::check_file(&old, content, ctx.is_group)
+        .map_err(|r| format!("not saved: {r}"))?;
     ctx.files
         .write(&scope, content)
         .map_err(|e| e.to_string())?;

@@ -8,10 +8,8 @@ use serde_json::json;
 
 use super::{Args, ToolContext, ToolResult, object, store_error};
 use crate::llm::ToolSpec;
-use crate::memory::dedup::JACCARD_THRESHOLD;
-use crate::memory::quality;
-use crate::memory::remember::MAX_REMEMBER_CHARS;
-use crate::store::{Category, MemoryRow, MemoryScope, NewMemory, SearchScope, Source};
+use crate::memories::{MemoryError, Remember, Remembered};
+use crate::store::{Category, MemoryRow, MemoryScope, SearchScope, Source};
 
 /// Confidence of a fact the model chose to store.
 const TOOL_CONFIDENCE: f64 = 0.85;
@@ -121,79 +119,55 @@ fn key(args: &Args<'_>) -> Result<Option<String>, String> {
 pub(super) async fn store(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult {
     let content = args
         .required_str("content", "the fact to remember")?
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
+        .to_string();
     let category = category(args)?
         .ok_or("missing required argument `category` (PROFILE, KNOWLEDGE or EVENT)")?;
     let key = key(args)?;
     let scope = match args.str("scope")?.unwrap_or("chat") {
         "chat" => MemoryScope::Chat(ctx.chat_id),
-        "global" if ctx.is_control => MemoryScope::Global,
-        "global" => {
-            return Err("global memory can only be written from a control chat; store it with scope \"chat\"".into());
-        }
+        "global" => MemoryScope::Global,
         other => {
             return Err(format!(
                 "scope must be \"chat\" or \"global\", got \"{other}\""
             ));
         }
     };
-    let chars = content.chars().count();
-    if chars > MAX_REMEMBER_CHARS {
-        return Err(format!(
-            "the fact is {chars} characters; the limit is {MAX_REMEMBER_CHARS}: store the essentials"
-        ));
-    }
-    if quality::looks_like_secret(&content) {
-        return Err(
-            "not stored: it looks like a password, key or token, which are never remembered".into(),
-        );
-    }
-    if quality::reads_as_instruction(&content) {
-        return Err("not stored: it reads as an instruction to the assistant, not a fact; memory holds facts only".into());
-    }
-    let store = ctx.retriever.store();
-
-    // Which stored fact this one replaces: the key's holder, else a near-duplicate.
-    let existing = match &key {
-        Some(k) => store.memory_by_key(scope, k).await.map_err(store_error)?,
-        None => store
-            .near_duplicate(scope, &content, JACCARD_THRESHOLD)
-            .await
-            .map_err(store_error)?,
-    };
+    let remembered = ctx
+        .memories
+        .remember(
+            &ctx.actor(),
+            Remember {
+                scope,
+                category,
+                content,
+                key: key.clone(),
+                source: Source::Tool,
+                confidence: TOOL_CONFIDENCE,
+                source_message_ids: vec![ctx.message_id],
+            },
+        )
+        .await
+        .map_err(memory_error)?;
     let label = key
         .as_deref()
         .map(|k| format!(" ({k})"))
         .unwrap_or_default();
-    let reply = if let Some(id) = existing {
-        store
-            .refine_memory(id, &content, category, TOOL_CONFIDENCE)
-            .await
-            .map_err(store_error)?;
-        format!("Updated memory #{id}{label} ({category}): {content}")
-    } else {
-        let id = store
-            .insert_memory(&NewMemory {
-                scope,
-                category,
-                content: content.clone(),
-                subject: None,
-                confidence: TOOL_CONFIDENCE,
-                source: Source::Tool,
-                source_message_ids: vec![ctx.message_id],
-                created_at: None,
-                last_seen_at: None,
-                archived: false,
-                key: key.clone(),
-            })
-            .await
-            .map_err(store_error)?;
-        format!("Stored memory #{id}{label} ({category}): {content}")
-    };
-    ctx.retriever.memory_written();
-    Ok(reply)
+    Ok(match remembered {
+        Remembered::Updated { id, content } => {
+            format!("Updated memory #{id}{label} ({category}): {content}")
+        }
+        Remembered::Stored { id, content } => {
+            format!("Stored memory #{id}{label} ({category}): {content}")
+        }
+    })
+}
+
+/// The service's refusal as the model reads it.
+fn memory_error(e: MemoryError) -> String {
+    match e {
+        MemoryError::Store(e) => store_error(e),
+        other => other.to_string(),
+    }
 }
 
 pub(super) async fn recall(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult {
@@ -283,17 +257,16 @@ pub(super) async fn forget(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult
             );
         }
     };
-    let memory = store.get_memory(id).await.map_err(store_error)?;
-    // Another chat's memory is reported as absent: its existence is not this chat's business.
-    let memory = match memory {
-        Some(m) if ctx.may_touch(&m, false) => m,
-        _ => return Err(format!("no memory #{id} in this chat")),
-    };
-    if !ctx.may_touch(&memory, true) {
-        return Err(format!(
-            "memory #{id} is global; it can only be forgotten from a control chat"
-        ));
-    }
-    store.delete_memory(id).await.map_err(store_error)?;
+    let memory = ctx
+        .memories
+        .forget(&ctx.actor(), id)
+        .await
+        .map_err(|e| match e {
+            MemoryError::NotFound(id) => format!("no memory #{id} in this chat"),
+            MemoryError::Forbidden(id) => {
+                format!("memory #{id} is global; it can only be forgotten from a control chat")
+            }
+            other => memory_error(other),
+        })?;
     Ok(format!("Forgot memory #{id}: {}", memory.content))
 }

@@ -14,9 +14,10 @@ mod search;
 use serde_json::{Map, Value, json};
 
 use crate::llm::{ToolCall, ToolSpec};
+use crate::memories::{Actor, Memories};
 use crate::memory::files::MemoryFiles;
 use crate::retrieval::Retriever;
-use crate::store::{ChatKey, MemoryRow, MemoryScope};
+use crate::store::ChatKey;
 
 /// Who is calling and from where: decides what a tool may see and touch.
 pub struct ToolContext<'a> {
@@ -28,17 +29,20 @@ pub struct ToolContext<'a> {
     pub message_id: i64,
     /// Only control chats may write global memory.
     pub is_control: bool,
+    /// In a group, what is stored reaches every member's answers.
+    pub is_group: bool,
     pub files: &'a MemoryFiles,
     pub retriever: &'a Retriever,
+    pub memories: &'a Memories,
 }
 
 impl ToolContext<'_> {
-    /// Whether this chat may see (and, `write`, change) memory `m`: its own, and the global
-    /// ones (changing those only from a control chat).
-    fn may_touch(&self, m: &MemoryRow, write: bool) -> bool {
-        match m.scope() {
-            MemoryScope::Chat(id) => id == self.chat_id,
-            MemoryScope::Global => !write || self.is_control,
+    /// Who is asking, for the memory service's permissions and gate.
+    pub fn actor(&self) -> Actor {
+        Actor::Chat {
+            chat_id: self.chat_id,
+            is_group: self.is_group,
+            is_control: self.is_control,
         }
     }
 }

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::{Args, ToolContext, ToolResult, object, store_error};
 use crate::llm::ToolSpec;
+use crate::memories::MemoryError;
 use crate::memory::keywords::{self, coverage, stems};
 use crate::memory::rank::rrf;
 use crate::store::{MessageHit, MessageRow, SearchScope};
@@ -192,9 +193,10 @@ pub(super) async fn get(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult {
     let store = ctx.retriever.store();
     match parse_citation(&raw)? {
         Citation::Memory(id) => {
-            let m = store.get_memory(id).await.map_err(store_error)?;
-            let Some(m) = m.filter(|m| ctx.may_touch(m, false)) else {
-                return Err(format!("no memory #{id} in this chat"));
+            let m = match ctx.memories.get(&ctx.actor(), id).await {
+                Ok(m) => m,
+                Err(MemoryError::Store(e)) => return Err(store_error(e)),
+                Err(_) => return Err(format!("no memory #{id} in this chat")),
             };
             Ok(json!({
                 "citation": format!("memory:{}", m.id),

@@ -18,6 +18,7 @@ struct Lab {
     _dir: tempfile::TempDir,
     files: MemoryFiles,
     retriever: Retriever,
+    memories: crate::memories::Memories,
     alice: (ChatKey, i64),
     bob: (ChatKey, i64),
     /// The message being answered in Alice's chat (after her conversation).
@@ -38,6 +39,7 @@ impl Lab {
         let mut lab = Self {
             files: MemoryFiles::new(dir.path()),
             _dir: dir,
+            memories: crate::memories::Memories::new(retriever.clone()),
             retriever,
             bob: chats.pop().unwrap(),
             alice: chats.pop().unwrap(),
@@ -84,8 +86,10 @@ impl Lab {
             chat_id: who.1,
             message_id: self.asking,
             is_control,
+            is_group: false,
             files: &self.files,
             retriever: &self.retriever,
+            memories: &self.memories,
         }
     }
 
@@ -222,9 +226,9 @@ async fn bad_arguments_get_clear_errors() {
         (
             call(
                 "memory_store",
-                json!({"content": "x".repeat(1001), "category": "PROFILE"}),
+                json!({"content": "x".repeat(501), "category": "PROFILE"}),
             ),
-            "limit is 1000",
+            "a memory is at most 500",
         ),
         (
             call(

@@ -15,11 +15,9 @@ use serde_json::{Value, json};
 
 use super::App;
 use super::api::{ApiError, ApiJson, ApiResult, existing_chat, scope};
-use crate::cli::memory::MemoryJson;
+use crate::memories::json::MemoryJson;
+use crate::memories::{Actor, MemoryError, gate};
 use crate::memory::files::{FileMemoryError, FileScope, MAX_FILE_BYTES};
-use crate::memory::quality::looks_like_secret;
-use crate::memory::quality::reads_as_instruction;
-use crate::memory::remember::MAX_REMEMBER_CHARS;
 use crate::store::{Category, MemoryFilter, MemoryRow, MemoryScope, SearchScope, now_ms};
 
 /// Why the console will not change global memory here.
@@ -168,18 +166,23 @@ fn memory_id(raw: &str) -> ApiResult<i64> {
     })
 }
 
-/// A memory that may be changed from here, or why not.
-async fn changeable(app: &App, id: i64) -> ApiResult<MemoryRow> {
-    let memory = app
-        .agent
-        .store()
-        .get_memory(id)
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("no memory #{id}")))?;
-    if memory.scope() == MemoryScope::Global && !global_editable(app) {
-        return Err(ApiError::forbidden(GLOBAL_NEEDS_TOKEN));
+/// The console as the memory service sees it.
+fn actor(app: &App) -> Actor {
+    Actor::Console {
+        global_writable: global_editable(app),
     }
-    Ok(memory)
+}
+
+/// The service's answer as an HTTP error.
+fn memory_error(e: MemoryError) -> ApiError {
+    match e {
+        MemoryError::NotFound(id) => ApiError::not_found(format!("no memory #{id}")),
+        MemoryError::Forbidden(_) | MemoryError::GlobalWrite => {
+            ApiError::forbidden(GLOBAL_NEEDS_TOKEN)
+        }
+        MemoryError::Refused(r) => ApiError::unprocessable(format!("not stored: {r}")),
+        MemoryError::Store(e) => anyhow::Error::from(e).into(),
+    }
 }
 
 #[derive(Deserialize)]
@@ -189,46 +192,39 @@ pub(super) struct EditBody {
     category: Option<String>,
 }
 
-/// A person's correction: new wording and/or category. The checks of the remember path apply
-/// (length, secrets), and the reflector's: no instructions to the assistant.
+/// A person's correction: new wording and/or category, through the memory service's gate.
 pub(super) async fn edit_memory(
     State(app): State<App>,
     Path(id): Path<String>,
     ApiJson(body): ApiJson<EditBody>,
 ) -> ApiResult<Json<MemoryJson>> {
     let id = memory_id(&id)?;
-    let memory = changeable(&app, id).await?;
-    let content = match body.content.as_deref().map(str::trim) {
-        None => memory.content.clone(),
-        Some("") => return Err(ApiError::unprocessable("`content` is empty")),
-        Some(c) => c.to_string(),
-    };
-    let chars = content.chars().count();
-    if chars > MAX_REMEMBER_CHARS {
-        return Err(ApiError::unprocessable(format!(
-            "a memory is at most {MAX_REMEMBER_CHARS} characters; this is {chars}"
-        )));
+    if body.content.as_deref().is_some_and(|c| c.trim().is_empty()) {
+        return Err(ApiError::unprocessable("`content` is empty"));
     }
-    if looks_like_secret(&content) {
-        return Err(ApiError::unprocessable(
-            "that looks like a password, key or token, which is never stored as a memory",
-        ));
-    }
-    if reads_as_instruction(&content) {
-        return Err(ApiError::unprocessable(
-            "that reads as an instruction to the assistant, not a fact; put standing instructions in AGENTS.md",
-        ));
-    }
-    let category = category(body.category.as_deref())?.unwrap_or(memory.category);
+    let category = category(body.category.as_deref())?;
     let updated = app
         .agent
-        .store()
-        .edit_memory(id, &content, category)
-        .await?
-        .ok_or_else(|| ApiError::not_found(format!("no memory #{id}")))?;
-    // New words need a new embedding (the edit queued it); embed it now, not at the next poll.
-    app.agent.retriever().memory_written();
+        .memories()
+        .edit(&actor(&app), id, body.content.as_deref(), category)
+        .await
+        .map_err(memory_error)?;
     Ok(Json(MemoryJson::from_row(&updated, None)))
+}
+
+/// One memory with its history and the messages it came from.
+pub(super) async fn show_memory(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> ApiResult<Json<crate::memories::history::Explained>> {
+    let id = memory_id(&id)?;
+    let explained = app
+        .agent
+        .memories()
+        .explain(&actor(&app), id)
+        .await
+        .map_err(memory_error)?;
+    Ok(Json(explained))
 }
 
 pub(super) async fn forget_memory(
@@ -236,10 +232,11 @@ pub(super) async fn forget_memory(
     Path(id): Path<String>,
 ) -> ApiResult<Json<Value>> {
     let id = memory_id(&id)?;
-    changeable(&app, id).await?;
-    if !app.agent.store().delete_memory(id).await? {
-        return Err(ApiError::not_found(format!("no memory #{id}")));
-    }
+    app.agent
+        .memories()
+        .forget(&actor(&app), id)
+        .await
+        .map_err(memory_error)?;
     Ok(Json(json!({ "forgot": id })))
 }
 
@@ -296,10 +293,21 @@ pub(super) async fn write_agents_md(
     ApiJson(body): ApiJson<FileBody>,
 ) -> ApiResult<Json<Value>> {
     let name = q.chat.unwrap_or_else(|| "global".into());
-    if looks_like_secret(&body.content) {
-        return Err(ApiError::unprocessable(
-            "that text looks like it holds a password, key or token; AGENTS.md goes into prompts, so secrets stay out of it",
-        ));
+    let scope_name = name.clone();
+    let old = if name == "global" {
+        app.files.read(&FileScope::Global).map_err(file_error)?
+    } else {
+        let chat = existing_chat(app.agent.store(), &scope_name).await?;
+        app.files
+            .read(&FileScope::Chat(&chat.key()))
+            .map_err(file_error)?
+    };
+    // the operator's own edit: no secrets (AGENTS.md goes into prompts); instructions are
+    // what AGENTS.md is for
+    if let Err(r) = gate::check_file(&old, &body.content, false) {
+        return Err(ApiError::unprocessable(format!(
+            "not saved: {r}; AGENTS.md goes into prompts, so secrets stay out of it"
+        )));
     }
     if name == "global" {
         if !global_editable(&app) {

@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use async_trait::async_trait;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, patch};
+use axum::routing::get;
 use tokio_util::sync::CancellationToken;
 
 use super::Channel;
@@ -175,7 +175,9 @@ fn router(app: App) -> Router {
         .route("/memories/export", get(console::export_memories))
         .route(
             "/memories/{id}",
-            patch(console::edit_memory).delete(console::forget_memory),
+            get(console::show_memory)
+                .patch(console::edit_memory)
+                .delete(console::forget_memory),
         )
         .route(
             "/agents-md",

@@ -306,6 +306,8 @@ function memoryRow(m) {
   const actions = document.createElement('td');
   actions.className = 'actions';
   actions.append(
+    button('History', 'history', () => showHistory(tr, m).catch(report)),
+    ' ',
     button('Edit', 'edit', () => editRow(tr, m), locked),
     ' ',
     button('Forget', 'forget', () => forget(m), locked),
@@ -341,6 +343,41 @@ function editRow(tr, m) {
   const cancel = button('Cancel', 'cancel', () => refreshMemory().catch(report));
   td.replaceChildren(area, cat, ' ', save, ' ', cancel);
   area.focus();
+}
+
+// A memory's history and sources, under its row (as `mneme memory show ID` prints them).
+async function showHistory(tr, m) {
+  const next = tr.nextElementSibling;
+  if (next && next.classList.contains('history-row')) { next.remove(); return; }
+  const e = await apiJson('/api/memories/' + m.id);
+  const row = document.createElement('tr');
+  row.className = 'history-row';
+  const td = document.createElement('td');
+  td.colSpan = 8;
+  const list = document.createElement('ul');
+  for (const h of e.history) {
+    let text = h.at + ' ' + h.kind;
+    if (h.other_id) text += (h.kind === 'superseded' ? ' by #' : ' #') + h.other_id;
+    if (h.content) text += (h.kind === 'reworded' ? ' (was "' : ' (as "') + h.content + '")';
+    if (h.note) text += ' — ' + h.note;
+    if (h.source_message_ids && h.source_message_ids.length) text += '; messages #' + h.source_message_ids.join(', #');
+    const li = document.createElement('li');
+    li.textContent = text;
+    list.appendChild(li);
+  }
+  const sources = document.createElement('ul');
+  for (const s of e.sources) {
+    const li = document.createElement('li');
+    li.textContent = '#' + s.id + ' ' + s.at + ' ' + s.sender + ': ' + s.text;
+    sources.appendChild(li);
+  }
+  const h1 = document.createElement('strong');
+  h1.textContent = 'History';
+  const h2 = document.createElement('strong');
+  h2.textContent = e.sources.length ? 'Came from' : 'Came from: no stored messages';
+  td.append(h1, list, h2, sources);
+  row.appendChild(td);
+  tr.after(row);
 }
 
 async function forget(m) {

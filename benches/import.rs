@@ -1,0 +1,92 @@
+//! `mneme memory import` figures: rows per second for 10k and 100k memories through the
+//! memory service (every line through the gate, one transaction, term index, full-text index,
+//! embedding queue and history kept by the same code as always), without embeddings — the
+//! embedding after an import is the embedder's speed (`cargo bench --bench embed`). Median of
+//! three runs on fresh databases. Prints figures; asserts nothing about time.
+
+use std::time::{Duration, Instant};
+
+use mneme::config::Config;
+use mneme::memories::Memories;
+use mneme::memories::import::ImportLine;
+use mneme::retrieval::Retriever;
+use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, Source, Store};
+
+const RUNS: usize = 3;
+
+fn lines(n: usize) -> Vec<ImportLine> {
+    let who = [
+        "Alice", "Bob", "Chen", "Dana", "Eve", "Farid", "Gita", "Hugo",
+    ];
+    let what = [
+        "likes green tea with lemon",
+        "visited Osaka last spring",
+        "works on the billing service",
+        "has a dog named Rex",
+        "prefers Rust examples with tests",
+        "is learning the cello on Thursdays",
+    ];
+    (0..n)
+        .map(|i| ImportLine {
+            line: i + 1,
+            chat: Some(ChatKey::new("telegram", (i % 50).to_string())),
+            memory: NewMemory {
+                scope: MemoryScope::Global,
+                category: Category::Knowledge,
+                content: format!(
+                    "{} {} (note {i})",
+                    who[i % who.len()],
+                    what[(i / who.len()) % what.len()]
+                ),
+                subject: None,
+                confidence: 0.8,
+                source: Source::Explicit,
+                source_message_ids: Vec::new(),
+                created_at: None,
+                last_seen_at: None,
+                archived: false,
+                key: None,
+            },
+        })
+        .collect()
+}
+
+async fn once(n: usize) -> Duration {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("mneme.db").display());
+    let store = Store::open(&url).await.unwrap();
+    let memories = Memories::new(Retriever::new(&Config::default(), store.clone(), None));
+    let input = lines(n);
+    let started = Instant::now();
+    let done = memories
+        .import(input)
+        .await
+        .unwrap_or_else(|_| panic!("import refused"));
+    let took = started.elapsed();
+    assert_eq!(done.inserted, n);
+    store.close().await;
+    took
+}
+
+#[tokio::main]
+async fn main() {
+    if std::env::args().any(|a| a == "--test") {
+        // `cargo test --benches` runs this in test mode: a small import, no figures
+        once(200).await;
+        return;
+    }
+    println!("{:<8} {:>12} {:>12}", "memories", "median", "rows/s");
+    for n in [10_000, 100_000] {
+        let mut runs: Vec<Duration> = Vec::new();
+        for _ in 0..RUNS {
+            runs.push(once(n).await);
+        }
+        runs.sort();
+        let median = runs[RUNS / 2];
+        println!(
+            "{n:<8} {:>12.2?} {:>12.0}",
+            median,
+            n as f64 / median.as_secs_f64()
+        );
+    }
+}

@@ -1,0 +1,124 @@
+//! `mneme memory import`: every line through the gate before anything touches the database
+//! (all or nothing: one refused line imports nothing and creates no chat), then one
+//! transaction; exact repeats of what a scope holds are skipped, so importing twice is
+//! harmless. The caller then embeds what came in ([`embed_all`]) so that search ranks it by
+//! meaning at once.
+
+use std::collections::BTreeMap;
+
+use super::{Actor, Memories, Refusal, gate};
+use crate::retrieval::sync;
+use crate::store::{ChatKey, MemoryScope, NewMemory};
+
+/// One line of the file, parsed: the chat it belongs to (`None` = global) and the memory.
+/// The memory's `scope` is set here, once its chat is known.
+#[derive(Debug, Clone)]
+pub struct ImportLine {
+    pub line: usize,
+    pub chat: Option<ChatKey>,
+    pub memory: NewMemory,
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Imported {
+    pub inserted: usize,
+    /// Exact repeats of a memory the scope holds.
+    pub skipped: usize,
+}
+
+#[derive(Debug)]
+pub enum ImportError {
+    /// Lines the gate refused, each with its line number and reason; nothing was imported.
+    Refused(Vec<(usize, Refusal)>),
+    Store(sqlx::Error),
+}
+
+impl From<sqlx::Error> for ImportError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Store(e)
+    }
+}
+
+impl Memories {
+    /// Imports `lines` for the operator, all or nothing.
+    pub async fn import(&self, lines: Vec<ImportLine>) -> Result<Imported, ImportError> {
+        let actor = Actor::Operator;
+        let mut refused = Vec::new();
+        let mut checked = Vec::with_capacity(lines.len());
+        for mut l in lines {
+            match gate::check(
+                &l.memory.content,
+                actor.refuses_instructions(l.memory.source),
+            ) {
+                Ok(content) => {
+                    l.memory.content = content;
+                    checked.push(l);
+                }
+                Err(r) => refused.push((l.line, r)),
+            }
+        }
+        if !refused.is_empty() {
+            return Err(ImportError::Refused(refused));
+        }
+        // Chats only now: a refused file creates none.
+        let mut chats: BTreeMap<String, i64> = BTreeMap::new();
+        for l in &checked {
+            if let Some(key) = &l.chat
+                && !chats.contains_key(&key.to_string())
+            {
+                let row = match self.store().find_chat(key).await? {
+                    Some(c) => c,
+                    None => self.store().ensure_chat(key, false, None).await?,
+                };
+                chats.insert(key.to_string(), row.id);
+            }
+        }
+        let memories: Vec<NewMemory> = checked
+            .into_iter()
+            .map(|mut l| {
+                l.memory.scope = match &l.chat {
+                    Some(key) => MemoryScope::Chat(chats[&key.to_string()]),
+                    None => MemoryScope::Global,
+                };
+                l.memory
+            })
+            .collect();
+        let inserted = self.store().import_memories(&memories).await?;
+        self.retriever.memory_written();
+        Ok(Imported {
+            inserted,
+            skipped: memories.len() - inserted,
+        })
+    }
+}
+
+/// Embeds every queued memory now (after an import), calling `progress(done, total)` after
+/// each batch. Without an embedder, nothing to do.
+pub async fn embed_all(
+    memories: &Memories,
+    mut progress: impl FnMut(usize, usize),
+) -> Result<usize, String> {
+    let retriever = memories.retriever();
+    if retriever.embedder().is_none() {
+        return Ok(0);
+    }
+    sync::queue_stale(retriever).await?;
+    let total = usize::try_from(
+        memories
+            .store()
+            .embedding_queue_len()
+            .await
+            .map_err(|e| e.to_string())?,
+    )
+    .unwrap_or(0);
+    let mut done = 0;
+    loop {
+        let round = sync::embed_pending(retriever, sync::BATCH * 8).await?;
+        done += round.embedded;
+        progress(done.min(total), total);
+        if round.embedded == 0 || round.left == 0 {
+            return Ok(done);
+        }
+    }
+}

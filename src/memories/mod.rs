@@ -1,0 +1,239 @@
+//! The memory service: the one writer of structured memories. Every path — "remember …",
+//! the model's memory tools, chat commands, the web console, `mneme memory import|forget`,
+//! the reflector (through [`same_fact`] and [`gate`] inside its batch transaction) — asks
+//! here, so every memory passes the same gate ([`gate`]), the same "is this a fact we already
+//! hold?" decision ([`same_fact`], on `memory::identity`), the same permissions ([`Actor`]),
+//! leaves a history, and wakes the embedding sync.
+//!
+//! `store/` keeps the SQL; `memory/` the pure algorithms; this module the rules.
+
+mod actor;
+pub mod consolidate;
+pub mod gate;
+pub mod history;
+pub mod import;
+pub mod json;
+pub mod same_fact;
+
+use std::fmt;
+
+pub use actor::Actor;
+pub use gate::{MAX_MEMORY_CHARS, Refusal};
+
+use crate::retrieval::Retriever;
+use crate::store::{Category, MemoryRow, MemoryScope, NewMemory, Source, Store};
+
+/// A fact to remember.
+#[derive(Debug, Clone)]
+pub struct Remember {
+    pub scope: MemoryScope,
+    pub category: Category,
+    pub content: String,
+    /// A name unique among the scope's active memories (`memory_store{key}`): the key's
+    /// holder is the fact this one replaces.
+    pub key: Option<String>,
+    pub source: Source,
+    pub confidence: f64,
+    pub source_message_ids: Vec<i64>,
+}
+
+/// What became of a fact.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Remembered {
+    /// A new memory.
+    Stored { id: i64, content: String },
+    /// The fact was already held (or the key's holder): that memory, reinforced, with the
+    /// wording it keeps.
+    Updated { id: i64, content: String },
+}
+
+/// Why the service said no.
+#[derive(Debug)]
+pub enum MemoryError {
+    Refused(Refusal),
+    /// No such memory, or none this actor may see.
+    NotFound(i64),
+    /// Seen but not changeable by this actor (a global memory outside a control chat).
+    Forbidden(i64),
+    /// A new global memory from an actor that may not write one.
+    GlobalWrite,
+    Store(sqlx::Error),
+}
+
+impl fmt::Display for MemoryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Refused(r) => write!(f, "not stored: {r}"),
+            Self::NotFound(id) => write!(f, "no memory #{id} here"),
+            Self::Forbidden(id) => write!(
+                f,
+                "memory #{id} is global; it can only be changed from a control chat (or the console with its token)"
+            ),
+            Self::GlobalWrite => f.write_str(
+                "global memory can only be written from a control chat; store it for this chat",
+            ),
+            Self::Store(e) => write!(f, "database error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for MemoryError {}
+
+impl From<sqlx::Error> for MemoryError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Store(e)
+    }
+}
+
+/// The service: cheap to clone (the retriever is shared).
+#[derive(Clone)]
+pub struct Memories {
+    retriever: Retriever,
+}
+
+impl Memories {
+    pub fn new(retriever: Retriever) -> Self {
+        Self { retriever }
+    }
+
+    pub fn store(&self) -> &Store {
+        self.retriever.store()
+    }
+
+    pub fn retriever(&self) -> &Retriever {
+        &self.retriever
+    }
+
+    /// Stores `fact` for `actor`: through the gate, then as an update of the fact already
+    /// held (the key's holder, else the memory `same_fact` proves the same) or as a new
+    /// memory. Wakes the embedding sync.
+    pub async fn remember(&self, actor: &Actor, fact: Remember) -> Result<Remembered, MemoryError> {
+        if !actor.may_change(fact.scope) {
+            return Err(MemoryError::GlobalWrite);
+        }
+        let content = gate::check(&fact.content, actor.refuses_instructions(fact.source))
+            .map_err(MemoryError::Refused)?;
+        let store = self.store();
+        let existing = match &fact.key {
+            Some(k) => store
+                .memory_by_key(fact.scope, k)
+                .await?
+                .map(|id| (id, "the same key".to_string(), None)),
+            None => same_fact::find(&self.retriever, fact.scope, &content)
+                .await?
+                .map(|m| (m.id, m.reason, Some(m.stored))),
+        };
+        let outcome = match existing {
+            Some((id, reason, stored)) => {
+                // the key's holder takes the new wording; a fact held already keeps the more
+                // specific of the two
+                let wording = match &stored {
+                    Some(old) => crate::memory::identity::more_specific(&content, old).to_string(),
+                    None => content.clone(),
+                };
+                store
+                    .reinforce_memory(
+                        id,
+                        Some(&wording),
+                        &content,
+                        fact.confidence,
+                        &fact.source_message_ids,
+                        &reason,
+                    )
+                    .await?;
+                if fact.key.is_some() {
+                    store
+                        .refine_memory(id, &wording, fact.category, fact.confidence)
+                        .await?;
+                }
+                Remembered::Updated {
+                    id,
+                    content: wording,
+                }
+            }
+            None => {
+                let id = store
+                    .insert_memory(&NewMemory {
+                        scope: fact.scope,
+                        category: fact.category,
+                        content: content.clone(),
+                        subject: None,
+                        confidence: fact.confidence,
+                        source: fact.source,
+                        source_message_ids: fact.source_message_ids,
+                        created_at: None,
+                        last_seen_at: None,
+                        archived: false,
+                        key: fact.key,
+                    })
+                    .await?;
+                Remembered::Stored { id, content }
+            }
+        };
+        self.retriever.memory_written();
+        Ok(outcome)
+    }
+
+    /// Memory `id` as `actor` may see it.
+    pub async fn get(&self, actor: &Actor, id: i64) -> Result<MemoryRow, MemoryError> {
+        match self.store().get_memory(id).await? {
+            Some(m) if actor.may_see(m.scope()) => Ok(m),
+            _ => Err(MemoryError::NotFound(id)),
+        }
+    }
+
+    /// Memory `id` as `actor` may change it.
+    async fn changeable(&self, actor: &Actor, id: i64) -> Result<MemoryRow, MemoryError> {
+        let m = self.get(actor, id).await?;
+        if !actor.may_change(m.scope()) {
+            return Err(MemoryError::Forbidden(id));
+        }
+        Ok(m)
+    }
+
+    /// Deletes memory `id` for good (a person's "forget"); the row as it was.
+    pub async fn forget(&self, actor: &Actor, id: i64) -> Result<MemoryRow, MemoryError> {
+        let m = self.changeable(actor, id).await?;
+        if !self.store().delete_memory(id).await? {
+            return Err(MemoryError::NotFound(id));
+        }
+        Ok(m)
+    }
+
+    /// Brings back archived memory `id` (undoes a merge or an archive).
+    pub async fn unarchive(&self, actor: &Actor, id: i64) -> Result<MemoryRow, MemoryError> {
+        let m = self.changeable(actor, id).await?;
+        if !self.store().unarchive_memory(id).await? {
+            return Ok(m);
+        }
+        self.retriever.memory_written();
+        self.get(actor, id).await
+    }
+
+    /// A person's correction of memory `id`: new wording and/or category, through the gate.
+    pub async fn edit(
+        &self,
+        actor: &Actor,
+        id: i64,
+        content: Option<&str>,
+        category: Option<Category>,
+    ) -> Result<MemoryRow, MemoryError> {
+        let m = self.changeable(actor, id).await?;
+        let content = match content {
+            Some(c) => gate::check(c, actor.refuses_instructions(m.source))
+                .map_err(MemoryError::Refused)?,
+            None => m.content.clone(),
+        };
+        let updated = self
+            .store()
+            .edit_memory(id, &content, category.unwrap_or(m.category))
+            .await?
+            .ok_or(MemoryError::NotFound(id))?;
+        // new words need a new embedding (the edit queued it): now, not at the next poll
+        self.retriever.memory_written();
+        Ok(updated)
+    }
+}
+
+#[cfg(test)]
+mod tests;

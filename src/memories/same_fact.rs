@@ -1,0 +1,99 @@
+//! "Do we hold this fact already?" for one new fact: similarity only proposes candidates —
+//! the memories sharing terms with it (the term index) and, with embeddings, its nearest
+//! vectors — and `memory::identity::judge` decides, candidate by candidate. Precision first:
+//! anything but a proven "same" keeps both (a duplicate can be consolidated later; a fact
+//! merged away is lost).
+
+use std::collections::HashMap;
+
+use crate::memory::identity::{self, Verdict};
+use crate::memory::text;
+use crate::retrieval::Retriever;
+use crate::store::MemoryScope;
+
+/// Jaccard below which a stored memory is not even a candidate (the term index's cut-off):
+/// a wide net (one shared rare term in a short fact), since the judge decides.
+pub const CANDIDATE_JACCARD: f64 = 0.2;
+/// Nearest vectors looked at, with embeddings.
+const NEAREST: usize = 8;
+
+/// A stored memory that states the same fact.
+#[derive(Debug, Clone)]
+pub struct SameFact {
+    pub id: i64,
+    pub stored: String,
+    /// Why it is the same, in words (for the history).
+    pub reason: String,
+}
+
+/// The candidates' verdicts, best first: the first `Same` wins; the highest similarity
+/// breaks ties. Pure.
+pub fn decide<'a>(
+    content: &str,
+    candidates: impl IntoIterator<Item = (i64, &'a str, Option<f32>)>,
+) -> Option<SameFact> {
+    let fact_terms = text::term_set(content);
+    let mut best: Option<(f64, SameFact)> = None;
+    for (id, stored, cosine) in candidates {
+        if let Verdict::Same(reason) = identity::judge(content, stored, cosine) {
+            let similarity = cosine.map_or_else(
+                || text::jaccard(&fact_terms, &text::term_set(stored)),
+                f64::from,
+            );
+            if best.as_ref().is_none_or(|(s, _)| similarity > *s) {
+                best = Some((
+                    similarity,
+                    SameFact {
+                        id,
+                        stored: stored.to_string(),
+                        reason: reason.to_string(),
+                    },
+                ));
+            }
+        }
+    }
+    best.map(|(_, f)| f)
+}
+
+/// The active memory of `scope` that states the same fact as `content`, if one does.
+pub async fn find(
+    retriever: &Retriever,
+    scope: MemoryScope,
+    content: &str,
+) -> sqlx::Result<Option<SameFact>> {
+    let store = retriever.store();
+    let terms = text::term_set(content);
+    let mut candidates: HashMap<i64, (String, Option<f32>)> = store
+        .dedup_candidates(scope, &terms, CANDIDATE_JACCARD)
+        .await?
+        .into_iter()
+        .map(|m| (m.id, (m.content, None)))
+        .collect();
+    if retriever.embedder().is_some()
+        && let Ok(Some(vector)) = retriever.embed_one(content).await
+    {
+        let scope_key = match scope {
+            MemoryScope::Global => 0,
+            MemoryScope::Chat(id) => id,
+        };
+        for (id, cosine) in retriever.nearest(&[scope_key], &vector, NEAREST).await? {
+            match candidates.get_mut(&id) {
+                Some(entry) => entry.1 = Some(cosine as f32),
+                None => {
+                    if let Some(m) = store.get_memory(id).await?
+                        && !m.archived
+                        && m.scope() == scope
+                    {
+                        candidates.insert(id, (m.content, Some(cosine as f32)));
+                    }
+                }
+            }
+        }
+    }
+    Ok(decide(
+        content,
+        candidates
+            .iter()
+            .map(|(id, (stored, cosine))| (*id, stored.as_str(), *cosine)),
+    ))
+}

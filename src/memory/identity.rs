@@ -1,0 +1,488 @@
+//! Fact identity: whether a new fact is one already stored, or another fact that merely looks
+//! like it. Similarity is not identity — "User's cat is named Rex" shares all but one word with
+//! "User's dog is named Rex" — and a false merge silently loses a fact, so this is precision
+//! first: only [`Verdict::Same`] may merge, and anything unclear is [`Verdict::Unsure`] (keep
+//! both).
+//!
+//! Both facts are read into canonical content terms (synonyms folded: "resides" / "is based" →
+//! `live`, 喜欢 / 爱 → `like`; English stemmed, Chinese one character at a time so a one-
+//! character swap shows), numbers and dates, negations and relation markers with the term each
+//! binds to, and who each person or animal is. Then the differences are read:
+//!
+//! - proof of another fact ([`proves_different`]): a negation on one side only of a shared term;
+//!   another relation ("used to", "plans to", learning vs teaching); another person as the
+//!   subject (wife, 姐姐, "Alice's"); numbers, dates or times that disagree; another name in the
+//!   same place; two words of one kind swapped (dog/cat, cello/violin, morning/evening,
+//!   moved/visited); opposites (comfortable/uncomfortable); swapped roles ("tea over coffee");
+//! - the same fact: the same terms, or one side adding ordinary words to what both say
+//!   (the more specific wording), or — with embeddings — ordinary words reworded with a high
+//!   cosine;
+//! - otherwise unsure: a number, name, tense or person on one side only, or words swapped with
+//!   no embedding (or a low cosine) to vouch for them. Cosine never proves the same fact on its
+//!   own, and never outweighs a difference above.
+//!
+//! Pure: text in, decision out.
+
+mod lex;
+mod lexicon;
+mod parse;
+mod tables;
+mod zh;
+
+use std::collections::HashMap;
+use std::fmt;
+
+use parse::{Class, Fact, Num, read};
+use tables::categories_of;
+
+use super::text::is_cjk;
+
+/// Cosine at or above which ordinary words swapped on both sides count as a rewording.
+const REWORDED_COSINE: f32 = 0.80;
+/// The same when exactly one word is swapped for one: that is how "dog" becomes "cat", so the
+/// embedding must be surer.
+const SWAP_COSINE: f32 = 0.95;
+/// Below this, embeddings veto a merge the words allow (one side adds words that change
+/// what it is about).
+const VETO_COSINE: f32 = 0.50;
+/// Fewest shared terms for "one side adds words" to mean the same fact without embeddings.
+const MIN_SHARED: usize = 2;
+
+/// Why two facts are or are not the same fact. `Display` gives a short human reason.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reason {
+    SameWords,
+    /// One side says more: these words.
+    MoreSpecific(String),
+    Reworded(f32),
+    /// Numbers, times (and Chinese dates written with numbers) that disagree.
+    Number(String, String),
+    Date(String, String),
+    /// A number or date on one side only.
+    ExtraNumber(String),
+    /// Another person (or animal) the fact is about.
+    Subject(String),
+    /// Another person mentioned on one side only, not as the subject.
+    ExtraPerson(String),
+    Entity(String, String),
+    ExtraEntity(String),
+    /// Two words of one kind: dog / cat, cello / violin.
+    Slot(String, String),
+    Opposite(String, String),
+    Negation(String),
+    Relation(String),
+    Roles(String),
+    Tense,
+    /// Other words on each side and nothing to vouch for them.
+    OtherWords(String, String),
+    LowCosine(f32),
+    TooLittle,
+    Nothing,
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::SameWords => write!(f, "same words"),
+            Reason::MoreSpecific(w) => write!(f, "more specific: {w}"),
+            Reason::Reworded(c) => write!(f, "reworded (cosine {c:.2})"),
+            Reason::Number(a, b) => write!(f, "different number: {a} vs {b}"),
+            Reason::Date(a, b) => write!(f, "different date: {a} vs {b}"),
+            Reason::ExtraNumber(n) => write!(f, "a number on one side only: {n}"),
+            Reason::Subject(w) => write!(f, "another subject: {w}"),
+            Reason::ExtraPerson(w) => write!(f, "someone on one side only: {w}"),
+            Reason::Entity(a, b) => write!(f, "another name: {a} vs {b}"),
+            Reason::ExtraEntity(w) => write!(f, "a name on one side only: {w}"),
+            Reason::Slot(a, b) => write!(f, "another of the same kind: {a} vs {b}"),
+            Reason::Opposite(a, b) => write!(f, "opposite: {a} vs {b}"),
+            Reason::Negation(w) => write!(f, "negation: {w}"),
+            Reason::Relation(w) => write!(f, "another relation: {w}"),
+            Reason::Roles(w) => write!(f, "roles swapped: {w}"),
+            Reason::Tense => write!(f, "past on one side only"),
+            Reason::OtherWords(a, b) => write!(f, "other words: {a} vs {b}"),
+            Reason::LowCosine(c) => write!(f, "little alike (cosine {c:.2})"),
+            Reason::TooLittle => write!(f, "too little in common"),
+            Reason::Nothing => write!(f, "nothing to compare"),
+        }
+    }
+}
+
+/// The decision for a new fact against one stored fact. Only `Same` may merge.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Same(Reason),
+    Different(Reason),
+    Unsure(Reason),
+}
+
+/// The decision for a new fact against one stored fact. `cosine` is the embedding cosine when
+/// embeddings are on, `None` otherwise. Only `Same` may merge.
+pub fn judge(new: &str, stored: &str, cosine: Option<f32>) -> Verdict {
+    // The small local model knows little Chinese: its cosine there says nothing either way.
+    let cosine = cosine.filter(|_| !new.chars().chain(stored.chars()).any(is_cjk));
+    match compare(&read(new), &read(stored)) {
+        Outcome::Different(r) => Verdict::Different(r),
+        Outcome::Unsure(r) => Verdict::Unsure(r),
+        Outcome::Equal => Verdict::Same(Reason::SameWords),
+        Outcome::Extra { words, shared } => match cosine {
+            Some(c) if c < VETO_COSINE => Verdict::Unsure(Reason::LowCosine(c)),
+            _ if shared >= MIN_SHARED => Verdict::Same(Reason::MoreSpecific(words)),
+            Some(c) if c >= REWORDED_COSINE => Verdict::Same(Reason::Reworded(c)),
+            _ => Verdict::Unsure(Reason::TooLittle),
+        },
+        Outcome::Swapped { a, b, single } => match cosine {
+            Some(c) if c >= if single { SWAP_COSINE } else { REWORDED_COSINE } => {
+                Verdict::Same(Reason::Reworded(c))
+            }
+            Some(c) if c < VETO_COSINE => Verdict::Unsure(Reason::LowCosine(c)),
+            _ => Verdict::Unsure(Reason::OtherWords(a, b)),
+        },
+    }
+}
+
+/// A difference that proves two facts different whatever anyone says (used to veto a model's
+/// `duplicate_of` claim): `Some(reason)` when provably different.
+pub fn proves_different(a: &str, b: &str) -> Option<Reason> {
+    match compare(&read(a), &read(b)) {
+        Outcome::Different(r) => Some(r),
+        _ => None,
+    }
+}
+
+/// Of two wordings of the same fact, the one to keep: the more specific (more content terms);
+/// on a tie the newer, `a`.
+pub fn more_specific<'a>(a: &'a str, b: &'a str) -> &'a str {
+    let size = |f: &Fact| f.terms.len() + f.numbers.len() + f.markers.len();
+    if size(&read(b)) > size(&read(a)) {
+        b
+    } else {
+        a
+    }
+}
+
+enum Outcome {
+    Different(Reason),
+    Unsure(Reason),
+    Equal,
+    /// One side adds benign `words` to the `shared` terms both have.
+    Extra {
+        words: String,
+        shared: usize,
+    },
+    /// Ordinary words on each side that the other lacks.
+    Swapped {
+        a: String,
+        b: String,
+        single: bool,
+    },
+}
+
+/// Prefixes that turn a word into its opposite.
+const NEGATING_PREFIXES: &[&str] = &["un", "dis", "in", "im", "ir", "il", "non"];
+
+fn compare(a: &Fact, b: &Fact) -> Outcome {
+    if (a.terms.is_empty() && a.numbers.is_empty()) || (b.terms.is_empty() && b.numbers.is_empty())
+    {
+        return Outcome::Unsure(Reason::Nothing);
+    }
+    // The first difference that does not prove anything, reported when nothing does.
+    let mut soft: Option<Reason> = None;
+    let mut note = |r: Reason| {
+        soft.get_or_insert(r);
+    };
+
+    // negation of a term both mention, on one side only
+    for (x, y) in [(a, b), (b, a)] {
+        for n in &x.negations {
+            let bound_shared = n.target.as_deref().is_some_and(|t| y.has(t));
+            let unbound = n.target.is_none();
+            let mirrored = y
+                .negations
+                .iter()
+                .any(|m| m.target == n.target || (unbound && m.target.is_none()));
+            if (bound_shared || unbound) && !mirrored {
+                // "hates mornings" / "is not a morning person": both deny something
+                if y.negations.is_empty() {
+                    return Outcome::Different(Reason::Negation(n.shown.clone()));
+                }
+                note(Reason::Negation(n.shown.clone()));
+            }
+        }
+    }
+    // relation markers: "used to", "plans to", learning, teaching
+    for (x, y) in [(a, b), (b, a)] {
+        for m in &x.markers {
+            if y.markers.iter().any(|o| o.what == m.what) {
+                continue;
+            }
+            // bound to words only this side has, it tells about them, not about the shared
+            // fact ("lives in Hangzhou, near West Lake")
+            if m.target.as_deref().is_none_or(|t| y.has(t)) {
+                return Outcome::Different(Reason::Relation(m.shown.clone()));
+            }
+        }
+    }
+    // people and owners
+    let only = |x: &Fact, y: &Fact| -> Vec<parse::Term> {
+        x.terms.iter().filter(|t| !y.has(&t.key)).cloned().collect()
+    };
+    let (mut only_a, mut only_b) = (only(a, b), only(b, a));
+    // kin words that may name one person ("spouse" / "wife") are no difference
+    let covered = |x: &parse::Term, other: &Fact| {
+        x.class == Class::Kin
+            && other
+                .terms
+                .iter()
+                .any(|y| y.class == Class::Kin && tables::kin_compatible(&x.key, &y.key))
+    };
+    only_a.retain(|x| !covered(x, b));
+    only_b.retain(|x| !covered(x, a));
+    // people on one side only: the subject is another fact; someone the user does it with or
+    // for adds to it ("hiking with friends"); anyone else leaves it unclear
+    let kin_a: Vec<_> = only_a
+        .iter()
+        .filter(|t| t.class == Class::Kin && !t.companion)
+        .collect();
+    let kin_b: Vec<_> = only_b
+        .iter()
+        .filter(|t| t.class == Class::Kin && !t.companion)
+        .collect();
+    if let (Some(x), Some(_)) = (kin_a.first(), kin_b.first()) {
+        return Outcome::Different(Reason::Subject(x.shown.clone()));
+    }
+    for t in only_a.iter().chain(&only_b) {
+        if t.subject {
+            return Outcome::Different(Reason::Subject(t.shown.clone()));
+        }
+    }
+    if let Some(t) = kin_a.iter().chain(&kin_b).next() {
+        note(Reason::ExtraPerson(t.shown.clone()));
+    }
+    // "User's team lead prefers …" / "User prefers …": whose it is may differ
+    if let Some(t) = only_a.iter().chain(&only_b).find(|t| t.owned) {
+        note(Reason::Subject(t.shown.clone()));
+    }
+    // numbers, times, dates
+    match number_difference(&a.numbers, &b.numbers) {
+        NumDiff::None => {}
+        NumDiff::Conflict(x, y) if x.key.starts_with('%') || y.key.starts_with('%') => {
+            return Outcome::Different(Reason::Date(x.shown, y.shown));
+        }
+        NumDiff::Conflict(x, y) => return Outcome::Different(Reason::Number(x.shown, y.shown)),
+        NumDiff::OneSide(x) => note(Reason::ExtraNumber(x.shown)),
+    }
+    // "tea over coffee" / "coffee over tea", "from Lyon" / "to Lyon": a shared word in another
+    // role (what is compared against, where one comes from); proof when both sides say it
+    for t in &a.terms {
+        if let Some(o) = b.term(&t.key)
+            && o.role != t.role
+        {
+            for role in ["from", "than"] {
+                if t.role == Some(role) || o.role == Some(role) {
+                    if a.roles.contains(&role) && b.roles.contains(&role) {
+                        return Outcome::Different(Reason::Roles(t.shown.clone()));
+                    }
+                    note(Reason::Roles(t.shown.clone()));
+                }
+            }
+        }
+    }
+    if a.past != b.past {
+        note(Reason::Tense);
+    }
+    // "Alice likes Bob" / "Bob likes Alice": the same names in another order
+    let names = |x: &Fact, y: &Fact| -> Vec<String> {
+        x.terms
+            .iter()
+            .filter(|t| {
+                y.term(&t.key)
+                    .is_some_and(|o| o.class == Class::Entity || t.class == Class::Entity)
+            })
+            .map(|t| t.key.clone())
+            .collect()
+    };
+    if names(a, b) != names(b, a) {
+        note(Reason::Roles(names(a, b).join(", ")));
+    }
+
+    // the words each side has and the other lacks
+    fn rest(only: &[parse::Term]) -> Vec<&parse::Term> {
+        only.iter()
+            .filter(|t| t.class != Class::Kin || t.companion)
+            .collect()
+    }
+    let (mut rest_a, mut rest_b) = (rest(&only_a), rest(&only_b));
+    for x in &rest_a {
+        for y in &rest_b {
+            if let Some(r) = opposite(&x.key, &y.key) {
+                return Outcome::Different(Reason::Opposite(r.0.to_string(), r.1.to_string()));
+            }
+        }
+    }
+    // inflections the stemmer leaves apart ("allergy" / "allergic", "medical" / "medicine")
+    let mut i = 0;
+    while i < rest_a.len() {
+        let found = rest_b.iter().position(|y| same_word(rest_a[i], y));
+        if let Some(j) = found {
+            rest_a.remove(i);
+            rest_b.remove(j);
+        } else {
+            i += 1;
+        }
+    }
+    let ent_a: Vec<_> = rest_a.iter().filter(|t| t.class == Class::Entity).collect();
+    let ent_b: Vec<_> = rest_b.iter().filter(|t| t.class == Class::Entity).collect();
+    if let (Some(x), Some(y)) = (ent_a.first(), ent_b.first()) {
+        return Outcome::Different(Reason::Entity(x.shown.clone(), y.shown.clone()));
+    }
+    for x in &rest_a {
+        for y in &rest_b {
+            if categories_of(&x.key)
+                .iter()
+                .any(|c| categories_of(&y.key).contains(c))
+            {
+                return Outcome::Different(Reason::Slot(x.shown.clone(), y.shown.clone()));
+            }
+        }
+    }
+    if let Some(t) = ent_a.iter().chain(&ent_b).next() {
+        note(Reason::ExtraEntity(t.shown.clone()));
+    }
+    // a light verb matters only against another word in its place
+    let heavy = |ts: &[&parse::Term]| ts.iter().any(|t| t.class != Class::Light);
+    if !heavy(&rest_b) {
+        rest_a.retain(|t| t.class != Class::Light);
+    }
+    if !heavy(&rest_a) {
+        rest_b.retain(|t| t.class != Class::Light);
+    }
+    if !heavy(&rest_a) && !heavy(&rest_b) {
+        rest_a.clear();
+        rest_b.clear();
+    }
+    if let Some(r) = soft {
+        return Outcome::Unsure(r);
+    }
+    let shown = |ts: &[&parse::Term]| {
+        let mut words: Vec<&str> = ts.iter().map(|t| t.shown.as_str()).collect();
+        words.dedup();
+        words.join(" ")
+    };
+    let shared = a.terms.iter().filter(|t| b.has(&t.key)).count()
+        + a.markers
+            .iter()
+            .filter(|m| b.markers.iter().any(|o| o.what == m.what))
+            .count()
+        + a.numbers.len().min(b.numbers.len());
+    match (rest_a.is_empty(), rest_b.is_empty()) {
+        (true, true) => Outcome::Equal,
+        (false, true) => Outcome::Extra {
+            words: shown(&rest_a),
+            shared,
+        },
+        (true, false) => Outcome::Extra {
+            words: shown(&rest_b),
+            shared,
+        },
+        (false, false) => {
+            // denying one thing and saying another ("is vegan" / "is vegetarian", which reads
+            // "does not eat meat"): the embedding cannot tell which way it goes
+            let denies = |x: &Fact, rest: &[&parse::Term]| {
+                x.negations
+                    .iter()
+                    .any(|n| rest.iter().any(|t| n.target.as_deref() == Some(&t.key)))
+            };
+            if denies(a, &rest_a) != denies(b, &rest_b) {
+                return Outcome::Unsure(Reason::OtherWords(shown(&rest_a), shown(&rest_b)));
+            }
+            // one word for one word, however many terms a word stands for
+            let words = |ts: &[&parse::Term]| {
+                let mut w: Vec<&str> = ts.iter().map(|t| t.shown.as_str()).collect();
+                w.sort_unstable();
+                w.dedup();
+                w.len()
+            };
+            Outcome::Swapped {
+                a: shown(&rest_a),
+                b: shown(&rest_b),
+                single: words(&rest_a) == 1 && words(&rest_b) == 1,
+            }
+        }
+    }
+}
+
+/// `x` is `y` with a negating prefix, or the other way round: "uncomfortable" / "comfortable".
+fn opposite<'a>(x: &'a str, y: &'a str) -> Option<(&'a str, &'a str)> {
+    for (long, short) in [(x, y), (y, x)] {
+        let negated = |p: &&str| long.strip_prefix(p) == Some(short);
+        // short stems only after "un" ("unable" / "able"): "image" is not "im" + "age"
+        if (short.len() >= 4 && NEGATING_PREFIXES.iter().any(negated))
+            || (short.len() == 3 && negated(&"un"))
+        {
+            return Some((x, y));
+        }
+    }
+    None
+}
+
+/// Two stems of one word: plain Latin terms sharing their first five letters and in no
+/// category ("allerg" / "allergi"), never names.
+fn same_word(x: &parse::Term, y: &parse::Term) -> bool {
+    if x.class != Class::Plain || y.class != Class::Plain || x.cjk || y.cjk {
+        return false;
+    }
+    if !categories_of(&x.key).is_empty() || !categories_of(&y.key).is_empty() {
+        return false;
+    }
+    let common = x
+        .key
+        .chars()
+        .zip(y.key.chars())
+        .take_while(|(p, q)| p == q)
+        .count();
+    common >= 5
+}
+
+enum NumDiff {
+    None,
+    Conflict(Num, Num),
+    OneSide(Num),
+}
+
+/// Numbers and dates as multisets: what each side has that the other lacks. A weak number
+/// ("one", 一只) counts only against another number.
+fn number_difference(a: &[Num], b: &[Num]) -> NumDiff {
+    let minus = |x: &[Num], y: &[Num]| -> Vec<Num> {
+        let mut left: HashMap<&str, usize> = HashMap::new();
+        for n in y {
+            *left.entry(n.key.as_str()).or_default() += 1;
+        }
+        x.iter()
+            .filter(|n| match left.get_mut(n.key.as_str()) {
+                Some(k) if *k > 0 => {
+                    *k -= 1;
+                    false
+                }
+                _ => true,
+            })
+            .cloned()
+            .collect()
+    };
+    let (da, db) = (minus(a, b), minus(b, a));
+    let strong = |d: &[Num]| d.iter().any(|n| !n.weak);
+    match (da.first(), db.first()) {
+        (Some(x), Some(y)) if strong(&da) || strong(&db) => NumDiff::Conflict(x.clone(), y.clone()),
+        (Some(_), Some(_)) => NumDiff::None,
+        (Some(_), None) | (None, Some(_)) => {
+            let d = if da.is_empty() { &db } else { &da };
+            match d.iter().find(|n| !n.weak) {
+                Some(n) => NumDiff::OneSide(n.clone()),
+                None => NumDiff::None,
+            }
+        }
+        (None, None) => NumDiff::None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,237 @@
+//! The lexer: words (lowercased, accents folded, possessives and "n't" split off), numbers
+//! (8:15, 1,200, 3rd), Chinese characters one by one, sentence breaks; and reading Chinese
+//! numerals.
+
+use crate::memory::text::is_cjk;
+
+/// What the lexer sees.
+#[derive(Debug, Clone)]
+pub enum Raw {
+    Word {
+        lower: String,
+        shown: String,
+        cap: bool,
+        /// Index of the word in its sentence.
+        pos: usize,
+        possessive: bool,
+        /// `lower`'s stem.
+        stem: String,
+        /// A comma comes right before it.
+        after_comma: bool,
+    },
+    Digits(String),
+    Cjk(char),
+    /// Punctuation inside Chinese text: ends a run of characters.
+    Gap,
+    Break,
+}
+
+pub fn lex(text: &str) -> Vec<Raw> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut pos = 0usize;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if is_cjk(c) || c == '〇' {
+            out.push(Raw::Cjk(c));
+            i += 1;
+        } else if c.is_ascii_digit() {
+            // 8:15, 3.5, 1,200; then letters attached ("7pm", "3rd", "5km") split off
+            let mut s = String::new();
+            while i < chars.len() {
+                let d = chars[i];
+                let joins = matches!(d, ':' | '.' | ',')
+                    && chars.get(i + 1).is_some_and(|n| n.is_ascii_digit());
+                if d.is_ascii_digit() || joins {
+                    if d != ',' {
+                        s.push(d);
+                    }
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            out.push(Raw::Digits(normalise_number(&s)));
+            pos += 1;
+            let start = i;
+            while i < chars.len() && chars[i].is_alphabetic() && !is_cjk(chars[i]) {
+                i += 1;
+            }
+            let tail: String = chars[start..i].iter().collect::<String>().to_lowercase();
+            if !tail.is_empty() && !matches!(tail.as_str(), "st" | "nd" | "rd" | "th" | "s") {
+                out.push(word(&tail, &tail, pos, false));
+                pos += 1;
+            }
+        } else if c.is_alphabetic() {
+            let start = i;
+            while i < chars.len() && chars[i].is_alphabetic() && !is_cjk(chars[i]) {
+                i += 1;
+            }
+            let shown: String = chars[start..i].iter().collect();
+            let mut lower: String = shown.to_lowercase().chars().map(fold_accent).collect();
+            let mut possessive = false;
+            let mut negated = false;
+            if i + 1 < chars.len() && matches!(chars[i], '\'' | '’') && chars[i + 1].is_alphabetic()
+            {
+                let tail_start = i + 1;
+                let mut j = tail_start;
+                while j < chars.len() && chars[j].is_ascii_alphabetic() {
+                    j += 1;
+                }
+                let tail: String = chars[tail_start..j]
+                    .iter()
+                    .collect::<String>()
+                    .to_lowercase();
+                match tail.as_str() {
+                    "s" => possessive = true,
+                    "t" if lower.ends_with('n') => {
+                        lower.pop();
+                        lower = match lower.as_str() {
+                            "ca" => "can".into(),
+                            "wo" => "will".into(),
+                            "sha" => "shall".into(),
+                            _ => lower,
+                        };
+                        negated = true;
+                    }
+                    _ => {}
+                }
+                i = j;
+            }
+            if lower == "cannot" {
+                lower = "can".into();
+                negated = true;
+            }
+            let cap = shown.chars().next().is_some_and(char::is_uppercase);
+            let comma = chars[..start]
+                .iter()
+                .rev()
+                .find(|c| !c.is_whitespace())
+                .is_some_and(|c| matches!(c, ',' | '，' | '、'));
+            let mut w = word(&lower, &shown, pos, possessive);
+            if let Raw::Word {
+                cap: c,
+                after_comma,
+                ..
+            } = &mut w
+            {
+                *c = cap;
+                *after_comma = comma;
+            }
+            out.push(w);
+            pos += 1;
+            if negated {
+                out.push(word("not", "n't", pos, false));
+                pos += 1;
+            }
+        } else {
+            if matches!(c, '.' | '!' | '?' | ';' | '。' | '！' | '？' | '；' | '\n') {
+                out.push(Raw::Break);
+                pos = 0;
+            } else if !c.is_whitespace() && matches!(out.last(), Some(Raw::Cjk(_))) {
+                // "，" or "、" ends a run of characters (and of numerals) but not the sentence
+                out.push(Raw::Gap);
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// "fiancé" → "fiance": the tables are written without accents.
+fn fold_accent(c: char) -> char {
+    match c {
+        'à' | 'á' | 'â' | 'ä' | 'ã' | 'å' => 'a',
+        'ç' => 'c',
+        'è' | 'é' | 'ê' | 'ë' => 'e',
+        'ì' | 'í' | 'î' | 'ï' => 'i',
+        'ñ' => 'n',
+        'ò' | 'ó' | 'ô' | 'ö' | 'õ' => 'o',
+        'ù' | 'ú' | 'û' | 'ü' => 'u',
+        _ => c,
+    }
+}
+
+pub fn word(lower: &str, shown: &str, pos: usize, possessive: bool) -> Raw {
+    Raw::Word {
+        lower: lower.to_string(),
+        shown: shown.to_string(),
+        cap: false,
+        pos,
+        possessive,
+        stem: super::tables::stem(lower),
+        after_comma: false,
+    }
+}
+
+/// "09:30" → "9:30", "9:00" → "9", "3.50" → "3.5".
+fn normalise_number(s: &str) -> String {
+    let s = s.trim_start_matches('0');
+    let s = if s.is_empty() || s.starts_with([':', '.']) {
+        format!("0{s}")
+    } else {
+        s.to_string()
+    };
+    if let Some(h) = s.strip_suffix(":00") {
+        return h.to_string();
+    }
+    if s.contains('.') && !s.contains(':') {
+        let t = s.trim_end_matches('0').trim_end_matches('.');
+        return t.to_string();
+    }
+    s
+}
+
+/// The value of a run of Chinese numerals (十三 → 13, 一万 → 10000, 两 → 2).
+pub fn zh_number(run: &[char]) -> Option<u64> {
+    // 七五 (as in 一米七五), 二〇一九: digits read one by one
+    if run.len() > 1 && !run.iter().any(|c| "十百千万".contains(*c)) {
+        return run
+            .iter()
+            .map(|&c| zh_number(&[c]))
+            .try_fold(0u64, |n, d| Some(n * 10 + d?));
+    }
+    let (mut total, mut section, mut current) = (0u64, 0u64, 0u64);
+    for &c in run {
+        let digit = match c {
+            '零' | '〇' => Some(0),
+            '一' => Some(1),
+            '二' | '两' => Some(2),
+            '三' => Some(3),
+            '四' => Some(4),
+            '五' => Some(5),
+            '六' => Some(6),
+            '七' => Some(7),
+            '八' => Some(8),
+            '九' => Some(9),
+            _ => None,
+        };
+        if let Some(d) = digit {
+            current = d;
+            continue;
+        }
+        let unit = match c {
+            '十' => 10,
+            '百' => 100,
+            '千' => 1000,
+            '万' => 10_000,
+            _ => return None,
+        };
+        if unit == 10_000 {
+            total += (section + current) * unit;
+            section = 0;
+        } else {
+            // 十三: a bare 十 is ten
+            section += if current == 0 && unit == 10 {
+                1
+            } else {
+                current
+            } * unit;
+        }
+        current = 0;
+    }
+    Some(total + section + current)
+}
+
+pub const ZH_NUMERALS: &str = "零〇一二两三四五六七八九十百千万";

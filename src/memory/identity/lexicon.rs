@@ -1,0 +1,370 @@
+//! The word tables behind fact identity, English and Chinese, as text: `key, key => tokens;`
+//! (a line starting with `//` is a comment). An entry maps words or phrases to what they mean
+//! for identity, written as space-separated tokens:
+//!
+//! - a plain word: the canonical term (synonyms share one: "resides", "is based" → `live`);
+//! - `~x`: a light verb (have, take, make): no difference unless another word stands in
+//!   its place;
+//! - `-`: nothing (filler: "works as" in "works as a nurse");
+//! - `!`: a negation, which binds to the next content term ("dislikes" → `! like`);
+//! - `@x`: a marker that changes the relation (`@past` "used to", `@want` "plans to",
+//!   `@learn`, `@teach`, `@start`, `@rarely`): one side having it and not the other is
+//!   another fact; `@<x` binds to the word before it (X附近);
+//! - `#n`: a number, `%x` a date word (weekday, month, "next year"): they must agree;
+//! - `^x`: a named entity (Chinese has no capitals to tell them by);
+//! - `<from`, `<than`: a role marker, so "tea over coffee" is not "coffee over tea".
+//!
+//! English keys are matched by stem (`rust-stemmers`), so one entry covers "likes", "liked",
+//! "liking". Chinese keys are matched longest first over the characters.
+
+/// English phrases (several words), matched before single words.
+pub const EN_PHRASES: &str = "
+no longer, not any more, gave up, give up => !;
+can not stand, can not bear, can not handle => ! like;
+least favourite, least favorite => ! favourite; used to => @past;
+grew up in, grow up in, raised in => @past live;
+would like to, would love to, going to, thinking about, thinking of, looking forward to => @want;
+would like, big fan of, huge fan of, fan of, fond of, keen on, in love with, is into, are into,
+    really into => like;
+know how to, knows how to, works as, work as, employed as, for a living, by profession, a lot
+    of, lots of, a bit, year old, years old => -;
+take class, take lesson, take course => @learn; from home => home;
+based in, based out of, home is in => live;
+mother tongue, first language, native speaker => native speak;
+software engineer => software developer; best friend, close friend => friend;
+time zone => timezone; night owl, stay up late, go to bed late => sleep late;
+early riser, early bird, morning person, get up early, wake up early => wake early;
+self employed, own business => selfemployed; married to => spouse; only child => ! sibling;
+in law => inlaw; step son => stepson; step daughter => stepdaughter;
+step mother, step mom => stepmother; step father, step dad => stepfather;
+step brother => stepbrother; step sister => stepsister; half brother => halfbrother;
+half sister => halfsister; significant other => partner; suffer from => ~have;
+rent out, let out => @let; close to => @near; passed away => @dead; ice cream => icecream;
+hip hop => hiphop; table tennis => pingpong; part time => parttime; full time => fulltime;
+next year => %year+1; last year => %year-1; this year => %year0;
+";
+
+/// English words: synonyms onto one canonical term, and words that mark negation, relation,
+/// numbers or dates.
+pub const EN_WORDS: &str = "
+// liking and its opposite
+like, enjoy, love, adore, prefer, preference, keen, avid, enthusiastic => like;
+dislike, hate, detest, loathe, despise => ! like; favourite, favorite, fave => favourite;
+// negation and frequency that changes the fact
+not, no, never, none, nobody, nothing, neither, nor, without, least, quit, stop => !;
+rarely, seldom, hardly, occasionally, sometimes => @rarely;
+// relation markers
+former, formerly, previously, ex, retired => @past; learn, study, student, major => @learn;
+teach, taught, teacher, tutor, instructor, lecturer => @teach;
+start, begin, began, begun => @start; near, nearby, outside => @near;
+died, dead, deceased => @dead; passionate, favour, favor => like; daily => day;
+weekly => week; monthly => month; yearly, annually, annual => year;
+maybe, might, soon => @want; almost, nearly => @almost;
+// places and what one does there
+live, reside, resident, located => live; work, job, employed, employer => work;
+remote, remotely => home; move, relocate => move; visit, travel, trip => visit;
+born, birthday => born;
+// having, naming, buying
+have, has, had, own, owner, possess => ~have; go, went, gone => ~go; get, got => ~get;
+make, made => ~make; take, took, taken => ~take; use, used => ~use; keep, kept => ~keep;
+assistant, deputy, vice, acting => @deputy;
+aspiring, wannabe, future => @want; rent, lease => @rent; film => movie;
+occupation, profession, ride, rode => -; commute => work;
+name, named, called, nicknamed => name; buy, bought, purchase => buy; sell, sold => sell;
+lend, lent, loan => lend; borrow => borrow; give, gave => give; receive => receive;
+speak, spoke, fluent, fluently, language, speaker => speak; non, anti => !;
+hubby => husband; wifey, missus => wife; attorney => lawyer;
+teetotal, teetotaler => ! drink alcohol; vegetarian => ! eat meat;
+freelance, freelancer => selfemployed;
+fear, afraid, scared, terrified, frightened, phobia => fear; reply, response => answer;
+concise, brief, succinct => short; lengthy, verbose => long; player => play;
+guitarist => play guitar; pianist => play piano; drummer => play drums;
+violinist => play violin; cellist => play cello; runner => run; swimmer => swim;
+hiker => hike; allergy, allergic => allergic; cuisine => food;
+married, marriage, wed => married;
+// people (kin and other subjects)
+kid, child, children => child; mom, mum, mama, mommy => mother; dad, papa, daddy => father;
+gf => girlfriend; bf => boyfriend; fiancee => fiance; grandma, granny => grandmother;
+grandpa => grandfather; grandkid, grandchildren => grandchild; buddy, pal => friend;
+manager, supervisor => boss; coworker => colleague; neighbor => neighbour;
+flatmate, housemate => roommate; landlady => landlord;
+// things said two ways
+puppy, doggy => dog; kitten, kitty => cat; bicycle, cycle, cycling, cyclist => bike;
+automobile, drive, drove, driving => car; jog, jogging, ran, running => run;
+swimming, swam => swim; hiking, trekking, trek => hike; programmer, coder => developer;
+physician => doctor; soccer => football; gray => grey; color => colour; fall => autumn;
+drank => drink; ate => eat;
+// numbers
+one, once => #1?; two, twice, second => #2; three, thrice, third => #3; four, fourth => #4;
+five, fifth => #5; six, sixth => #6; seven, seventh => #7; eight, eighth => #8;
+nine, ninth => #9; ten, tenth => #10; eleven => #11; twelve, dozen => #12; thirteen => #13;
+fourteen => #14; fifteen => #15; sixteen => #16; seventeen => #17; eighteen => #18;
+nineteen => #19; twenty => #20; thirty => #30; forty => #40; fifty => #50; sixty => #60;
+seventy => #70; eighty => #80; ninety => #90; hundred => #100; thousand => #1000;
+million => #1000000; half => #0.5; quarter => #0.25; first => #1;
+// dates
+monday => %weekday1; tuesday => %weekday2; wednesday => %weekday3; thursday => %weekday4;
+friday => %weekday5; saturday => %weekday6; sunday => %weekday7; january => %month1;
+february => %month2; march => %month3; april => %month4; june => %month6; july => %month7;
+august => %month8; september => %month9; october => %month10; november => %month11;
+december => %month12; yesterday => %day-1; today => %day0; tomorrow => %day+1;
+tonight => %day0 night;
+";
+
+/// English words that say nothing about which fact it is: articles, pronouns, auxiliaries,
+/// intensifiers and "usually"-like adverbs (`text`'s stop words are dropped too).
+pub const EN_STOP: &str = "
+user, users, the, a, an, also, any, some, each, every, per, been, being, who, whom, whose,
+very, really, quite, extremely, truly, absolutely, definitely, totally, highly, deeply,
+especially, usually, often, always, generally, typically, normally, regularly, currently,
+now, mostly, mainly, actually, mine, one's, than, over, rather, instead, from, to,
+anymore, these, those, around, about, approximately, roughly, lot, lots,
+bit, sort, thing, things, time, times, aged, age, become, becomes, became, becoming, m, s,
+come, comes, came, originally, hails, hail
+";
+
+/// Words naming another person a fact can be about: "User's wife's birthday" is not
+/// "User's birthday". Canonical terms.
+pub const KIN: &str = "
+wife, husband, spouse, partner, girlfriend, boyfriend, fiance, sister, brother, sibling,
+mother, father, parent, parents, son, daughter, child, baby, grandmother, grandfather,
+grandparent, grandparents, grandson, granddaughter, grandchild, aunt, uncle, cousin, nephew,
+niece, friend, boss, colleague, neighbour, roommate, family, landlord, tenant, mentor,
+teammate, classmate, client, stepson, stepdaughter, stepmother, stepfather, elder_brother,
+younger_brother, elder_sister, younger_sister, maternal_grandfather, maternal_grandmother,
+paternal_uncle, maternal_uncle, paternal_aunt, maternal_aunt, others, inlaw, stepbrother,
+stepsister, halfbrother, halfsister,
+father_in_law, mother_in_law
+";
+
+/// A kin word and the more precise ones it covers: "spouse" may be the wife, so the two do not
+/// prove another person.
+pub const KIN_COVERS: &str = "
+spouse: wife, husband;
+partner: wife, husband, spouse, girlfriend, boyfriend, fiance;
+sibling: sister, brother, elder_sister, younger_sister, elder_brother, younger_brother;
+sister: elder_sister, younger_sister;
+brother: elder_brother, younger_brother;
+parents: mother, father;
+parent: mother, father;
+child: son, daughter, baby;
+grandparent: grandmother, grandfather, maternal_grandmother, maternal_grandfather;
+grandchild: grandson, granddaughter;
+friend: boyfriend, girlfriend;
+";
+
+/// Words that fill the same slot: two different ones are two different facts ("dog" / "cat",
+/// "cello" / "violin", "morning" / "evening", "moved to" / "visited"). Canonical terms.
+pub const CATEGORIES: &str = "
+animal: dog, cat, rabbit, bunny, hamster, parrot, bird, fish, turtle, tortoise, horse,
+    snake, lizard, pig, ferret, mouse, rat, chicken, cow, goat, sheep, budgie, canary,
+    gecko, frog, pony;
+instrument: piano, guitar, violin, cello, viola, bass, drum, drums, flute, clarinet,
+    saxophon, saxophone, sax, trumpet, trombone, harp, ukulele, banjo, keyboard, synth,
+    harmonica, accordion, oboe, erhu, guzheng, pipa;
+colour: red, blue, green, yellow, black, white, purple, pink, orange, grey, brown, beige,
+    teal, navy, gold, silver, violet;
+drink: tea, coffee, espresso, latte, cappuccino, milk, juice, water, beer, wine, whisky,
+    whiskey, cola, soda, kombucha, matcha, chai, alcohol, cocoa, lemonade, sake, vodka, gin,
+    rum, cider;
+food: apple, banana, orange, mango, papaya, pear, peach, grape, strawberry, cherry, plum,
+    kiwi, pineapple, watermelon, melon, lemon, lime, blueberry, raspberry, durian, pizza,
+    sushi, pasta, burger, ramen, curry, taco, steak, salad, soup, rice, noodle, noodles,
+    bread, cheese, chocolate, icecream, cheesecake, tiramisu, cake, pie, oatmeal, cereal,
+    dumpling, dumplings, hotpot, peanut, shellfish, seafood, gluten, dairy, lactose, nut,
+    egg, soy, wheat, beef, pork, lamb, meat, tofu, cilantro, garlic, onion, mushroom,
+    tomato, potato, sugar, honey, penicillin, pollen, latex, bee, spicy;
+meal: breakfast, brunch, lunch, dinner, supper, snack;
+daytime: morning, afternoon, evening, night, noon, midnight, dawn, dusk, weekend, weekday,
+    workday;
+meridiem: am, pm;
+season: spring, summer, autumn, winter;
+transport: car, bike, bus, train, tram, subway, metro, tube, taxi, uber, scooter, motorbike,
+    motorcycle, plane, ferry, boat, walk, foot;
+sport: tennis, football, basketball, baseball, volleyball, badminton, golf, rugby, hockey,
+    cricket, swim, run, yoga, pilates, climb, boxing, karate, judo, chess, ski, surf, hike,
+    gym, pingpong, squash, skate, dance;
+genre: jazz, rock, pop, techno, classical, metal, hiphop, rap, blues, country, folk, punk,
+    reggae, house, opera, kpop, edm, soul, funk;
+profession: nurse, midwife, doctor, surgeon, dentist, professor, engineer, developer,
+    designer, architect, lawyer, accountant, chef, cook, pilot, pharmacist, journalist,
+    writer, electrician, plumber, carpenter, firefighter, police, officer, driver,
+    scientist, researcher, analyst, consultant, therapist, vet, veterinarian, baker, farmer,
+    artist, musician, photographer, cashier, waiter, barista, librarian, paramedic;
+software: linux, windows, macos, mac, ubuntu, debian, fedora, android, ios, vim, neovim,
+    emacs, vscode, intellij, nano, sublime, python, rust, java, javascript, typescript,
+    kotlin, haskell, ruby, php, scala, elixir, golang, iphone, pixel;
+language: english, french, german, spanish, italian, portuguese, dutch, chinese, mandarin,
+    cantonese, japanese, korean, russian, arabic, hindi, polish, swedish, greek, turkish;
+place_relation: live, move, visit, born, work;
+direction: north, south, east, west, left, right, top, bottom, upstairs, downstairs, front,
+    back, inside, aisle, window;
+size: big, large, small, tiny, huge, little;
+temperature: hot, warm, cold, cool, iced;
+speed: fast, slow, quick;
+timing: early, late, earlier, later, before, after, next, last;
+height: tall, short, taller, shorter;
+length: long, short, longer, shorter;
+age: older, younger, elder, new, young, old;
+price: cheap, expensive;
+difficulty: easy, hard, difficult;
+taste: sweet, sour, salty, bitter, mild, savory, savoury;
+quality: good, bad, best, worst, better, worse;
+schedule: parttime, fulltime;
+quantity: many, few, several, all, both, most, much;
+degree: more, less, fewer, most, least;
+period: hour, day, week, month, year, minute, decade;
+brightness: dark, light, bright, dim;
+have_or_like: have, like;
+marital: married, divorced, engaged, single, widowed, separated;
+remember_forget: remember, forget;
+pass_fail: pass, fail;
+win_lose: win, lose, lost;
+accept_refuse: accept, agree, refuse, reject, decline;
+attend_skip: attend, skip, miss;
+eat_skip: eat, skip;
+allow_forbid: allow, forbid, ban, permit;
+arrive_leave: arrive, leave, join, quit;
+like_dread: like, dread, fear;
+allergic_immune: allergic, immune, tolerant;
+open_close: open, close, closed;
+have_or_sell: have, buy, sell, lend, borrow, give, receive;
+study_subject: chemistry, physics, biology, math, maths, mathematics, history, economics,
+    law, medicine, philosophy, literature, psychology, geography;
+";
+
+/// Chinese words and phrases, matched longest first. Characters not listed stand for
+/// themselves.
+pub const ZH: &str = "
+用户 => -;
+// negation, and words that only look like it
+不, 没, 没有, 无, 未, 别, 非, 从不, 从来不, 不再, 再也不, 戒, 戒掉 => !; 不要 => ! like; 不错 => good;
+不过, 不少, 不断, 不仅, 不得不, 无论, 非常, 没关系, 特别 => -; 别人 => others; 未来 => future; 无聊 => bored;
+// liking
+喜欢, 喜爱, 爱, 热爱, 钟爱, 偏爱, 偏好, 更喜欢, 宁愿, 希望 => like; 爱好 => hobby; 爱人 => spouse; 可爱 => cute;
+恋爱 => dating; 讨厌, 厌恶, 反感, 受不了 => ! like; 最喜欢, 最爱 => favourite; 最不喜欢 => ! favourite;
+// relation markers
+以前, 退休, 之前, 曾经, 过去, 原来, 从前 => @past; 去世, 过世 => @dead; 附近, 旁边, 郊区 => @<near; 有, 养 => ~have;
+有点, 有些, 所有, 还有 => -; 天, 每天 => day; 周, 每周 => week; 每月, 月 => month; 每年, 年 => year;
+长大 => @past live; 想, 想要, 打算, 计划, 准备 => @want; 学, 学习, 学生, 考, 备考 => @learn; 租 => @rent;
+考虑 => @want; 出租 => @let; 教, 老师, 教师 => @teach; 开始 => @start; 偶尔, 有时, 有时候, 很少 => @rarely; 大学 => university;
+学校 => school; 数学 => math; 化学 => chemistry; 物理 => physics;
+// places and work
+住, 住在, 居住, 现居, 定居, 家住, 生活在 => live; 工作, 上班, 任职, 就职, 供职, 办公 => work; 从事, 职业, 来自 => -;
+远程, 在家, 家里 => home; 搬, 搬到, 搬去, 搬家 => move; 去过, 到过, 游览, 参观, 旅游, 旅行 => visit;
+出生, 生于, 生日 => born; 过敏 => allergic; 结婚, 已婚 => married; 名叫, 叫, 叫做, 名字, 名为, 取名, 起名 => name;
+买 => buy; 卖 => sell; 借给 => lend; 借 => borrow; 说, 讲 => speak; 弹, 拉, 玩, 打, 踢 => play;
+// people
+妻子, 老婆, 太太, 媳妇, 夫人 => wife; 先生, 丈夫, 老公 => husband; 闺女, 女儿 => daughter; 老伴, 配偶 => spouse;
+岳父, 公公 => father_in_law; 岳母, 丈母娘, 婆婆 => mother_in_law;
+伴侣 => partner; 男朋友, 男友 => boyfriend; 女朋友, 女友 => girlfriend; 妈妈, 母亲, 妈, 老妈 => mother;
+爸爸, 父亲, 爸, 老爸 => father; 父母, 爸妈 => parents; 儿子 => son; 孩子, 小孩, 子女 => child; 宝宝, 婴儿 => baby;
+哥哥, 哥 => elder_brother; 弟弟 => younger_brother; 姐姐, 姐 => elder_sister; 妹妹 => younger_sister;
+兄弟 => brother; 兄弟姐妹 => sibling; 独生子, 独生女 => ! sibling; 姐妹 => sister; 爷爷, 祖父 => grandfather;
+奶奶, 祖母 => grandmother; 外公, 姥爷 => maternal_grandfather; 外婆, 姥姥 => maternal_grandmother;
+叔叔, 伯伯 => paternal_uncle; 舅舅 => maternal_uncle; 姑姑 => paternal_aunt; 阿姨 => maternal_aunt;
+朋友, 好友, 好朋友 => friend; 同事 => colleague; 老板, 上司, 领导, 经理 => boss; 室友 => roommate;
+邻居 => neighbour; 家人 => family; 同学 => classmate;
+// animals
+猫, 猫咪, 小猫 => cat; 狗, 狗狗, 小狗 => dog; 兔, 兔子 => rabbit; 仓鼠 => hamster; 鹦鹉 => parrot;
+鱼, 金鱼 => fish; 乌龟 => turtle; 鸟 => bird; 蛇 => snake;
+// instruments
+钢琴 => piano; 吉他 => guitar; 小提琴 => violin; 中提琴 => viola; 大提琴 => cello; 鼓, 架子鼓 => drums;
+长笛 => flute; 萨克斯 => saxophone; 二胡 => erhu; 古筝 => guzheng; 琵琶 => pipa; 尤克里里 => ukulele;
+// sport
+跑步, 跑 => run; 晨跑 => morning run; 游泳 => swim; 篮球 => basketball; 足球 => football; 网球 => tennis;
+羽毛球 => badminton; 乒乓球 => pingpong; 排球 => volleyball; 瑜伽 => yoga; 爬山, 登山, 徒步 => hike;
+健身, 健身房 => gym; 滑雪 => ski; 冲浪 => surf; 拳击 => boxing; 高尔夫 => golf;
+// transport
+自行车, 单车, 骑车 => bike; 地铁 => subway; 公交, 公交车, 巴士 => bus; 火车, 高铁, 动车 => train;
+开车, 汽车, 车 => car; 打车, 出租车 => taxi; 飞机 => plane; 走路, 步行 => walk; 骑, 坐, 乘 => -;
+// colours and directions
+颜色 => colour; 红 => red; 绿 => green; 蓝 => blue; 黄 => yellow; 黑 => black; 白 => white;
+紫 => purple; 粉 => pink; 灰 => grey; 橙 => orange; 棕, 咖啡色 => brown; 色, 明白, 大家, 大约, 大概 => -;
+金色 => gold; 银色 => silver; 白天 => daytime; 东 => east; 南 => south; 西 => west; 北 => north;
+左 => left; 右 => right; 东西 => thing; 左撇子 => lefthanded; 大 => big; 小 => small; 小时 => hour;
+小区 => neighbourhood;
+// times of day, seasons, meals, dates
+早上, 早晨, 清晨, 上午 => morning; 中午 => noon; 下午 => afternoon; 傍晚, 晚上 => evening;
+夜里, 夜间, 夜晚, 半夜, 深夜, 凌晨 => night; 早餐, 早饭 => breakfast; 午餐, 午饭 => lunch; 晚餐, 晚饭 => dinner;
+春天, 春季 => spring; 夏天, 夏季 => summer; 秋天, 秋季 => autumn; 冬天, 冬季 => winter; 周末 => weekend;
+工作日 => weekday; 今年 => %year0; 明年 => %year+1; 去年 => %year-1; 前年 => %year-2; 后年 => %year+2;
+今天 => %day0; 明天 => %day+1; 昨天 => %day-1;
+// food and drink
+苹果 => apple; 香蕉 => banana; 橙子 => orange; 葡萄 => grape; 西瓜 => watermelon; 草莓 => strawberry;
+芒果 => mango; 梨 => pear; 桃子 => peach; 樱桃 => cherry; 柠檬 => lemon; 菠萝 => pineapple;
+榴莲 => durian; 香菜 => cilantro; 辣 => spicy; 海鲜 => seafood; 花生 => peanut; 肉 => meat;
+牛肉 => beef; 猪肉 => pork; 鸡肉 => chicken; 羊肉 => lamb; 米饭 => rice; 面条 => noodles;
+饺子 => dumplings; 火锅 => hotpot; 寿司 => sushi; 披萨 => pizza; 鸡蛋, 蛋 => egg; 牛奶 => milk;
+奶茶 => milk tea; 咖啡 => coffee; 茶 => tea; 酒 => alcohol; 啤酒 => beer; 红酒, 葡萄酒 => wine;
+可乐 => cola; 果汁 => juice; 糖 => sugar; 饮料, 喝 => drink; 吃 => eat;
+// languages and countries
+英语, 英文 => english; 法语, 法文 => french; 日语, 日文 => japanese; 德语 => german; 西班牙语 => spanish;
+韩语 => korean; 中文, 汉语, 普通话 => chinese; 粤语 => cantonese; 俄语 => russian; 葡萄牙语 => portuguese;
+意大利语 => italian; 语言 => speak; 母语 => native speak; 熬夜, 夜猫子, 晚睡 => sleep late; 懂 => -;
+早起 => wake early; 素食, 素食者, 吃素 => ! eat meat; 害怕, 怕, 恐惧 => fear; 日本 => ^japan; 中国 => ^china;
+美国 => ^usa; 英国 => ^uk; 法国 => ^france; 德国 => ^germany; 韩国 => ^korea; 西班牙 => ^spain;
+意大利 => ^italy; 加拿大 => ^canada; 澳大利亚 => ^australia; 葡萄牙 => ^portugal;
+// professions
+医生, 大夫 => doctor; 护士 => nurse; 工程师 => engineer; 程序员, 码农, 开发者 => developer; 律师 => lawyer;
+会计 => accountant; 设计师 => designer; 厨师 => chef; 警察 => police; 司机 => driver; 记者 => journalist;
+作家 => writer; 教授 => professor;
+// numbers that are not numbers, and words that hide a numeral
+一起, 一直, 一些, 一样, 一般, 一定, 一点, 一下, 一切, 万一, 统一, 十分, 千万 => -; 唯一 => only; 三明治 => sandwich;
+四川 => ^sichuan; 周日, 周天, 星期日, 星期天, 礼拜天, 礼拜日 => %weekday7; 半 => #0.5;
+// filler
+已经, 目前, 现在, 如今, 经常, 常常, 总是, 通常, 可以, 正在, 习惯, 比较, 真的, 最, 更 => -; 比 => <than; 从 => <from;
+";
+
+/// Chinese characters too common to tell facts apart.
+pub const ZH_STOP: &str = "的了是我你他她它们在和就也都吗呢吧啊这那个请很着过地得把被会能要还已经每些又太挺真里与跟同对为于让给所而及其之以才来有去并向呀哦嘛";
+
+/// Measure words: dropped after a number ("两个孩子" is "2 孩子").
+pub const ZH_MEASURE: &str = "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元";
+
+/// Units that stay with their number: "3月" and "3日" are not "3".
+pub const ZH_UNIT: &str = "月日号点时岁楼层年分周";
+
+/// Words that make what follows someone's ("his wife").
+pub const POSSESSIVE_PRONOUNS: &str = "
+his, her, their, my, our, its, your
+";
+
+/// Words before an owner that make it an object ("lives with his wife"), not the subject.
+pub const PREPOSITIONS: &str = "
+with, to, for, from, by, and, of, about, at, on, near, visits, or
+";
+
+/// "-ed" words that describe rather than tell the past ("is named", "is based").
+pub const PARTICIPLE_ADJECTIVES: &str = "
+named, called, based, married, located, employed, interested, retired, used, tired, excited,
+bored, scared, worried, experienced, qualified, skilled, engaged, divorced, vaccinated,
+handed, unemployed, detailed, advanced, related, nicknamed, self, talented, red
+";
+
+/// Words after which an "-ed" word is the fact's verb: "User moved", "Alice recently visited".
+pub const SUBJECT_LEFT: &str = "
+user, he, she, they, recently, just, finally, also, then, already, once, previously,
+formerly, still, never, always, often, usually, really
+";
+
+/// Words after which "has" is an auxiliary ("has been", "has never"), not possession.
+pub const IRREGULAR_PARTICIPLES: &str = "
+been, gone, done, had, made, taken, known, grown, taught, bought, sold, seen, met, written,
+spoken, driven, eaten, begun, become, got, always, never, just, already, recently, not,
+since
+";
+
+/// Irregular past tenses: "User went", "User was".
+pub const IRREGULAR_PAST: &str = "
+was, were, had, did, went, bought, sold, grew, taught, began, ran, swam, made, took, met,
+drove, wrote, spoke, flew, came, became, ate, drank, saw, knew, gave, lost, won, found,
+paid, sent, spent, built, broke, fell, felt, kept, lent, told, thought, slept, sang,
+brought, caught, chose, forgot, heard, held, left, rode, sat, stood, threw, woke, wore
+";
+
+/// Words a noun phrase stops at: the verb comes.
+pub const NOUN_PHRASE_ENDS: &str = "
+is, are, was, were, has, have, had, does, do, did, will, can, would, should, may, might,
+must, could, not, who, that, which
+";

@@ -1,0 +1,527 @@
+//! Reading a fact into what identity compares: content terms (canonical, stemmed; single
+//! characters for Chinese), numbers and dates, negations and relation markers with the term
+//! each binds to, tense, and who owns what.
+
+use super::lex::{Raw, lex};
+use super::tables::{TABLES, is_animal, is_kin, known_word, stem};
+use super::zh;
+use crate::memory::text::is_cjk;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    Plain,
+    /// A name: a capitalised word not opening the sentence, or a listed Chinese place.
+    Entity,
+    /// Another person the fact can be about (wife, boss, 朋友…).
+    Kin,
+    /// A light verb (have, take, make, use, go): no difference when the other side has
+    /// nothing in its place ("takes the train" / "commutes by train").
+    Light,
+}
+
+#[derive(Debug, Clone)]
+pub struct Term {
+    pub key: String,
+    /// As written, for reasons.
+    pub shown: String,
+    pub class: Class,
+    /// Written as an owner or the fact's subject ("wife" in "User's wife's birthday").
+    pub subject: bool,
+    /// Right after an owner: what the fact is about ("team lead" in "User's team lead …").
+    pub owned: bool,
+    /// Someone the user does something with or for ("hiking with friends").
+    pub companion: bool,
+    pub cjk: bool,
+    /// The role marker ("from", "than", "to") it follows in its sentence.
+    pub role: Option<&'static str>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Num {
+    /// "3", "8:15", "3月", or a date word: "%month3", "%weekday2".
+    pub key: String,
+    pub shown: String,
+    /// "one" / 一只: an article as much as a number; only a conflict counts.
+    pub weak: bool,
+}
+
+/// A negation or a relation marker, and the key of the term it binds to (the next one).
+#[derive(Debug, Clone)]
+pub struct Mark {
+    pub what: String,
+    pub shown: String,
+    pub target: Option<String>,
+}
+
+#[derive(Debug, Default)]
+pub struct Fact {
+    pub terms: Vec<Term>,
+    pub numbers: Vec<Num>,
+    pub negations: Vec<Mark>,
+    pub markers: Vec<Mark>,
+    /// Said in the past tense ("lived", "was"), which "born" does not count for.
+    pub past: bool,
+    pub roles: Vec<&'static str>,
+}
+
+impl Fact {
+    pub fn term(&self, key: &str) -> Option<&Term> {
+        self.terms.iter().find(|t| t.key == key)
+    }
+    pub fn has(&self, key: &str) -> bool {
+        self.term(key).is_some()
+    }
+}
+
+/// Tokens before binding: terms, numbers, negations, markers, roles, sentence breaks.
+#[derive(Debug)]
+pub(super) enum Tok {
+    Term(Term),
+    Num(Num),
+    Neg(String),
+    Mark(String, String),
+    Role(&'static str),
+    Break,
+}
+
+/// Reads `text`.
+pub fn read(text: &str) -> Fact {
+    let raws = lex(text);
+    let mut toks: Vec<Tok> = Vec::new();
+    let mut past = false;
+    let mut born = false;
+    let mut i = 0;
+    while i < raws.len() {
+        match &raws[i] {
+            Raw::Gap => i += 1,
+            Raw::Break => {
+                toks.push(Tok::Break);
+                i += 1;
+            }
+            Raw::Digits(d) => {
+                let (num, next) = zh::number(d.clone(), d.clone(), &raws, i + 1);
+                toks.push(Tok::Num(num));
+                i = next;
+            }
+            Raw::Cjk(_) => i = zh::read_cjk(&raws, i, &mut toks),
+            Raw::Word { .. } => i = read_word(&raws, i, &mut toks, &mut past, &mut born),
+        }
+    }
+    bind(toks, past && !born)
+}
+
+fn read_word(
+    raws: &[Raw],
+    i: usize,
+    toks: &mut Vec<Tok>,
+    past: &mut bool,
+    born: &mut bool,
+) -> usize {
+    let Raw::Word {
+        lower,
+        shown,
+        cap,
+        pos,
+        possessive,
+        stem: st,
+        ..
+    } = &raws[i]
+    else {
+        unreachable!()
+    };
+    let t = &*TABLES;
+    let prev_lower = |k: usize| match i.checked_sub(k).map(|j| &raws[j]) {
+        Some(Raw::Word { lower, .. }) => Some(lower.as_str()),
+        _ => None,
+    };
+    let after_subject = prev_lower(1).is_some_and(|p| {
+        TABLES.subject_left.contains(&p)
+            || is_kin(&stem(p))
+            || matches!(
+                &raws[i - 1],
+                Raw::Word { cap: true, .. }
+                    | Raw::Word {
+                        possessive: true,
+                        ..
+                    }
+            )
+    });
+    if TABLES.irregular_past.contains(&lower.as_str())
+        || (lower.len() > 4
+            && lower.ends_with("ed")
+            && !lower.ends_with("eed")
+            && after_subject
+            && !TABLES.participle_adjectives.contains(&lower.as_str()))
+    {
+        *past = true;
+    }
+    if lower == "born" || lower == "birthday" {
+        *born = true;
+    }
+    // phrases first
+    for (phrase, out) in t.phrases.get(st).into_iter().flatten() {
+        let matched = phrase
+            .iter()
+            .enumerate()
+            .all(|(k, p)| matches!(raws.get(i + k), Some(Raw::Word { stem, .. }) if stem == p));
+        if matched {
+            let shown: Vec<&str> = (0..phrase.len())
+                .filter_map(|k| match &raws[i + k] {
+                    Raw::Word { shown, .. } => Some(shown.as_str()),
+                    _ => None,
+                })
+                .collect();
+            let first = toks.len();
+            emit(out, &shown.join(" "), owner_context(raws, i), false, toks);
+            mark_owned(&mut toks[first..], owned(raws, i), companion(raws, i));
+            return i + phrase.len();
+        }
+    }
+    // "once a week" is a number; "once lived" is the past
+    if lower == "once" {
+        let next = match raws.get(i + 1) {
+            Some(Raw::Word { lower, .. }) => lower.as_str(),
+            _ => "",
+        };
+        let out = if matches!(
+            next,
+            "" | "a" | "an" | "per" | "every" | "each" | "or" | "more" | "in"
+        ) {
+            "#1?"
+        } else {
+            "@past"
+        };
+        emit(out, shown, false, false, toks);
+        return i + 1;
+    }
+    // roles, unless a number follows ("over 10 years", "from 9 to 5")
+    let number_next = match raws.get(i + 1) {
+        Some(Raw::Digits(_)) => true,
+        Some(Raw::Word { lower, .. }) => t
+            .words
+            .get(lower.as_str())
+            .is_some_and(|o| o.starts_with('#')),
+        _ => false,
+    };
+    let role = match lower.as_str() {
+        _ if number_next => None,
+        "than" | "over" | "instead" => Some("than"),
+        "from" => Some("from"),
+        "to" | "into" => Some("to"),
+        _ => None,
+    };
+    if let Some(r) = role {
+        toks.push(Tok::Role(r));
+        return i + 1;
+    }
+    // words whose meaning depends on the next one
+    let next_is_to = matches!(raws.get(i + 1), Some(Raw::Word { lower, .. }) if lower == "to");
+    if matches!(
+        st.as_str(),
+        "want" | "wish" | "hope" | "plan" | "intend" | "aim" | "consid" | "dream"
+    ) {
+        let out = if next_is_to || st == "consid" {
+            "@want"
+        } else {
+            "like"
+        };
+        emit(out, shown, false, false, toks);
+        return i + 1;
+    }
+    if lower == "am" || lower == "pm" {
+        let after_number = matches!(i.checked_sub(1).map(|j| &raws[j]), Some(Raw::Digits(_)))
+            || prev_lower(1).is_some_and(|p| t.words.get(p).is_some_and(|o| o.starts_with('#')));
+        if after_number {
+            emit(lower, shown, false, false, toks);
+        }
+        return i + 1;
+    }
+    // "their own business": an adjective
+    if lower == "own" && prev_lower(1).is_some_and(|p| TABLES.possessive_pronouns.contains(&p)) {
+        return i + 1;
+    }
+    if matches!(lower.as_str(), "have" | "has" | "had" | "having") {
+        let next = match raws.get(i + 1) {
+            Some(Raw::Word { lower, .. }) => lower.as_str(),
+            _ => "",
+        };
+        // "has been", "has lived", "has to": an auxiliary, not possession
+        if next == "to" || next.ends_with("ed") || TABLES.irregular_participles.contains(&next) {
+            return i + 1;
+        }
+    }
+    if lower == "may" && *cap && *pos > 0 {
+        emit("%month5", shown, false, false, toks);
+        return i + 1;
+    }
+    if lower == "may" && !cap {
+        emit("@want", shown, false, false, toks);
+        return i + 1;
+    }
+    if let Some(out) = t.words.get(lower.as_str()).or_else(|| t.words.get(st)) {
+        // "learns piano with a teacher": someone it is done with, not another relation
+        if matches!(*out, "@teach" | "@learn") && companion(raws, i) {
+            return i + 1;
+        }
+        let first = toks.len();
+        emit(out, shown, owner_context(raws, i), *possessive, toks);
+        mark_owned(&mut toks[first..], owned(raws, i), companion(raws, i));
+        return i + 1;
+    }
+    if TABLES.stop.contains(lower.as_str()) || crate::memory::text::terms(lower).is_empty() {
+        return i + 1;
+    }
+    let entity = *cap && !(*pos == 0 && known_word(lower));
+    let key = st.clone();
+    let kin = is_kin(&key);
+    let class = if kin {
+        Class::Kin
+    } else if entity {
+        Class::Entity
+    } else {
+        Class::Plain
+    };
+    let subject = *possessive || ((kin || is_animal(&key)) && owner_context(raws, i));
+    toks.push(Tok::Term(Term {
+        key,
+        shown: shown.clone(),
+        class,
+        subject,
+        owned: owned(raws, i),
+        companion: companion(raws, i),
+        cjk: false,
+        role: None,
+    }));
+    i + 1
+}
+
+/// Whether the word at `i` follows an owner ("User's", "his") that is not itself the object of
+/// a preposition ("lives with his wife"), or opens its sentence.
+fn owner_context(raws: &[Raw], i: usize) -> bool {
+    matches!(raws[i], Raw::Word { pos: 0, .. }) || owned_within(raws, i, 2)
+}
+
+/// Whether the word at `i` names what an owner has: right after "User's", or in the
+/// noun phrase a sentence opens with ("User's twin brother's wife …", up to its verb).
+fn owned(raws: &[Raw], i: usize) -> bool {
+    if owned_within(raws, i, 1) {
+        return true;
+    }
+    let mut start = i;
+    while start > 0 && matches!(raws[start - 1], Raw::Word { .. }) {
+        start -= 1;
+    }
+    let Raw::Word {
+        possessive: true,
+        pos: 0,
+        ..
+    } = &raws[start]
+    else {
+        return false;
+    };
+    i > start
+        && i - start <= 3
+        && raws[start + 1..=i].iter().all(|r| match r {
+            Raw::Word {
+                lower, after_comma, ..
+            } => {
+                !after_comma
+                    && !TABLES.noun_phrase_ends.contains(&lower.as_str())
+                    && !TABLES.words.contains_key(lower.as_str())
+            }
+            _ => false,
+        })
+}
+
+/// Someone the user does something with or for ("hiking with friends", "cooks for his kids").
+fn companion(raws: &[Raw], i: usize) -> bool {
+    (1..=3).any(|back| {
+        i.checked_sub(back).is_some_and(
+            |j| matches!(&raws[j], Raw::Word { lower, .. } if lower == "with" || lower == "for"),
+        )
+    })
+}
+
+/// Whether the word at `i` follows an owner ("User's", "his") within `words`, and that owner is
+/// not itself the object of a preposition ("lives with his wife").
+fn owned_within(raws: &[Raw], i: usize, words: usize) -> bool {
+    for back in 1..=words {
+        let Some(j) = i.checked_sub(back) else { break };
+        match &raws[j] {
+            Raw::Word {
+                lower, possessive, ..
+            } if *possessive || TABLES.possessive_pronouns.contains(&lower.as_str()) => {
+                let before = j.checked_sub(1).map(|k| &raws[k]);
+                return !matches!(before, Some(Raw::Word { lower, .. }) if TABLES.prepositions.contains(&lower.as_str()));
+            }
+            Raw::Word { .. } => continue,
+            _ => break,
+        }
+    }
+    false
+}
+
+pub(super) fn mark_owned(toks: &mut [Tok], owned: bool, companion: bool) {
+    if let Some(Tok::Term(t)) = toks.iter_mut().find(|t| matches!(t, Tok::Term(_))) {
+        t.owned = owned;
+        t.companion = companion;
+    }
+}
+
+/// Turns a lexicon entry into tokens. `owner_context`: the words sit where an owner or the
+/// fact's subject goes (which counts for people and animals); `possessive`: written "X's".
+pub(super) fn emit(
+    out: &str,
+    shown: &str,
+    owner_context: bool,
+    possessive: bool,
+    toks: &mut Vec<Tok>,
+) {
+    let cjk = shown.chars().any(is_cjk);
+    for tok in out.split(' ') {
+        match tok.as_bytes().first() {
+            None => {}
+            Some(b'-') => {}
+            Some(b'!') => toks.push(Tok::Neg(shown.to_string())),
+            Some(b'@') => toks.push(Tok::Mark(tok[1..].to_string(), shown.to_string())),
+            Some(b'#') => {
+                let weak = tok.ends_with('?');
+                let key = tok[1..].trim_end_matches('?').to_string();
+                // "twenty five": one number
+                if let Some(Tok::Num(prev)) = toks.last_mut()
+                    && let (Ok(p), Ok(k)) = (prev.key.parse::<u64>(), key.parse::<u64>())
+                    && !prev.key.contains('.')
+                {
+                    if p >= 20 && p % 10 == 0 && k < 10 {
+                        prev.key = (p + k).to_string();
+                        prev.weak = false;
+                        continue;
+                    } else if k >= 100 && p < k {
+                        prev.key = (p * k).to_string();
+                        prev.weak = false;
+                        continue;
+                    }
+                }
+                toks.push(Tok::Num(Num {
+                    key,
+                    shown: shown.to_string(),
+                    weak,
+                }));
+            }
+            Some(b'%') => toks.push(Tok::Num(Num {
+                key: tok.to_string(),
+                shown: shown.to_string(),
+                weak: false,
+            })),
+            Some(b'<') => toks.push(Tok::Role(match &tok[1..] {
+                "than" => "than",
+                "from" => "from",
+                _ => "to",
+            })),
+            Some(b'~') => toks.push(Tok::Term(Term {
+                key: tok[1..].to_string(),
+                shown: shown.to_string(),
+                class: Class::Light,
+                subject: false,
+                owned: false,
+                companion: false,
+                cjk,
+                role: None,
+            })),
+            Some(b'^') => toks.push(Tok::Term(Term {
+                key: stem(&tok[1..]),
+                shown: shown.to_string(),
+                class: Class::Entity,
+                subject: possessive,
+                owned: false,
+                companion: false,
+                cjk,
+                role: None,
+            })),
+            Some(_) => {
+                let key = stem(tok);
+                let kin = is_kin(&key);
+                let owner = kin || is_animal(&key);
+                toks.push(Tok::Term(Term {
+                    key,
+                    shown: shown.to_string(),
+                    class: if kin { Class::Kin } else { Class::Plain },
+                    subject: possessive || (owner && owner_context),
+                    owned: false,
+                    companion: false,
+                    cjk,
+                    role: None,
+                }));
+            }
+        }
+    }
+}
+
+/// Binds negations and markers to the next term, roles to the terms that follow them.
+fn bind(toks: Vec<Tok>, past: bool) -> Fact {
+    let mut fact = Fact {
+        past,
+        ..Fact::default()
+    };
+    let mut negs: Vec<String> = Vec::new();
+    let mut marks: Vec<(String, String)> = Vec::new();
+    let mut role: Option<&'static str> = None;
+    let flush = |negs: &mut Vec<String>,
+                 marks: &mut Vec<(String, String)>,
+                 fact: &mut Fact,
+                 target: Option<&str>| {
+        for shown in negs.drain(..) {
+            fact.negations.push(Mark {
+                what: "not".into(),
+                shown,
+                target: target.map(str::to_string),
+            });
+        }
+        for (what, shown) in marks.drain(..) {
+            fact.markers.push(Mark {
+                what,
+                shown,
+                target: target.map(str::to_string),
+            });
+        }
+    };
+    for tok in toks {
+        match tok {
+            Tok::Term(mut t) => {
+                if t.class == Class::Light {
+                    // "does not have a car" is "has no car", "doesn't go running" is "doesn't
+                    // run": what is denied is what follows the light verb
+                } else {
+                    flush(&mut negs, &mut marks, &mut fact, Some(&t.key));
+                }
+                t.role = role;
+                if !fact.has(&t.key) {
+                    fact.terms.push(t);
+                }
+            }
+            Tok::Num(n) => fact.numbers.push(n),
+            Tok::Neg(s) => negs.push(s),
+            Tok::Mark(w, s) => match w.strip_prefix('<') {
+                // a marker after its word (X附近): binds to the term before
+                Some(what) => fact.markers.push(Mark {
+                    what: what.to_string(),
+                    shown: s,
+                    target: fact.terms.last().map(|t| t.key.clone()),
+                }),
+                None => marks.push((w, s)),
+            },
+            Tok::Role(r) => {
+                role = Some(r);
+                if !fact.roles.contains(&r) {
+                    fact.roles.push(r);
+                }
+            }
+            Tok::Break => {
+                flush(&mut negs, &mut marks, &mut fact, None);
+                role = None;
+            }
+        }
+    }
+    flush(&mut negs, &mut marks, &mut fact, None);
+    fact
+}

@@ -1,0 +1,111 @@
+//! Reading Chinese: phrases from the lexicon (longest first), numerals with their units
+//! (三月 → 3月, 两个 → 2), and any other character as a term of its own, so a one-character
+//! swap (猫 / 狗) shows.
+
+use super::lex::{Raw, ZH_NUMERALS, zh_number};
+use super::lexicon;
+use super::parse::{Class, Num, Term, Tok, emit, mark_owned};
+use super::tables::TABLES;
+
+pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
+    let run: Vec<char> = raws[i..]
+        .iter()
+        .map_while(|r| match r {
+            Raw::Cjk(c) => Some(*c),
+            _ => None,
+        })
+        .collect();
+    let t = &*TABLES;
+    for len in (1..=t.zh_longest.min(run.len())).rev() {
+        let s: String = run[..len].iter().collect();
+        if let Some(out) = t.zh.get(s.as_str()) {
+            // 跟老师学钢琴: someone it is done with, not another relation
+            if matches!(*out, "@teach" | "@learn") && zh_companion(raws, i) {
+                return i + len;
+            }
+            // who: after 的, right after the subject, or owning what follows (X的)
+            let before = i.checked_sub(1).map(|k| &raws[k]);
+            let after = raws.get(i + len);
+            let subject = matches!(before, None | Some(Raw::Cjk('的')) | Some(Raw::Break))
+                || matches!(after, Some(Raw::Cjk('的')))
+                || (i >= 2
+                    && matches!(
+                        (&raws[i - 2], &raws[i - 1]),
+                        (Raw::Cjk('用'), Raw::Cjk('户'))
+                    ));
+            let first = toks.len();
+            emit(out, &s, subject, false, toks);
+            mark_owned(
+                &mut toks[first..],
+                zh_possessed(raws, i),
+                zh_companion(raws, i),
+            );
+            return i + len;
+        }
+    }
+    let numerals = run.iter().take_while(|c| ZH_NUMERALS.contains(**c)).count();
+    if numerals > 0
+        && let Some(n) = zh_number(&run[..numerals])
+    {
+        let shown: String = run[..numerals].iter().collect();
+        let (num, used) = number(n.to_string(), shown, raws, i + numerals);
+        // 一只猫: "a cat" as much as "one cat"
+        let weak =
+            n == 1 && used > i + numerals && !num.key.ends_with(|c: char| !c.is_ascii_digit());
+        toks.push(Tok::Num(Num { weak, ..num }));
+        return used;
+    }
+    let c = run[0];
+    if !lexicon::ZH_STOP.contains(c) && !crate::memory::text::terms(&c.to_string()).is_empty() {
+        toks.push(Tok::Term(Term {
+            key: c.to_string(),
+            shown: c.to_string(),
+            class: Class::Plain,
+            subject: false,
+            owned: zh_possessed(raws, i),
+            companion: false,
+            cjk: true,
+            role: None,
+        }));
+    }
+    i + 1
+}
+
+/// A number read at `next`'s left, with the unit that follows it (3月, 3日 for 3号) or without
+/// the measure word that does (两个 is 2); and where reading goes on.
+pub(super) fn number(key: String, shown: String, raws: &[Raw], next: usize) -> (Num, usize) {
+    let (mut key, mut shown, mut next) = (key, shown, next);
+    if let Some(Raw::Cjk(u)) = raws.get(next) {
+        if lexicon::ZH_UNIT.contains(*u) {
+            let u = if *u == '号' { '日' } else { *u };
+            key.push(u);
+            shown.push(u);
+            next += 1;
+        } else if lexicon::ZH_MEASURE.contains(*u) {
+            next += 1;
+        }
+    }
+    let num = Num {
+        key,
+        shown,
+        weak: false,
+    };
+    (num, next)
+}
+
+/// Right after 用户的: what the fact is about.
+fn zh_possessed(raws: &[Raw], i: usize) -> bool {
+    i >= 3
+        && matches!(
+            (&raws[i - 3], &raws[i - 2], &raws[i - 1]),
+            (Raw::Cjk('用'), Raw::Cjk('户'), Raw::Cjk('的'))
+        )
+}
+
+/// Someone the user does something with or for: 和/跟/给/陪 just before.
+fn zh_companion(raws: &[Raw], i: usize) -> bool {
+    (1..=2).any(|back| {
+        i.checked_sub(back)
+            .is_some_and(|j| matches!(raws[j], Raw::Cjk(c) if "和跟给陪同与".contains(c)))
+    })
+}

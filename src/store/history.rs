@@ -1,0 +1,229 @@
+//! A memory's history (`memory_events`): triggers record created, reworded, archived,
+//! superseded and restored; the functions here what only the writer knows — reinforced and
+//! merged — and read it all back.
+
+use serde::Serialize;
+use sqlx::{FromRow, SqliteConnection};
+
+use super::{MemoryScope, Result, Store, json_list};
+
+/// One thing that happened to a memory.
+#[derive(Debug, Clone, FromRow, Serialize)]
+pub struct MemoryEvent {
+    pub at: i64,
+    /// created | reinforced | reworded | merged | merged_into | superseded | archived | restored
+    pub kind: String,
+    /// merged: the memory folded in; superseded: the memory that replaced this one.
+    pub other_id: Option<i64>,
+    /// reworded: the wording before; reinforced / merged: the wording that came in.
+    pub content: Option<String>,
+    pub source_message_ids: String,
+    pub note: Option<String>,
+}
+
+impl MemoryEvent {
+    pub fn source_message_ids(&self) -> Vec<i64> {
+        serde_json::from_str(&self.source_message_ids).unwrap_or_default()
+    }
+}
+
+/// What the writer records beside the triggers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventKind {
+    /// The same fact came up again (its wording, its sources).
+    Reinforced,
+    /// Another memory was folded into this one.
+    Merged,
+    /// This memory was folded into another (and archived).
+    MergedInto,
+}
+
+impl EventKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            Self::Reinforced => "reinforced",
+            Self::Merged => "merged",
+            Self::MergedInto => "merged_into",
+        }
+    }
+}
+
+/// An event the writer records.
+#[derive(Debug, Clone, Copy)]
+pub struct NewEvent<'a> {
+    pub kind: EventKind,
+    pub at: i64,
+    pub other_id: Option<i64>,
+    pub content: Option<&'a str>,
+    pub source_ids: &'a [i64],
+    pub note: Option<&'a str>,
+}
+
+/// Records an event of memory `id`; for callers holding a transaction.
+pub(super) async fn record(conn: &mut SqliteConnection, id: i64, e: NewEvent<'_>) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO memory_events (memory_id, at, kind, other_id, content, source_message_ids, note)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )
+    .bind(id)
+    .bind(e.at)
+    .bind(e.kind.as_str())
+    .bind(e.other_id)
+    .bind(e.content)
+    .bind(json_list(e.source_ids))
+    .bind(e.note)
+    .execute(&mut *conn)
+    .await
+    .map(|_| ())
+}
+
+impl Store {
+    /// Memory `id`'s history, oldest first.
+    pub async fn memory_history(&self, id: i64) -> Result<Vec<MemoryEvent>> {
+        sqlx::query_as::<_, MemoryEvent>(
+            "SELECT at, kind, other_id, content, source_message_ids, note FROM memory_events
+             WHERE memory_id = ?1 ORDER BY id",
+        )
+        .bind(id)
+        .fetch_all(&self.pool)
+        .await
+    }
+
+    /// The memories that point at `id` as the one they were merged into (their `merged`
+    /// events live on `id`), and those that superseded it: for the history's cross links.
+    pub async fn superseded_by(&self, id: i64) -> Result<Option<i64>> {
+        sqlx::query_scalar("SELECT id FROM memories WHERE supersedes_id = ?1 ORDER BY id LIMIT 1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+    }
+
+    /// The consolidation pass's mark for `scope` (0 = global): memories above it are new.
+    pub async fn consolidated_up_to(&self, scope: MemoryScope) -> Result<i64> {
+        Ok(sqlx::query_scalar(
+            "SELECT last_memory_id FROM memory_consolidation_state WHERE scope = ?1",
+        )
+        .bind(super::memory_terms::scope_key(scope))
+        .fetch_optional(&self.pool)
+        .await?
+        .unwrap_or(0))
+    }
+
+    pub async fn set_consolidated_up_to(&self, scope: MemoryScope, id: i64) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO memory_consolidation_state (scope, last_memory_id) VALUES (?1, ?2)
+             ON CONFLICT (scope) DO UPDATE SET last_memory_id = MAX(last_memory_id, ?2)",
+        )
+        .bind(super::memory_terms::scope_key(scope))
+        .bind(id)
+        .execute(&self.pool)
+        .await
+        .map(|_| ())
+    }
+
+    /// Folds memory `merged` into `survivor` (both active, one scope): the survivor takes
+    /// `wording`, the higher confidence, the later sighting and the merged one's sources; the
+    /// merged one is archived, never deleted. Both histories say so, with `note`. False when
+    /// either is not active.
+    pub async fn merge_memories(
+        &self,
+        survivor: i64,
+        merged: i64,
+        wording: &str,
+        note: &str,
+    ) -> Result<bool> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let rows: Vec<(i64, String, String, f64, i64, super::Category)> = sqlx::query_as(
+            "SELECT id, content, source_message_ids, confidence, last_seen_at, category FROM memories
+             WHERE id IN (?1, ?2) AND archived = 0",
+        )
+        .bind(survivor)
+        .bind(merged)
+        .fetch_all(&mut *tx)
+        .await?;
+        if rows.len() != 2 {
+            return Ok(false);
+        }
+        let (keep, gone) = if rows[0].0 == survivor {
+            (&rows[0], &rows[1])
+        } else {
+            (&rows[1], &rows[0])
+        };
+        let now = super::now_ms();
+        if wording != keep.1 {
+            super::memories::rewrite(&mut tx, survivor, wording, keep.5, None).await?;
+        }
+        let sources: Vec<i64> = serde_json::from_str(&gone.2).unwrap_or_default();
+        super::memories::add_sources(&mut tx, survivor, &sources).await?;
+        sqlx::query(
+            "UPDATE memories SET confidence = MAX(confidence, ?2), last_seen_at = MAX(last_seen_at, ?3),
+                updated_at = ?4 WHERE id = ?1",
+        )
+        .bind(survivor)
+        .bind(gone.3)
+        .bind(gone.4)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "UPDATE memories SET archived = 1, archived_at = ?2, updated_at = ?2 WHERE id = ?1",
+        )
+        .bind(merged)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        for (id, kind, other, content) in [
+            (survivor, EventKind::Merged, merged, &gone.1),
+            (merged, EventKind::MergedInto, survivor, &keep.1),
+        ] {
+            record(
+                &mut tx,
+                id,
+                NewEvent {
+                    kind,
+                    at: now,
+                    other_id: Some(other),
+                    content: Some(content),
+                    source_ids: &[],
+                    note: Some(note),
+                },
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Every scope holding an active memory.
+    pub async fn memory_scopes(&self) -> Result<Vec<MemoryScope>> {
+        let ids: Vec<Option<i64>> =
+            sqlx::query_scalar("SELECT DISTINCT chat_id FROM memories WHERE archived = 0")
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(ids
+            .into_iter()
+            .map(|id| id.map_or(MemoryScope::Global, MemoryScope::Chat))
+            .collect())
+    }
+
+    /// Brings archived memory `id` back (a merge or an archive undone): active again, in the
+    /// term index, searchable, queued for an embedding. False when it is not archived.
+    pub async fn unarchive_memory(&self, id: i64) -> Result<bool> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let row: Option<(Option<i64>, String)> = sqlx::query_as(
+            "UPDATE memories SET archived = 0, archived_at = NULL, updated_at = ?2
+             WHERE id = ?1 AND archived = 1 RETURNING chat_id, content",
+        )
+        .bind(id)
+        .bind(super::now_ms())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((chat_id, content)) = row else {
+            return Ok(false);
+        };
+        let scope = chat_id.map_or(MemoryScope::Global, MemoryScope::Chat);
+        super::memory_terms::index(&mut tx, id, scope, &content).await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+}

@@ -1,0 +1,231 @@
+//! Fact identity through the real reflector with a scripted model: each kind of hard negative
+//! (another subject, another object in the same slot, another number, time, named entity, an
+//! opposite or different relation, Chinese too) is kept apart, each kind of paraphrase is
+//! merged into the memory it repeats; the model's `duplicate_of` is taken unless the facts are
+//! provably different; the merge shows in the memory's history.
+
+mod support;
+
+use serde_json::json;
+use support::reflector::{DAY, Lab, T0, facts};
+
+const DIFFERENT: &[(&str, &str, &str)] = &[
+    (
+        "subject",
+        "Alice's birthday is on March 3",
+        "Alice's wife's birthday is on March 3",
+    ),
+    (
+        "slot",
+        "Alice has a dog named Rex",
+        "Alice has a cat named Rex",
+    ),
+    (
+        "instrument",
+        "Alice plays the cello",
+        "Alice plays the violin",
+    ),
+    ("number", "Alice has 2 children", "Alice has 3 children"),
+    (
+        "time",
+        "Alice takes the 8:15 train",
+        "Alice takes the 8:45 train",
+    ),
+    ("entity", "Alice supports Porto", "Alice supports Benfica"),
+    (
+        "relation",
+        "Alice is learning Spanish",
+        "Alice is teaching Spanish",
+    ),
+    (
+        "opposite",
+        "Alice's favourite food is sushi",
+        "Alice's least favourite food is sushi",
+    ),
+    ("zh slot", "用户的狗叫旺财", "用户的猫叫旺财"),
+    ("zh number", "用户有两个孩子", "用户有三个孩子"),
+];
+
+const SAME: &[(&str, &str, &str)] = &[
+    (
+        "synonym",
+        "Alice lives in Lisbon",
+        "Alice is based in Lisbon",
+    ),
+    ("job", "Alice is a nurse", "Alice works as a nurse"),
+    (
+        "reorder",
+        "Alice's favourite colour is blue",
+        "Blue is Alice's favourite colour",
+    ),
+    (
+        "more specific",
+        "Alice prefers Rust examples",
+        "Alice prefers Rust examples with tests",
+    ),
+    ("zh synonym", "李喜欢喝绿茶", "李爱喝绿茶"),
+    ("zh lives", "李住在北京", "李现居北京"),
+];
+
+/// Stores `stored` by a first pass, offers `new` in a second (with the model's
+/// `duplicate_of` when given); the chat's active memories after.
+async fn offer(lab: &Lab, n: usize, stored: &str, new: &str, duplicate_of: bool) -> Vec<String> {
+    let chat = lab.chat(&format!("telegram:{n}"), false).await;
+    lab.say(&chat, "alice", stored).await;
+    lab.llm.script([facts(json!([
+        {"content": stored, "category": "PROFILE", "supersedes_id": null}
+    ]))]);
+    lab.pass_chat(&format!("telegram:{n}"), T0).await;
+    let id = lab.memories(chat.id, false).await[0].id;
+    lab.say(&chat, "alice", new).await;
+    let claim = if duplicate_of { json!(id) } else { json!(null) };
+    lab.llm.script([facts(json!([
+        {"content": new, "category": "PROFILE", "supersedes_id": null, "duplicate_of": claim}
+    ]))]);
+    lab.pass_chat(&format!("telegram:{n}"), T0 + DAY).await;
+    lab.contents(chat.id).await
+}
+
+#[tokio::test]
+async fn hard_negatives_stay_apart_even_when_the_model_says_duplicate() {
+    let lab = Lab::new("").await;
+    let mut wrong = Vec::new();
+    for (i, (kind, stored, new)) in DIFFERENT.iter().enumerate() {
+        for claim in [false, true] {
+            let kept = offer(&lab, 100 + 2 * i + usize::from(claim), stored, new, claim).await;
+            if kept.len() != 2 {
+                wrong.push(format!("{kind} (duplicate_of: {claim}): {kept:?}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "merged different facts:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[tokio::test]
+async fn paraphrases_merge_into_the_memory_they_repeat() {
+    let lab = Lab::new("").await;
+    let mut wrong = Vec::new();
+    for (i, (kind, stored, new)) in SAME.iter().enumerate() {
+        // the local decision alone, and with the model's word
+        for claim in [false, true] {
+            let kept = offer(&lab, 200 + 2 * i + usize::from(claim), stored, new, claim).await;
+            if kept.len() != 1 {
+                wrong.push(format!("{kind} (duplicate_of: {claim}): {kept:?}"));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "kept a repeat apart:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[tokio::test]
+async fn a_merge_keeps_the_more_specific_wording_and_shows_in_the_history() {
+    let lab = Lab::new("").await;
+    let kept = offer(
+        &lab,
+        300,
+        "Alice prefers Rust examples",
+        "Alice prefers Rust examples with tests",
+        false,
+    )
+    .await;
+    assert_eq!(kept, ["Alice prefers Rust examples with tests"]);
+    let chat = lab.chat("telegram:300", false).await;
+    let m = &lab.memories(chat.id, false).await[0];
+    let history = lab.store.memory_history(m.id).await.unwrap();
+    let kinds: Vec<&str> = history.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(kinds, ["created", "reinforced", "reworded"], "{history:?}");
+    assert_eq!(
+        history[1].content.as_deref(),
+        Some("Alice prefers Rust examples with tests")
+    );
+    assert!(history[1].note.is_some(), "why it is the same fact");
+    assert_eq!(
+        history[2].content.as_deref(),
+        Some("Alice prefers Rust examples"),
+        "the wording before"
+    );
+    assert_eq!(
+        m.source_message_ids().len(),
+        2,
+        "both messages are its sources"
+    );
+}
+
+/// Duplicates that slipped through (written before the decision, or when it was unsure) are
+/// merged by the consolidation pass after the sweep: the same decision, recorded in both
+/// histories, reversible; a hard negative beside them stays.
+#[tokio::test]
+async fn consolidation_merges_what_slipped_through_and_can_be_undone() {
+    use mneme::store::{Category, MemoryScope, NewMemory, Source};
+    let lab = Lab::new("").await;
+    let chat = lab.chat("telegram:400", false).await;
+    let mut ids = Vec::new();
+    for content in [
+        "Alice lives in Lisbon",
+        "Alice has a dog named Rex",
+        "Alice is based in Lisbon",
+        "Alice has a cat named Rex",
+    ] {
+        ids.push(
+            lab.store
+                .insert_memory(&NewMemory {
+                    scope: MemoryScope::Chat(chat.id),
+                    category: Category::Profile,
+                    content: content.into(),
+                    subject: None,
+                    confidence: 0.7,
+                    source: Source::Reflector,
+                    source_message_ids: vec![],
+                    created_at: Some(T0),
+                    last_seen_at: Some(T0),
+                    archived: false,
+                    key: None,
+                })
+                .await
+                .unwrap(),
+        );
+    }
+    let report = lab.pass(T0 + DAY).await;
+    assert_eq!(report.consolidated, 1, "{report:?}");
+    let active = lab.memories(chat.id, false).await;
+    let ids_now: Vec<i64> = active.iter().map(|m| m.id).collect();
+    assert_eq!(
+        ids_now,
+        [ids[0], ids[1], ids[3]],
+        "the older survives; dog and cat stay"
+    );
+    assert!(
+        active[0].content.ends_with("in Lisbon"),
+        "{:?}",
+        active[0].content
+    );
+    let kept = lab.store.memory_history(ids[0]).await.unwrap();
+    let merged = kept.iter().find(|e| e.kind == "merged").expect("recorded");
+    assert_eq!(merged.other_id, Some(ids[2]));
+    assert!(
+        merged
+            .note
+            .as_deref()
+            .unwrap()
+            .starts_with("consolidated: ")
+    );
+    let gone = lab.store.memory_history(ids[2]).await.unwrap();
+    assert!(
+        gone.iter()
+            .any(|e| e.kind == "merged_into" && e.other_id == Some(ids[0]))
+    );
+    assert!(gone.iter().any(|e| e.kind == "archived"));
+    // each memory is compared once
+    assert_eq!(lab.pass(T0 + 2 * DAY).await.consolidated, 0);
+    // reversible
+    assert!(lab.store.unarchive_memory(ids[2]).await.unwrap());
+    assert_eq!(lab.contents(chat.id).await.len(), 4);
+}
