@@ -84,7 +84,11 @@ pub async fn apply(
         }
         match (duplicate, replaced) {
             (Some((dup, why)), replaced) => {
-                reinforce(tx, &dup, fact, provenance, &why, policy, now).await?;
+                let reworded = reinforce(tx, &dup, fact, provenance, &why, policy, now).await?;
+                // its words are the fact's now: the fact's vector is its vector
+                if reworded && let (Dedup::Cosine { model }, Some(e)) = (dedup, &f.embedding) {
+                    tx.store_vector(dup.id, model, &e.vector).await?;
+                }
                 stats.updated += 1;
                 // "Alice lives in Osaka" again, now said to replace Tokyo: Tokyo goes.
                 if let Some(old) = replaced.filter(|old| old.id != dup.id)
@@ -178,7 +182,7 @@ async fn same_as_stored(
 }
 
 /// The same fact again: confidence up, seen now, sources added, and the more specific of
-/// the two wordings kept.
+/// the two wordings kept. True when the memory took the fact's wording.
 async fn reinforce(
     tx: &mut ReflectionTx,
     row: &SimilarMemory,
@@ -187,7 +191,7 @@ async fn reinforce(
     why: &str,
     policy: &Policy,
     now: i64,
-) -> sqlx::Result<()> {
+) -> sqlx::Result<bool> {
     let confidence = policy.reinforced(row.category, row.confidence, row.last_seen_at, now);
     tx.reinforce(
         row.id,
@@ -200,10 +204,11 @@ async fn reinforce(
     )
     .await?;
     let keep = identity::more_specific(&fact.content, &row.content);
-    if keep != row.content {
-        tx.reword(row.id, keep).await?;
+    if keep == row.content {
+        return Ok(false);
     }
-    Ok(())
+    tx.reword(row.id, keep).await?;
+    Ok(true)
 }
 
 fn new_memory(chat_id: i64, fact: &CleanFact, provenance: &Provenance) -> NewMemory {

@@ -169,6 +169,29 @@ impl Store {
             std::fs::create_dir_all(dir).map_err(sqlx::Error::Io)?;
         }
         let in_memory = url.contains(":memory:");
+        // Two processes opening a fresh database at once (the daemon starting, `mneme chat`
+        // beside it) must not both apply the same migration: SQLite's migrations take no lock
+        // of their own, so a lock file beside the database lets one migrate at a time.
+        let _migrating = if in_memory {
+            None
+        } else {
+            let mut name = options.get_filename().as_os_str().to_owned();
+            name.push(".migrate-lock");
+            Some(
+                tokio::task::spawn_blocking(move || -> std::io::Result<std::fs::File> {
+                    let file = std::fs::OpenOptions::new()
+                        .create(true)
+                        .truncate(false)
+                        .write(true)
+                        .open(&name)?;
+                    file.lock()?;
+                    Ok(file)
+                })
+                .await
+                .map_err(|e| sqlx::Error::Io(std::io::Error::other(e)))?
+                .map_err(sqlx::Error::Io)?,
+            )
+        };
         let pool = SqlitePoolOptions::new()
             // An in-memory database lives in one connection.
             .max_connections(if in_memory { 1 } else { 8 })
@@ -199,6 +222,24 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The daemon and `mneme chat` started together on a fresh data dir both open it; without
+    /// the lock both applied migration 1 and one failed ("table chats already exists").
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn openers_of_a_fresh_database_migrate_one_at_a_time() {
+        for _ in 0..5 {
+            let dir = tempfile::tempdir().unwrap();
+            let url = format!("sqlite://{}", dir.path().join("mneme.db").display());
+            let opens = (0..4).map(|_| {
+                let url = url.clone();
+                tokio::spawn(async move { Store::open(&url).await.map(|_| ()) })
+            });
+            for done in futures_util::future::join_all(opens).await {
+                done.unwrap()
+                    .expect("every opener gets a migrated database");
+            }
+        }
+    }
 
     #[test]
     fn a_mistyped_channel_is_answered_with_the_chat_meant() {

@@ -238,7 +238,7 @@ study_subject: chemistry, physics, biology, math, maths, mathematics, history, e
 pub const ZH: &str = "
 用户 => -;
 // negation, and words that only look like it
-不, 没, 没有, 无, 未, 别, 非, 从不, 从来不, 不再, 再也不, 戒, 戒掉 => !; 不要 => ! like; 不错 => good;
+不, 没, 没有, 无, 未, 别, 非, 从不, 从来不, 不再, 再也不, 戒, 戒掉 => !; 不要 => !; 不错 => good;
 不过, 不少, 不断, 不仅, 不得不, 无论, 非常, 没关系, 特别 => -; 别人 => others; 未来 => future; 无聊 => bored;
 // liking
 喜欢, 喜爱, 爱, 热爱, 钟爱, 偏爱, 偏好, 更喜欢, 宁愿, 希望 => like; 爱好 => hobby; 爱人 => spouse; 可爱 => cute;
