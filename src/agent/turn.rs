@@ -44,7 +44,6 @@ pub(super) async fn run(
         is_control: ctx.is_control,
         is_group: ctx.chat.is_group,
         files: &agent.files,
-        retriever: &agent.retriever,
         memories: &agent.memories,
     };
     for _ in 0..config.max_tool_iterations {

@@ -174,7 +174,8 @@ pub(super) async fn recall(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult
     let query = args.required_str("query", "what to look for")?;
     let limit = args.int("limit", 1..=RECALL_MAX)?.unwrap_or(RECALL_DEFAULT) as usize;
     let found = ctx
-        .retriever
+        .memories
+        .retriever()
         .search(SearchScope::Chat(ctx.chat_id), query, limit)
         .await
         .map_err(store_error)?;
@@ -205,7 +206,8 @@ pub(super) async fn recall(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult
 pub(super) async fn list(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult {
     let category = category(args)?;
     let (rows, total) = ctx
-        .retriever
+        .memories
+        .retriever()
         .store()
         .visible_memories(ctx.chat_id, category, LIST_LIMIT)
         .await
@@ -231,7 +233,7 @@ pub(super) async fn list(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult {
 }
 
 pub(super) async fn forget(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult {
-    let store = ctx.retriever.store();
+    let store = ctx.memories.retriever().store();
     let id = args.int("id", 1..=i64::MAX)?;
     let key = key(args)?;
     let id = match (id, key) {

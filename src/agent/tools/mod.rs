@@ -16,7 +16,6 @@ use serde_json::{Map, Value, json};
 use crate::llm::{ToolCall, ToolSpec};
 use crate::memories::{Actor, Memories};
 use crate::memory::files::MemoryFiles;
-use crate::retrieval::Retriever;
 use crate::store::ChatKey;
 
 /// Who is calling and from where: decides what a tool may see and touch.
@@ -32,7 +31,6 @@ pub struct ToolContext<'a> {
     /// In a group, what is stored reaches every member's answers.
     pub is_group: bool,
     pub files: &'a MemoryFiles,
-    pub retriever: &'a Retriever,
     pub memories: &'a Memories,
 }
 

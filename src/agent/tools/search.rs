@@ -73,11 +73,12 @@ pub(super) async fn search(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult
     let min_score = args
         .number("minScore", 0.0..=1.0)?
         .unwrap_or(MIN_SCORE_DEFAULT);
-    let store = ctx.retriever.store();
+    let store = ctx.memories.retriever().store();
     let pool = max * 3;
 
     let memories = ctx
-        .retriever
+        .memories
+        .retriever()
         .search(SearchScope::Chat(ctx.chat_id), query, pool)
         .await
         .map_err(store_error)?;
@@ -190,7 +191,7 @@ pub(super) async fn get(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult {
             );
         }
     };
-    let store = ctx.retriever.store();
+    let store = ctx.memories.retriever().store();
     match parse_citation(&raw)? {
         Citation::Memory(id) => {
             let m = match ctx.memories.get(&ctx.actor(), id).await {

@@ -3,6 +3,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::config::Config;
 use crate::memory::files::FileScope;
+use crate::retrieval::Retriever;
 use crate::store::{NewMessage, Store};
 
 fn call(name: &str, args: Value) -> ToolCall {
@@ -88,7 +89,6 @@ impl Lab {
             is_control,
             is_group: false,
             files: &self.files,
-            retriever: &self.retriever,
             memories: &self.memories,
         }
     }
