@@ -99,6 +99,11 @@ impl Retriever {
         &self.inner.store
     }
 
+    /// RRF's k (`search.rrf_k`): every merge of rankings uses the same one.
+    pub fn rrf_k(&self) -> f64 {
+        self.inner.rank.rrf_k
+    }
+
     pub fn embedder(&self) -> Option<&Arc<dyn Embedder>> {
         self.inner.embedder.as_ref()
     }

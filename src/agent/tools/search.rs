@@ -17,8 +17,6 @@ const MIN_SCORE_DEFAULT: f64 = 0.35;
 const SNIPPET_CHARS: usize = 300;
 /// Most messages one `memory_get` returns.
 const MAX_RANGE: i64 = 50;
-/// RRF's k for merging the memory and message rankings.
-const MERGE_K: f64 = 60.0;
 
 pub(super) fn specs() -> Vec<ToolSpec> {
     vec![
@@ -96,12 +94,14 @@ pub(super) async fn search(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult
     };
     let query_stems = words.iter().map(|w| keywords::stem(w)).collect();
 
-    // Each source ranks its own; RRF interleaves the two rankings, the score filters.
+    // Each source ranks its own; RRF (with the configured `search.rrf_k`) interleaves the two
+    // rankings, the score filters.
+    let merge_k = ctx.memories.retriever().rrf_k();
     let mut results: Vec<(f64, f64, Value)> = Vec::new();
     for (i, hit) in memories.hits.iter().enumerate() {
         let m = &hit.memory;
         results.push((
-            rrf(i + 1, MERGE_K),
+            rrf(i + 1, merge_k),
             hit.score,
             json!({
                 "source": "memory",
@@ -119,7 +119,7 @@ pub(super) async fn search(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult
     for (i, m) in messages.iter().enumerate() {
         let score = coverage(&query_stems, &stems(&m.text));
         results.push((
-            rrf(i + 1, MERGE_K),
+            rrf(i + 1, merge_k),
             score,
             json!({
                 "source": "messages",
