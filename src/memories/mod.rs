@@ -131,21 +131,19 @@ impl Memories {
                     Some(old) => crate::memory::identity::more_specific(&content, old).to_string(),
                     None => content.clone(),
                 };
+                // the key's holder takes the new category too (an upsert)
+                let category = fact.key.is_some().then_some(fact.category);
                 store
                     .reinforce_memory(
                         id,
-                        Some(&wording),
+                        &wording,
+                        category,
                         &content,
                         fact.confidence,
                         &fact.source_message_ids,
                         &reason,
                     )
                     .await?;
-                if fact.key.is_some() {
-                    store
-                        .refine_memory(id, &wording, fact.category, fact.confidence)
-                        .await?;
-                }
                 Remembered::Updated {
                     id,
                     content: wording,

@@ -460,22 +460,25 @@ impl Store {
         Ok(found)
     }
 
-    /// The same fact again, from the memory service: memory `id` takes `wording` when given
-    /// (the more specific wording of the two), its confidence is raised to at least
-    /// `confidence`, it is seen now, `source_ids` join its sources, and the history records
-    /// it (`reinforced`, with the wording that came in and `note`: why it is the same fact).
-    /// False when there is no such memory.
+    /// The same fact again, from the memory service: memory `id` takes `wording` (the more
+    /// specific wording of the two, or the new one for a key's holder) and `category` when
+    /// given, its confidence is raised to at least `confidence`, it is seen now, `source_ids`
+    /// join its sources, and the history records it (`reinforced`, with the wording that came
+    /// in and `note`: why it is the same fact). One transaction. False when there is no such
+    /// memory.
+    #[allow(clippy::too_many_arguments)]
     pub async fn reinforce_memory(
         &self,
         id: i64,
-        wording: Option<&str>,
+        wording: &str,
+        category: Option<Category>,
         incoming: &str,
         confidence: f64,
         source_ids: &[i64],
         note: &str,
     ) -> Result<bool> {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let Some(category) =
+        let Some(stored) =
             sqlx::query_scalar::<_, Category>("SELECT category FROM memories WHERE id = ?1")
                 .bind(id)
                 .fetch_optional(&mut *tx)
@@ -483,12 +486,14 @@ impl Store {
         else {
             return Ok(false);
         };
-        let current: String = sqlx::query_scalar("SELECT content FROM memories WHERE id = ?1")
-            .bind(id)
-            .fetch_one(&mut *tx)
-            .await?;
-        let content = wording.unwrap_or(&current).to_string();
-        rewrite(&mut tx, id, &content, category, Some(confidence)).await?;
+        rewrite(
+            &mut tx,
+            id,
+            wording,
+            category.unwrap_or(stored),
+            Some(confidence),
+        )
+        .await?;
         add_sources(&mut tx, id, source_ids).await?;
         super::history::record(
             &mut tx,
