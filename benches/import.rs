@@ -6,11 +6,12 @@
 
 use std::time::{Duration, Instant};
 
+use mneme::base::{Category, ChatKey, MemoryScope, Source};
 use mneme::config::Config;
 use mneme::memories::Memories;
 use mneme::memories::import::ImportLine;
-use mneme::retrieval::Retriever;
-use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, Source, Store};
+use mneme::memories::retrieval::Retriever;
+use mneme::store::{NewMemory, Store};
 
 const RUNS: usize = 3;
 

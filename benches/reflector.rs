@@ -10,11 +10,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
+use mneme::base::{Category, ChatKey, MemoryScope, Source};
 use mneme::config::Config;
 use mneme::llm::{LlmError, LlmProvider, LlmRequest, LlmResponse};
 use mneme::memory::{dedup, text};
 use mneme::reflector::{Reflector, Target};
-use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, NewMessage, Source, Store, now_ms};
+use mneme::store::{NewMemory, NewMessage, Store, now_ms};
 use tokio_util::sync::CancellationToken;
 
 const THRESHOLD: f64 = dedup::JACCARD_THRESHOLD;

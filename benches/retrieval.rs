@@ -20,12 +20,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mneme::agent::Agent;
+use mneme::base::{Category, ChatKey, MemoryScope, Source};
 use mneme::config::Config;
 use mneme::embed::{Embedder, l2_normalize};
-use mneme::retrieval::Retriever;
-use mneme::store::{
-    Category, ChatKey, MemoryScope, NewMemory, PendingEmbedding, SearchScope, Source, Store,
-};
+use mneme::memories::retrieval::Retriever;
+use mneme::store::{NewMemory, PendingEmbedding, SearchScope, Store};
 
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
 /// Distinct filler sentences embedded for real.
@@ -329,7 +328,13 @@ async fn main() {
         .chain(retrieval_set::CHINESE)
         .map(|(_, q)| *q)
         .collect();
-    for n in SIZES {
+    // `MNEME_BENCH_SIZES=100000` (comma-separated) measures only those sizes.
+    let sizes: Vec<usize> = std::env::var("MNEME_BENCH_SIZES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect())
+        .filter(|v: &Vec<usize>| !v.is_empty())
+        .unwrap_or_else(|| SIZES.to_vec());
+    for n in sizes {
         let dir = tempfile::tempdir().unwrap();
         let t = Instant::now();
         let (store, chat) = setup(dir.path(), n, embedder.as_ref()).await;
@@ -402,6 +407,41 @@ async fn main() {
                 samples.push(t.elapsed());
             }
             print("search, BM25 only", stats(samples));
+
+            // The vector ranking alone, the query embedded beforehand: the scan of the scope's
+            // codes and the candidates' exact vectors read back.
+            let vectors: Vec<Vec<f32>> = {
+                let texts: Vec<String> = questions.iter().map(|q| q.to_string()).collect();
+                e.embed(&texts).await.unwrap()
+            };
+            let mut samples = Vec::with_capacity(runs);
+            for i in 0..runs {
+                let t = Instant::now();
+                retriever
+                    .nearest(&[chat], &vectors[i % vectors.len()], 40)
+                    .await
+                    .unwrap();
+                samples.push(t.elapsed());
+            }
+            print("nearest 40 (query embedded before)", stats(samples));
+
+            let bm25_agent = Agent::with_retriever(
+                Arc::new(config(dir.path(), "search:\n  vector: false\n")),
+                mneme::llm::from_config(&c).unwrap(),
+                bm25.clone(),
+            );
+            let key = ChatKey::new("cli", "bench");
+            let row = store.find_chat(&key).await.unwrap().unwrap();
+            let mut samples = Vec::with_capacity(runs);
+            for i in 0..runs {
+                let t = Instant::now();
+                bm25_agent
+                    .build_prompt(&row, &key, questions[i % questions.len()])
+                    .await
+                    .unwrap();
+                samples.push(t.elapsed());
+            }
+            print("prompt build, BM25 only", stats(samples));
         }
 
         let llm = mneme::llm::from_config(&c).unwrap();

@@ -14,8 +14,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 
-use crate::channels::health;
 use crate::config::Config;
+use crate::health;
 use crate::store::{self, Store};
 
 /// The database's file inside a backup folder (and in `data_dir`).

@@ -5,6 +5,8 @@
 //! meaning (missing tokens, bad URLs, …). Every problem carries the key path it is about, so
 //! `mneme check-config` can print them all at once.
 
+pub mod cron;
+pub mod model_files;
 mod schema;
 mod validate;
 
@@ -22,6 +24,7 @@ pub const DEFAULT_CONFIG_PATH: &str = "config.yaml";
 pub const SECRET_ENV_VARS: &[&str] = &[
     "MNEME_API_KEY",
     "MNEME_TELEGRAM_BOT_TOKEN",
+    "MNEME_TELEGRAM_WEBHOOK_SECRET",
     "MNEME_DISCORD_BOT_TOKEN",
     "MNEME_EMBEDDING_API_KEY",
     "MNEME_WEB_AUTH_TOKEN",
@@ -218,6 +221,24 @@ pub struct TelegramConfig {
     /// Messages that arrived while the bot was down are answered on start-up if at most this
     /// many minutes old; older ones are stored, not answered.
     pub answer_backlog_mins: u32,
+    /// How updates arrive: `polling` (getUpdates, the default) or `webhook` (Telegram POSTs
+    /// them to `webhook_url`).
+    pub mode: String,
+    /// Webhook mode: the public URL Telegram calls (HTTPS, usually a reverse proxy's).
+    pub webhook_url: String,
+    /// Webhook mode: what Telegram sends in `X-Telegram-Bot-Api-Secret-Token`; requests
+    /// without it are refused.
+    pub webhook_secret: Secret,
+    /// Webhook mode: the address the webhook server listens on (`IP:PORT`); it serves the
+    /// path of `webhook_url`.
+    pub webhook_listen: String,
+}
+
+impl TelegramConfig {
+    /// `mode: webhook`: updates come in through the webhook server, not getUpdates.
+    pub fn is_webhook(&self) -> bool {
+        self.mode.trim() == "webhook"
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -304,6 +325,10 @@ impl Default for TelegramConfig {
             allowed_user_ids: Vec::new(),
             allowed_groups: Vec::new(),
             answer_backlog_mins: 10,
+            mode: "polling".into(),
+            webhook_url: String::new(),
+            webhook_secret: Secret::default(),
+            webhook_listen: "127.0.0.1:10962".into(),
         }
     }
 }
@@ -456,6 +481,7 @@ impl Config {
             let slot = match *name {
                 "MNEME_API_KEY" => &mut self.api_key,
                 "MNEME_TELEGRAM_BOT_TOKEN" => &mut self.channels.telegram.bot_token,
+                "MNEME_TELEGRAM_WEBHOOK_SECRET" => &mut self.channels.telegram.webhook_secret,
                 "MNEME_DISCORD_BOT_TOKEN" => &mut self.channels.discord.bot_token,
                 "MNEME_EMBEDDING_API_KEY" => &mut self.embedding_api_key,
                 "MNEME_WEB_AUTH_TOKEN" => &mut self.channels.web.auth_token,
@@ -470,7 +496,7 @@ impl Config {
     fn resolve_local_model_folder(&mut self, base: &Path) {
         let model = self.embedding_model.trim();
         if self.embedding_provider == "local"
-            && !crate::embed::model_files::names_default_model(model)
+            && !self::model_files::names_default_model(model)
             && Path::new(model).is_relative()
         {
             self.embedding_model = base.join(model).to_string_lossy().into_owned();

@@ -8,16 +8,17 @@
 
 pub mod agent;
 pub mod backup;
+pub mod base;
 pub mod channels;
 pub mod cli;
 pub mod config;
 pub mod embed;
+pub mod health;
 pub mod llm;
 pub mod memories;
 pub mod memory;
 pub mod metrics;
 pub mod reflector;
-pub mod retrieval;
+
 pub mod schedule;
 pub mod store;
-pub mod suggest;

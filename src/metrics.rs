@@ -21,8 +21,6 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 
-use crate::reflector::{Failure, PassReport};
-
 /// The content type of [`Metrics::encode`]'s output (OpenMetrics text, which Prometheus reads).
 pub const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
@@ -223,36 +221,25 @@ impl Metrics {
         }
     }
 
-    /// A finished scheduled pass: its duration, each chat's outcome, the facts it handled.
-    pub fn reflector_pass(&self, took: Duration, report: &PassReport) {
+    /// A finished scheduled pass and how long it took.
+    pub fn reflector_pass(&self, took: Duration) {
         self.reflector_pass_duration.observe(took.as_secs_f64());
-        for chat in &report.chats {
-            let outcome = match &chat.failure {
-                None => "ok",
-                Some(Failure::Llm(_)) => "llm_error",
-                Some(Failure::Parse(_)) => "parse_error",
-                Some(Failure::Store(_)) => "store_error",
-                Some(Failure::Interrupted) => "interrupted",
-            };
-            self.reflector_chat_runs
-                .get_or_create(&OutcomeLabel {
-                    outcome: outcome.into(),
+    }
+
+    /// One chat taken by a pass: its outcome (ok | llm_error | parse_error | store_error |
+    /// interrupted) and how many facts it handled, by result.
+    pub fn reflector_chat_run(&self, outcome: &str, facts: &[(&str, i64)]) {
+        self.reflector_chat_runs
+            .get_or_create(&OutcomeLabel {
+                outcome: outcome.into(),
+            })
+            .inc();
+        for &(result, n) in facts {
+            self.reflector_facts
+                .get_or_create(&FactLabel {
+                    result: result.into(),
                 })
-                .inc();
-            let s = &chat.stats;
-            for (result, n) in [
-                ("extracted", s.extracted),
-                ("inserted", s.inserted),
-                ("updated", s.updated),
-                ("superseded", s.superseded),
-                ("skipped", s.skipped),
-            ] {
-                self.reflector_facts
-                    .get_or_create(&FactLabel {
-                        result: result.into(),
-                    })
-                    .inc_by(u64::try_from(n).unwrap_or(0));
-            }
+                .inc_by(u64::try_from(n).unwrap_or(0));
         }
     }
 

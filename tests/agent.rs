@@ -5,7 +5,8 @@ mod support;
 use std::sync::Arc;
 
 use mneme::agent::{Outcome, ReplyKind};
-use mneme::store::{ChatKey, MemoryFilter};
+use mneme::base::ChatKey;
+use mneme::store::MemoryFilter;
 use serde_json::json;
 use support::*;
 use tokio::sync::Notify;

@@ -3,7 +3,7 @@
 
 mod support;
 
-use mneme::store::ChatKey;
+use mneme::base::ChatKey;
 use serde_json::json;
 use support::*;
 

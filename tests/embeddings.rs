@@ -404,7 +404,7 @@ async fn failed_download(file: &str, fault: Fault) {
         "partial file left: {left:?}"
     );
     assert_eq!(
-        mneme::embed::model_files::missing_files(&model_dir),
+        mneme::config::model_files::missing_files(&model_dir),
         [file],
         "the files before it are kept"
     );

@@ -3,8 +3,9 @@
 
 use std::collections::HashSet;
 
+use mneme::base::{Category, ChatKey, MemoryScope, Source};
 use mneme::memory::{dedup, text};
-use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, Source, Store};
+use mneme::store::{NewMemory, Store};
 
 const WORDS: &[&str] = &[
     "alice", "likes", "green", "tea", "tokyo", "osaka", "cat", "dog", "piano", "rust", "garden",

@@ -7,7 +7,8 @@ mod support;
 use std::sync::Arc;
 
 use mneme::agent::Agent;
-use mneme::store::{Category, ChatKey, MemoryFilter, MemoryScope, NewMemory, Source};
+use mneme::base::{Category, ChatKey, MemoryScope, Source};
+use mneme::store::{MemoryFilter, NewMemory};
 use serde_json::json;
 use support::reflector::*;
 

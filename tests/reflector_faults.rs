@@ -10,10 +10,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use mneme::base::MemoryScope;
 use mneme::llm::{LlmError, LlmProvider, LlmRequest, LlmResponse};
+use mneme::memories::retrieval::Retriever;
 use mneme::reflector::{Failure, Reflector, Target};
-use mneme::retrieval::Retriever;
-use mneme::store::{MemoryScope, Store};
+use mneme::store::Store;
 use serde_json::json;
 use support::reflector::*;
 use support::*;
@@ -396,8 +397,11 @@ async fn the_schedule_reflects_on_its_own_and_stops_on_shutdown() {
         mneme::llm::from_config(&lab.config).unwrap(),
     ));
     let shutdown = CancellationToken::new();
-    let handle =
-        mneme::reflector::spawn_every(reflector, Duration::from_millis(50), shutdown.clone());
+    let handle = mneme::schedule::reflector::spawn_every(
+        reflector,
+        Duration::from_millis(50),
+        shutdown.clone(),
+    );
 
     wait_until(|| async { lab.contents(chat.id).await.len() == 1 }).await;
     // later messages are picked up by a later tick
@@ -420,7 +424,7 @@ async fn shutdown_abandons_a_hanging_call_and_leaves_the_batch_for_next_time() {
     lab.say(&chat, "bob", "I work as a carpenter").await;
     lab.llm.script([Answer::Hang]);
     let shutdown = CancellationToken::new();
-    let handle = mneme::reflector::spawn(
+    let handle = mneme::schedule::reflector::spawn(
         Arc::new(lab.config.clone()),
         Retriever::new(&lab.config, lab.store.clone(), None),
         mneme::llm::from_config(&lab.config).unwrap(),
@@ -443,7 +447,7 @@ async fn shutdown_abandons_a_hanging_call_and_leaves_the_batch_for_next_time() {
 
     // disabled: the schedule does nothing at all
     let off = Lab::new("reflector_enabled: false\n").await;
-    let handle = mneme::reflector::spawn(
+    let handle = mneme::schedule::reflector::spawn(
         Arc::new(off.config.clone()),
         Retriever::new(&off.config, off.store.clone(), None),
         mneme::llm::from_config(&off.config).unwrap(),

@@ -164,7 +164,8 @@ async fn a_merge_keeps_the_more_specific_wording_and_shows_in_the_history() {
 /// histories, reversible; a hard negative beside them stays.
 #[tokio::test]
 async fn consolidation_merges_what_slipped_through_and_can_be_undone() {
-    use mneme::store::{Category, MemoryScope, NewMemory, Source};
+    use mneme::base::{Category, MemoryScope, Source};
+    use mneme::store::NewMemory;
     let lab = Lab::new("").await;
     let chat = lab.chat("telegram:400", false).await;
     let mut ids = Vec::new();

@@ -9,10 +9,11 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
 use mneme::agent::ReplyKind;
+use mneme::base::{Category, ChatKey, MemoryScope};
 use mneme::config::Config;
 use mneme::embed::Embedder;
-use mneme::retrieval::{Retriever, sync};
-use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, SearchScope, Store};
+use mneme::memories::retrieval::{Retriever, sync};
+use mneme::store::{NewMemory, SearchScope, Store};
 use serde_json::{Value, json};
 use support::reflector::{Lab, T0, facts};
 use support::word_embedder::WordEmbedder;
@@ -63,7 +64,7 @@ async fn chat(store: &Store, name: &str) -> i64 {
     store.ensure_chat(&key, false, None).await.unwrap().id
 }
 
-fn ids(found: &mneme::retrieval::SearchResults) -> Vec<i64> {
+fn ids(found: &mneme::memories::retrieval::SearchResults) -> Vec<i64> {
     found.hits.iter().map(|h| h.memory.id).collect()
 }
 

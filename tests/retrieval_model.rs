@@ -10,10 +10,11 @@ mod support;
 
 use std::sync::Arc;
 
+use mneme::base::{Category, ChatKey, MemoryScope};
 use mneme::config::Config;
 use mneme::embed::Embedder;
-use mneme::retrieval::{Retriever, sync};
-use mneme::store::{Category, ChatKey, MemoryScope, NewMemory, SearchScope, Store};
+use mneme::memories::retrieval::{Retriever, sync};
+use mneme::store::{NewMemory, SearchScope, Store};
 use serde_json::json;
 use support::fake_embeddings::test_model_dir;
 use support::new_memory;

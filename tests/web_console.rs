@@ -6,7 +6,7 @@ mod support;
 use reqwest::header::CONTENT_TYPE;
 use serde_json::{Value, json};
 
-use mneme::store::MemoryScope;
+use mneme::base::MemoryScope;
 use support::binary::{mneme, write_config};
 use support::web::*;
 use support::*;

@@ -3,8 +3,9 @@
 use std::fmt::Write;
 
 use super::{Agent, Reply, ReplyKind, TurnContext};
+use crate::base::MemoryScope;
 use crate::memories::MemoryError;
-use crate::store::{MemoryFilter, MemoryScope};
+use crate::store::MemoryFilter;
 
 /// Most memories `/memories` lists in one reply.
 const LIST_LIMIT: usize = 50;
@@ -50,7 +51,7 @@ pub(super) async fn handle(
         // A path like /etc/hosts or a lone slash is a message, not a command.
         "" => return Ok(None),
         _ if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => return Ok(None),
-        other => match crate::suggest::closest(other, COMMANDS.iter().copied()) {
+        other => match crate::base::suggest::closest(other, COMMANDS.iter().copied()) {
             Some(meant) => format!(
                 "I don't know the command /{other}. Did you mean /{meant}? /help lists what I understand."
             ),

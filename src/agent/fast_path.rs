@@ -2,10 +2,10 @@
 //! service (its gate, its same-fact decision).
 
 use super::{Agent, Reply, ReplyKind, TurnContext};
+use crate::base::{MemoryScope, Source};
 use crate::memories::{Actor, MemoryError, Refusal, Remember, Remembered};
 use crate::memory::quality;
 use crate::memory::remember;
-use crate::store::{MemoryScope, Source};
 
 /// Confidence of a fact the user asked to remember in so many words.
 const EXPLICIT_CONFIDENCE: f64 = 0.95;

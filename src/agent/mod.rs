@@ -16,15 +16,16 @@ use std::time::Instant;
 
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::channels::status::ChannelStatus;
+use crate::base::ChatKey;
 use crate::config::Config;
 use crate::embed::Embedder;
+use crate::health::ChannelStatus;
 use crate::llm::LlmProvider;
 use crate::memories::Memories;
+use crate::memories::retrieval::Retriever;
 use crate::memory::files::MemoryFiles;
 use crate::metrics::metrics;
-use crate::retrieval::Retriever;
-use crate::store::{ChatKey, ChatRow, NewMessage, SessionId, Store};
+use crate::store::{ChatRow, NewMessage, SessionId, Store};
 
 pub use prompt::PromptParts;
 

@@ -1,10 +1,11 @@
 //! The system prompt: identity, then file memory, then the structured memories that fit.
 
+use crate::base::ChatKey;
 use crate::llm::ChatMessage;
 use crate::memory::files::FileScope;
 use crate::memory::select::{self, Candidate, Selection};
 use crate::memory::tokens;
-use crate::store::{ChatKey, ChatRow, MessageRow};
+use crate::store::{ChatRow, MessageRow};
 
 use super::Agent;
 

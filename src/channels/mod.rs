@@ -3,10 +3,11 @@
 
 pub mod access;
 pub mod discord;
-pub mod health;
+
 pub mod intake;
+mod retry;
 pub mod split;
-pub mod status;
+
 pub mod telegram;
 pub mod terminal;
 pub mod turn;

@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Channel;
 use crate::agent::{Agent, IncomingMessage, Outcome, ReplyKind};
-use crate::store::ChatKey;
+use crate::base::ChatKey;
 
 pub struct TerminalChannel {
     /// The part after `cli:`.

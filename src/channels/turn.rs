@@ -42,7 +42,7 @@ const RECORD_WITHIN: std::time::Duration = std::time::Duration::from_secs(60);
 /// a delivery not recorded would be answered again after a restart.
 pub async fn record_delivery(agent: &Agent, pending: &Pending) {
     let never = tokio_util::sync::CancellationToken::new();
-    let record = super::intake::retry_until("record a delivered answer", &never, || {
+    let record = super::retry::retry_until("record a delivered answer", &never, || {
         agent.mark_replied(pending)
     });
     if tokio::time::timeout(RECORD_WITHIN, record).await.is_err() {

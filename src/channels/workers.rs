@@ -161,7 +161,7 @@ impl ChatWorkers {
         shutdown: &tokio_util::sync::CancellationToken,
     ) {
         let since = backlog_since(backlog_mins);
-        let owed = super::intake::retry_until("find the answers owed", shutdown, || {
+        let owed = super::retry::retry_until("find the answers owed", shutdown, || {
             agent.awaiting_reply(self.channel, since)
         })
         .await;
@@ -188,7 +188,7 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
-    use crate::store::ChatKey;
+    use crate::base::ChatKey;
 
     fn pending(chat: &str, message_id: i64) -> Pending {
         Pending {

@@ -6,8 +6,8 @@ use std::net::IpAddr;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::channels::health;
 use crate::config::Config;
+use crate::health;
 
 /// Where this machine reaches the web channel: a wildcard address is asked on loopback.
 pub fn healthz_url(config: &Config) -> String {

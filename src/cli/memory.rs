@@ -4,13 +4,13 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use super::print::print_memory;
+use crate::base::{Category, ChatKey, MemoryScope};
 use crate::config::Config;
 use crate::memories::import::{ImportError, ImportLine, embed_all};
+use crate::memories::retrieval::Retriever;
 use crate::memories::{Actor, Memories, MemoryError};
-use crate::retrieval::Retriever;
-use crate::store::{
-    Category, ChatKey, MemoryFilter, MemoryRow, MemoryScope, NewMemory, SearchScope, Store,
-};
+use crate::store::{MemoryFilter, NewMemory, SearchScope, Store};
 use anyhow::Context;
 use clap::Subcommand;
 
@@ -62,7 +62,7 @@ pub enum MemoryCommand {
     Import { file: PathBuf },
 }
 
-pub use crate::memories::json::{MemoryJson, rfc3339};
+use crate::memories::json::MemoryJson;
 
 fn parse_time(s: &str) -> Result<i64, String> {
     chrono::DateTime::parse_from_rfc3339(s)
@@ -220,36 +220,6 @@ fn print_explained(
             writeln!(out, "  #{}  {}  {}: {}", s.id, s.at, s.sender, s.text)?;
         }
     }
-    Ok(())
-}
-
-pub(super) fn print_memory(
-    out: &mut impl Write,
-    m: &MemoryRow,
-    score: Option<f64>,
-    json: bool,
-) -> anyhow::Result<()> {
-    if json {
-        writeln!(
-            out,
-            "{}",
-            serde_json::to_string(&MemoryJson::from_row(m, score))?
-        )?;
-        return Ok(());
-    }
-    let score = score.map(|s| format!("score {s:.3}  ")).unwrap_or_default();
-    let archived = if m.archived { "  [archived]" } else { "" };
-    writeln!(
-        out,
-        "#{:<6} {score}{:<20} {:<9} conf {:.2}  {}  ({}, seen {}){archived}",
-        m.id,
-        m.chat_name(),
-        m.category,
-        m.confidence,
-        m.content,
-        serde_json::to_value(m.source)?.as_str().unwrap_or_default(),
-        rfc3339(m.last_seen_at),
-    )?;
     Ok(())
 }
 

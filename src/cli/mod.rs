@@ -2,7 +2,8 @@
 
 mod healthcheck;
 mod init;
-pub(crate) mod memory;
+mod memory;
+mod print;
 mod reflect;
 mod search;
 mod usage;
@@ -186,14 +187,15 @@ async fn chat_in_terminal(config: Arc<Config>, chat: String) -> anyhow::Result<E
     let agent = agent(config).await?;
     let shutdown = CancellationToken::new();
     spawn_signal_handler(shutdown.clone());
-    let sync = crate::retrieval::sync::spawn(agent.retriever().clone(), shutdown.clone());
+    let sync = crate::memories::retrieval::sync::spawn(agent.retriever().clone(), shutdown.clone());
     let chatted = TerminalChannel::new(chat)
         .run(agent.clone(), shutdown.clone())
         .await;
     // A short session ends before the background sync got to what it remembered: embed that
     // now (bounded), so a search right after finds it by meaning too.
     if !shutdown.is_cancelled() && agent.retriever().embedder().is_some() {
-        let flush = crate::retrieval::sync::embed_pending(agent.retriever(), EXIT_FLUSH_MAX);
+        let flush =
+            crate::memories::retrieval::sync::embed_pending(agent.retriever(), EXIT_FLUSH_MAX);
         match tokio::time::timeout(EXIT_FLUSH_TIME, flush).await {
             Ok(Err(e)) => tracing::warn!(error = %e, "memories left for the next start to embed"),
             Err(_) => tracing::info!("memories left for the next start to embed"),
@@ -246,13 +248,13 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
     let shutdown = CancellationToken::new();
     spawn_signal_handler(shutdown.clone());
     let reflector_llm = Metered::wrap(llm, "reflector");
-    let reflector = crate::reflector::spawn(
+    let reflector = crate::schedule::reflector::spawn(
         config.clone(),
         agent.retriever().clone(),
         reflector_llm.clone(),
         shutdown.clone(),
     );
-    let sync = crate::retrieval::sync::spawn(agent.retriever().clone(), shutdown.clone());
+    let sync = crate::memories::retrieval::sync::spawn(agent.retriever().clone(), shutdown.clone());
     let on_calendar = (config.reflector_enabled && !config.reflector_schedule.trim().is_empty())
         .then(|| {
             Arc::new(crate::reflector::Reflector::with_retriever(
@@ -268,9 +270,10 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
         shutdown.clone(),
     )
     .await?;
-    let heartbeat = crate::channels::health::spawn_heartbeat(
-        agent.clone(),
-        crate::channels::health::heartbeat_path(&config.data_dir),
+    let heartbeat = crate::health::spawn_heartbeat(
+        agent.store().clone(),
+        agent.channel_status().clone(),
+        crate::health::heartbeat_path(&config.data_dir),
         shutdown.clone(),
     );
 

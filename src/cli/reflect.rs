@@ -5,12 +5,13 @@ use std::process::ExitCode;
 use clap::Args;
 use tokio_util::sync::CancellationToken;
 
-use super::memory::rfc3339;
 use super::open_store;
+use crate::base::ChatKey;
 use crate::config::Config;
+use crate::memories::json::rfc3339;
+use crate::memories::retrieval::Retriever;
 use crate::reflector::{ChatReport, Failure, PassReport, Reflector, Target};
-use crate::retrieval::Retriever;
-use crate::store::{ChatKey, now_ms};
+use crate::store::now_ms;
 
 #[derive(Debug, Args)]
 pub struct ReflectArgs {

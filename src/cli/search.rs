@@ -3,10 +3,11 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use super::memory::{MemoryJson, print_memory};
+use super::print::print_memory;
 use crate::config::Config;
+use crate::memories::json::MemoryJson;
+use crate::memories::retrieval::{Retriever, SearchResults};
 use crate::memory::rank::Stages;
-use crate::retrieval::{Retriever, SearchResults};
 use crate::store::{SearchScope, Store};
 
 pub async fn run(

@@ -70,7 +70,7 @@ pub async fn run(store: &Store) -> anyhow::Result<ExitCode> {
                 b.after_message_id + 1,
                 b.last_message_id,
                 b.attempts,
-                super::memory::rfc3339(b.set_aside_at),
+                crate::memories::json::rfc3339(b.set_aside_at),
                 b.error
             );
         }
@@ -108,18 +108,18 @@ fn print_jobs(jobs: &[crate::store::JobRow]) {
                 } else {
                     "failed"
                 },
-                super::memory::rfc3339(start),
+                crate::memories::json::rfc3339(start),
                 (end - start + 500) / 1000,
                 j.last_error
                     .as_deref()
                     .map(|e| format!(": {e}"))
                     .unwrap_or_default()
             ),
-            (Some(start), _) => format!("running since {}", super::memory::rfc3339(start)),
+            (Some(start), _) => format!("running since {}", crate::memories::json::rfc3339(start)),
         };
         let next = j
             .next_run_at
-            .map(super::memory::rfc3339)
+            .map(crate::memories::json::rfc3339)
             .unwrap_or_else(|| "not planned".into());
         println!(
             "  {:<10} {:<28} last: {last}; next: {next}",

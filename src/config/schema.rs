@@ -58,10 +58,11 @@ fn walk(schema: &Value, value: &Value, path: &str, out: &mut Vec<Problem>) {
                     None => {
                         let mut names: Vec<&str> = known.keys().filter_map(Value::as_str).collect();
                         names.sort_unstable();
-                        let message = match crate::suggest::closest(name, names.iter().copied()) {
-                            Some(meant) => format!("unknown key; did you mean `{meant}`?"),
-                            None => format!("unknown key (known here: {})", names.join(", ")),
-                        };
+                        let message =
+                            match crate::base::suggest::closest(name, names.iter().copied()) {
+                                Some(meant) => format!("unknown key; did you mean `{meant}`?"),
+                                None => format!("unknown key (known here: {})", names.join(", ")),
+                            };
                         out.push(Problem::error(&key_path, message));
                     }
                 }

@@ -295,3 +295,103 @@ fn a_mistyped_key_is_answered_with_the_key_meant() {
     let err = load(&format!("{OK}temperature: 0.2\n")).unwrap_err();
     assert!(err.to_string().contains("known here:"), "{err}");
 }
+
+#[test]
+fn telegram_webhook_mode_needs_a_url_a_secret_and_an_address() {
+    let c = load(OK).unwrap().config;
+    let tg = &c.channels.telegram;
+    assert_eq!(
+        (tg.mode.as_str(), tg.webhook_listen.as_str()),
+        ("polling", "127.0.0.1:10962")
+    );
+    assert!(!tg.is_webhook());
+
+    let tg = |lines: &str| format!("{OK}channels:\n  telegram:\n{lines}");
+    let good = "    mode: webhook\n    webhook_url: https://bot.example.com/telegram/hook\n    \
+                webhook_secret: s3cret_-TOKEN\n    webhook_listen: 0.0.0.0:8443\n";
+    let c = load(&tg(good)).unwrap().config;
+    assert!(c.channels.telegram.is_webhook());
+    assert!(
+        !format!("{c:?}").contains("s3cret_-TOKEN"),
+        "the secret never prints"
+    );
+
+    let err = load(&tg("    mode: webhook\n")).unwrap_err();
+    assert_eq!(
+        keys(&err),
+        [
+            "channels.telegram.webhook_url",
+            "channels.telegram.webhook_secret"
+        ]
+    );
+    assert!(
+        err.to_string().contains("required when mode is webhook"),
+        "{err}"
+    );
+
+    let err = load(&tg("    mode: webhok\n")).unwrap_err();
+    assert_eq!(keys(&err), ["channels.telegram.mode"]);
+    assert!(
+        err.to_string()
+            .contains("must be `polling` or `webhook`, got `webhok`; did you mean `webhook`?"),
+        "{err}"
+    );
+
+    let bad = "    mode: webhook\n    webhook_url: not a url\n    webhook_secret: \"has spaces!\"\n    \
+               webhook_listen: localhost\n";
+    let err = load(&tg(bad)).unwrap_err();
+    assert_eq!(
+        keys(&err),
+        [
+            "channels.telegram.webhook_url",
+            "channels.telegram.webhook_secret",
+            "channels.telegram.webhook_listen"
+        ]
+    );
+    assert!(!err.to_string().contains("has spaces"), "{err}");
+    let long = format!(
+        "    mode: webhook\n    webhook_url: https://x.example/h\n    webhook_secret: {}\n",
+        "a".repeat(257)
+    );
+    assert!(
+        load(&tg(&long))
+            .unwrap_err()
+            .to_string()
+            .contains("at most 256")
+    );
+    let ftp = "    mode: webhook\n    webhook_url: ftp://x.example/h\n    webhook_secret: s\n";
+    assert_eq!(
+        keys(&load(&tg(ftp)).unwrap_err()),
+        ["channels.telegram.webhook_url"]
+    );
+
+    // http works with a Bot API server of one's own; with Telegram's, a warning says why not.
+    let http = "    mode: webhook\n    webhook_url: http://x.example/h\n    webhook_secret: s\n";
+    let warned = load(&tg(http)).unwrap();
+    assert!(
+        warned
+            .warnings
+            .iter()
+            .any(|w| w.key == "channels.telegram.webhook_url" && w.message.contains("https")),
+        "{:?}",
+        warned.warnings
+    );
+    let own = format!("{http}    api_url: http://127.0.0.1:8081\n");
+    let own = load(&tg(&own)).unwrap();
+    assert!(
+        own.warnings
+            .iter()
+            .all(|w| w.key != "channels.telegram.webhook_url"),
+        "{:?}",
+        own.warnings
+    );
+
+    // The secret may come from the environment.
+    let env = [("MNEME_TELEGRAM_WEBHOOK_SECRET", "from-env".to_string())];
+    let yaml = tg("    mode: webhook\n    webhook_url: https://x.example/h\n");
+    let loaded = Config::from_yaml(&yaml, Path::new("c.yaml"), &env).unwrap();
+    assert_eq!(
+        loaded.config.channels.telegram.webhook_secret.expose(),
+        "from-env"
+    );
+}

@@ -4,7 +4,7 @@ use std::fmt;
 use std::net::IpAddr;
 
 use super::Config;
-use crate::store::ChatKey;
+use crate::base::ChatKey;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Severity {
@@ -153,12 +153,12 @@ fn check_schedules(c: &Config, out: &mut Vec<Problem>) {
         ("backup_schedule", &c.backup_schedule),
     ] {
         if !expr.trim().is_empty()
-            && let Err(e) = crate::schedule::parse_cron(expr)
+            && let Err(e) = super::cron::parse_cron(expr)
         {
             out.push(Problem::error(key, e));
         }
     }
-    if let Err(e) = crate::schedule::parse_timezone(&c.schedule_timezone) {
+    if let Err(e) = super::cron::parse_timezone(&c.schedule_timezone) {
         out.push(Problem::error("schedule_timezone", e));
     }
 }
@@ -193,7 +193,7 @@ fn check_memory(c: &Config, out: &mut Vec<Problem>) {
 /// `embedding_*`: a known provider, a usable URL, a key for a remote OpenAI endpoint, and
 /// for `local` a model folder that holds the model's files.
 fn check_embeddings(c: &Config, out: &mut Vec<Problem>) {
-    use crate::embed::model_files::{self, LocalModel};
+    use super::model_files::{self, LocalModel};
     let provider = c.embedding_provider.as_str();
     if !matches!(provider, "none" | "openai" | "ollama" | "local") {
         out.push(Problem::error(
@@ -509,12 +509,99 @@ fn check_channels(c: &Config, out: &mut Vec<Problem>) {
             ),
         ));
     }
+    check_telegram_webhook(tg, out);
     if !(tg.enabled || dc.enabled || web.enabled) {
         out.push(Problem::warning(
             "channels",
             "no channel is enabled: `mneme start` has nothing to serve (`mneme chat` needs none)",
         ));
     }
+}
+
+/// `channels.telegram.mode` and, for a webhook, where Telegram calls, with what secret, and
+/// where the server listens. The URL and the secret are checked whenever they are set.
+fn check_telegram_webhook(tg: &super::TelegramConfig, out: &mut Vec<Problem>) {
+    const MODES: [&str; 2] = ["polling", "webhook"];
+    let mode = tg.mode.trim();
+    if !MODES.contains(&mode) {
+        let hint = match crate::base::suggest::closest(mode, MODES) {
+            Some(meant) => format!("; did you mean `{meant}`?"),
+            None => String::new(),
+        };
+        out.push(Problem::error(
+            "channels.telegram.mode",
+            format!("must be `polling` or `webhook`, got `{mode}`{hint}"),
+        ));
+    }
+    let webhook = tg.is_webhook();
+    let url = tg.webhook_url.trim();
+    if url.is_empty() {
+        if webhook {
+            out.push(Problem::error(
+                "channels.telegram.webhook_url",
+                "required when mode is webhook: the public https:// URL Telegram sends updates to",
+            ));
+        }
+    } else {
+        match parse_http_url(url) {
+            Err(msg) => out.push(Problem::error("channels.telegram.webhook_url", msg)),
+            Ok(u)
+                if webhook
+                    && u.scheme() == "http"
+                    && tg.api_url.trim_end_matches('/') == "https://api.telegram.org" =>
+            {
+                out.push(Problem::warning(
+                    "channels.telegram.webhook_url",
+                    "Telegram calls only https:// webhooks; put a reverse proxy with TLS in front of webhook_listen",
+                ));
+            }
+            Ok(_) => {}
+        }
+    }
+    let secret = tg.webhook_secret.expose();
+    if secret.is_empty() {
+        if webhook {
+            out.push(Problem::error(
+                "channels.telegram.webhook_secret",
+                "required when mode is webhook (1 to 256 characters of A-Z, a-z, 0-9, _ and -); \
+                 set it here or in MNEME_TELEGRAM_WEBHOOK_SECRET, e.g. to `openssl rand -hex 32`",
+            ));
+        }
+    } else if let Err(msg) = webhook_secret_ok(secret) {
+        // The message never quotes the secret.
+        out.push(Problem::error("channels.telegram.webhook_secret", msg));
+    }
+    let listen = tg.webhook_listen.trim();
+    match listen.parse::<std::net::SocketAddr>() {
+        Err(_) => out.push(Problem::error(
+            "channels.telegram.webhook_listen",
+            format!("must be an IP address and a port, e.g. 127.0.0.1:10962 or 0.0.0.0:8443; got `{listen}`"),
+        )),
+        Ok(addr) if addr.port() == 0 => out.push(Problem::error(
+            "channels.telegram.webhook_listen",
+            "the port must be between 1 and 65535",
+        )),
+        Ok(_) => {}
+    }
+}
+
+/// Telegram's rule for a webhook's secret token: 1 to 256 characters of `A-Z a-z 0-9 _ -`.
+fn webhook_secret_ok(secret: &str) -> Result<(), String> {
+    let chars = secret.chars().count();
+    if chars > 256 {
+        return Err(format!(
+            "must be at most 256 characters (Telegram's limit), got {chars}"
+        ));
+    }
+    if !secret
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    {
+        return Err(
+            "may only hold the characters A-Z, a-z, 0-9, _ and - (Telegram's rule)".to_string(),
+        );
+    }
+    Ok(())
 }
 
 fn parse_http_url(s: &str) -> Result<url::Url, String> {

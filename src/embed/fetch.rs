@@ -11,7 +11,7 @@ use futures_util::StreamExt;
 use tokio::io::AsyncWriteExt;
 
 use super::EmbedError;
-use super::model_files::{DEFAULT_DOWNLOAD_BASE, missing_files};
+use crate::config::model_files::{DEFAULT_DOWNLOAD_BASE, missing_files};
 
 /// Temporary files start with this (and end in a random suffix).
 const PARTIAL_PREFIX: &str = ".download-";

@@ -3,7 +3,7 @@
 //!
 //! - `local` ([`LocalEmbedder`]): a BERT sentence-transformers model (all-MiniLM-L6-v2 by
 //!   default) run in-process with candle; its files live in `<data_dir>/models/…` and are
-//!   fetched once ([`model_files`], `fetch`), or in a folder `embedding_model` names.
+//!   fetched once (`config::model_files`, `fetch`), or in a folder `embedding_model` names.
 //! - `openai` ([`OpenAiEmbedder`]): any OpenAI-compatible `POST /embeddings`.
 //! - `ollama` ([`OllamaEmbedder`]): Ollama's `POST /api/embed`.
 //!
@@ -14,7 +14,7 @@
 mod fetch;
 #[cfg(feature = "local-embeddings")]
 mod local;
-pub mod model_files;
+
 mod ollama;
 mod openai;
 mod remote;
@@ -24,9 +24,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+pub use crate::config::model_files::{DEFAULT_LOCAL_MODEL, LocalModel, MODEL_FILES};
 #[cfg(feature = "local-embeddings")]
 pub use local::{LocalEmbedder, MAX_TOKENS};
-pub use model_files::{DEFAULT_LOCAL_MODEL, LocalModel, MODEL_FILES};
 pub use ollama::OllamaEmbedder;
 pub use openai::OpenAiEmbedder;
 pub use vectors::l2_normalize;
@@ -149,6 +149,6 @@ async fn local_from_config(config: &Config) -> Result<Arc<dyn Embedder>, EmbedEr
 async fn local_from_config(_config: &Config) -> Result<Arc<dyn Embedder>, EmbedError> {
     Err(EmbedError::Config {
         key: "embedding_provider",
-        message: model_files::NOT_BUILT.to_string(),
+        message: crate::config::model_files::NOT_BUILT.to_string(),
     })
 }

@@ -1,7 +1,7 @@
 //! Who is asking: the one answer to "may this actor see or change memory X", and whether
 //! instruction-like text is refused from it.
 
-use crate::store::{MemoryScope, Source};
+use crate::base::{MemoryScope, Source};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Actor {

@@ -8,8 +8,9 @@
 
 use super::Memories;
 use super::same_fact::{self, CANDIDATE_JACCARD};
+use crate::base::MemoryScope;
 use crate::memory::{identity, text};
-use crate::store::{MemoryFilter, MemoryScope};
+use crate::store::MemoryFilter;
 
 /// Most memories one pass compares per scope (the rest wait for the next pass).
 const PER_PASS: usize = 5_000;

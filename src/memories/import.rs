@@ -7,8 +7,9 @@
 use std::collections::BTreeMap;
 
 use super::{Actor, Memories, Refusal, gate};
-use crate::retrieval::sync;
-use crate::store::{ChatKey, MemoryScope, NewMemory};
+use crate::base::{ChatKey, MemoryScope};
+use crate::memories::retrieval::sync;
+use crate::store::NewMemory;
 
 /// One line of the file, parsed: the chat it belongs to (`None` = global) and the memory.
 /// The memory's `scope` is set here, once its chat is known.

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::{Category, MemoryRow, Source};
+use crate::base::{Category, MemoryRow, Source};
 
 /// The stable JSON shape of one memory.
 #[derive(Debug, Serialize, Deserialize)]

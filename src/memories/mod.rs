@@ -13,6 +13,7 @@ pub mod gate;
 pub mod history;
 pub mod import;
 pub mod json;
+pub mod retrieval;
 pub mod same_fact;
 
 use std::fmt;
@@ -20,8 +21,9 @@ use std::fmt;
 pub use actor::Actor;
 pub use gate::{MAX_MEMORY_CHARS, Refusal};
 
-use crate::retrieval::Retriever;
-use crate::store::{Category, MemoryRow, MemoryScope, NewMemory, Source, Store};
+use crate::base::{Category, MemoryRow, MemoryScope, Source};
+use crate::memories::retrieval::Retriever;
+use crate::store::{NewMemory, Store};
 
 /// A fact to remember.
 #[derive(Debug, Clone)]

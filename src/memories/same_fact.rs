@@ -6,10 +6,10 @@
 
 use std::collections::HashMap;
 
+use crate::base::MemoryScope;
+use crate::memories::retrieval::Retriever;
 use crate::memory::identity::{self, Verdict};
 use crate::memory::text;
-use crate::retrieval::Retriever;
-use crate::store::MemoryScope;
 
 /// Jaccard below which a stored memory is not even a candidate (the term index's cut-off):
 /// a wide net (one shared rare term in a short fact), since the judge decides.

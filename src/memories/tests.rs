@@ -5,10 +5,10 @@
 
 use super::import::{ImportError, ImportLine};
 use super::*;
+use crate::base::ChatKey;
 use crate::config::Config;
 use crate::reflector::gate as reflector_gate;
 use crate::reflector::parse::RawFact;
-use crate::store::ChatKey;
 
 const SECRETS: &[&str] = &[
     "my bank PIN is 4821",

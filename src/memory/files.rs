@@ -7,7 +7,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::store::ChatKey;
+use crate::base::ChatKey;
 
 /// Largest AGENTS.md the model may write (it is injected into every prompt of its scope).
 pub const MAX_FILE_BYTES: usize = 32 * 1024;

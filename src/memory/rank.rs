@@ -2,7 +2,7 @@
 //! temporal decay, then Maximal Marginal Relevance. `retrieval::Retriever` gathers the
 //! candidates (I/O) and hands them here.
 
-use crate::store::Category;
+use crate::base::Category;
 
 const DAY_MS: f64 = 86_400_000.0;
 

@@ -1,6 +1,6 @@
 //! The "remember …" / "记住…" fast path: recognising the request, no model involved.
 
-use crate::store::Category;
+use crate::base::Category;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RememberRequest {

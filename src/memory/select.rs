@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use crate::store::{Category, MemoryRow};
+use crate::base::{Category, MemoryRow};
 
 /// Below this many tokens left, no further line can fit usefully.
 const MIN_LINE_TOKENS: usize = 4;

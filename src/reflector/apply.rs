@@ -12,10 +12,11 @@
 use super::attribute::Provenance;
 use super::gate::CleanFact;
 use super::lifecycle::{INITIAL_CONFIDENCE, Policy};
+use crate::base::{MemoryScope, Source};
 use crate::memories::same_fact;
 use crate::memory::identity;
 use crate::memory::rank::cosine;
-use crate::store::{MemoryScope, NewMemory, ReflectionTx, RunStats, SimilarMemory, Source};
+use crate::store::{NewMemory, ReflectionTx, RunStats, SimilarMemory};
 
 /// A fact ready to store.
 #[derive(Debug, Clone)]

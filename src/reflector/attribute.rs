@@ -5,8 +5,8 @@
 
 use std::collections::HashSet;
 
-use super::batch::Line;
 use super::gate::{CleanFact, Rejection};
+use super::prompt::Line;
 
 /// Source messages kept per fact.
 const MAX_SOURCES: usize = 8;
@@ -103,8 +103,8 @@ fn named_subject(about: Option<&str>, people: &[&Line]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::Category;
     use crate::memory::text::term_set;
-    use crate::store::Category;
 
     fn line(id: i64, sender: &str, text: &str) -> Line {
         Line {

@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use super::prompt::{one_line, render_line};
+use super::prompt::{Line, one_line, render_line};
 use crate::memory::{text, tokens};
 use crate::store::MessageRow;
 
@@ -12,18 +12,6 @@ use crate::store::MessageRow;
 const MAX_ASSISTANT_CHARS: usize = 600;
 /// Marks a message cut to fit the batch.
 const TRUNCATED: &str = " …[truncated]";
-
-/// One message as the reflector shows it.
-#[derive(Debug, Clone)]
-pub struct Line {
-    pub message_id: i64,
-    pub sender_id: String,
-    pub sender_name: String,
-    pub is_bot: bool,
-    /// One line (see `prompt::one_line`), possibly truncated.
-    pub text: String,
-    pub terms: HashSet<String>,
-}
 
 #[derive(Debug, Clone, Default)]
 pub struct Batch {

@@ -9,9 +9,9 @@ use std::sync::LazyLock;
 use regex::RegexSet;
 
 use super::parse::RawFact;
+use crate::base::Category;
 use crate::memories::{self, Refusal};
 use crate::memory::{quality, text};
-use crate::store::Category;
 
 /// Longest fact stored: the one limit of every path.
 pub const MAX_FACT_CHARS: usize = memories::MAX_MEMORY_CHARS;
@@ -91,7 +91,7 @@ pub fn check(raw: &RawFact) -> Result<CleanFact, Rejection> {
     let actor = crate::memories::Actor::Reflector { chat_id: 0 };
     let content = memories::gate::check(
         &raw.content,
-        actor.refuses_instructions(crate::store::Source::Reflector),
+        actor.refuses_instructions(crate::base::Source::Reflector),
     )
     .map_err(|r| match r {
         Refusal::Content(quality::Refusal::Secret(_)) => Rejection::Secret,

@@ -7,8 +7,9 @@
 //! changed, and makes the rule a pure function of (row, now) that tests can drive with any
 //! clock. Only chat-scoped memories are touched: global memory belongs to the control chats.
 
+use crate::base::Category;
 use crate::config::Config;
-use crate::store::{Category, LifeRow, Store};
+use crate::store::{LifeRow, Store};
 
 const DAY_MS: f64 = 86_400_000.0;
 /// Confidence of a fact the reflector extracted once.

@@ -23,7 +23,6 @@ pub mod gate;
 mod lifecycle;
 pub mod parse;
 mod prompt;
-mod schedule;
 
 use std::fmt;
 use std::sync::Arc;
@@ -34,14 +33,17 @@ use tokio_util::sync::CancellationToken;
 
 pub use apply::Dedup;
 pub use gate::{MAX_FACT_CHARS, Rejection};
-pub use lifecycle::{CONFIDENCE_CAP, INITIAL_CONFIDENCE, LifecycleReport, Policy, REINFORCE_STEP};
+pub use lifecycle::{
+    CONFIDENCE_CAP, INITIAL_CONFIDENCE, LifecycleReport, Policy, REINFORCE_STEP,
+    sweep as lifecycle_sweep,
+};
 pub use parse::{ParseError, Parsed, RawFact, parse_answer};
-pub use schedule::{scheduled_pass, spawn, spawn_every, sweep};
 
+use crate::base::ChatKey;
 use crate::config::Config;
 use crate::llm::LlmProvider;
-use crate::retrieval::Retriever;
-use crate::store::{ChatKey, DueChat, RunStats, Store};
+use crate::memories::retrieval::Retriever;
+use crate::store::{DueChat, RunStats, Store};
 
 /// The reflector's knobs, read once from the config.
 #[derive(Debug, Clone)]
@@ -172,6 +174,11 @@ pub struct Reflector {
 
 impl Reflector {
     /// A reflector comparing facts by their terms (no embedder).
+    /// The database it reflects from and writes to.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
     pub fn new(config: &Config, store: Store, llm: Arc<dyn LlmProvider>) -> Self {
         Self::with_retriever(config, Retriever::new(config, store, None), llm)
     }

@@ -1,12 +1,25 @@
 //! What the reflector asks the model: fixed instructions, then the chat's new messages
 //! labelled by sender and the existing memories most similar to them, with their ids.
 
+use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::batch::Line;
-use crate::store::{ChatKey, SimilarMemory};
+use crate::base::ChatKey;
+use crate::store::SimilarMemory;
+
+/// One message as the reflector shows it.
+#[derive(Debug, Clone)]
+pub struct Line {
+    pub message_id: i64,
+    pub sender_id: String,
+    pub sender_name: String,
+    pub is_bot: bool,
+    /// One line (see [`one_line`]), possibly truncated.
+    pub text: String,
+    pub terms: HashSet<String>,
+}
 
 /// The instructions. The JSON it asks for is the interface's reflector contract, plus two
 /// optional fields (`about`, `message_ids`) that sharpen provenance when the model gives them.
@@ -116,8 +129,8 @@ pub fn user_content(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::Category;
     use crate::memory::text::term_set;
-    use crate::store::Category;
 
     fn line(id: i64, sender: &str, is_bot: bool, text: &str) -> Line {
         Line {

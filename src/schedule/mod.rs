@@ -1,6 +1,6 @@
 //! Jobs on a calendar, for the daemon (`mneme start`), on tokio-cron-scheduler, in
 //! `schedule_timezone`: the reflector when `reflector_schedule` is set (otherwise its interval
-//! timer, `reflector::spawn`, runs it), the lifecycle sweep (`lifecycle_schedule`) and the
+//! timer, `schedule::reflector::spawn`, runs it), the lifecycle sweep (`lifecycle_schedule`) and the
 //! backup (`backup_schedule`, nightly at 03:00 by default).
 //!
 //! Cron expressions have six fields (second minute hour day month weekday); the common
@@ -9,8 +9,6 @@
 //! run is recorded (`scheduled_jobs`: last start, end, outcome, next run) for `mneme usage`
 //! and the console. The scheduler stops with the daemon, waiting a bounded time for a run
 //! in progress.
-
-mod cron;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -21,11 +19,13 @@ use tokio_cron_scheduler::{Job, JobScheduler};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-pub use cron::{describe, next_run, parse_cron, parse_timezone};
+pub use crate::config::cron::{describe, next_run, parse_cron, parse_timezone};
 
 use crate::config::Config;
 use crate::reflector::Reflector;
 use crate::store::{Store, now_ms};
+
+pub mod reflector;
 
 /// One run of a job: its outcome, Err with a one-line reason.
 type Work = Pin<Box<dyn Future<Output = Result<(), String>> + Send>>;
@@ -113,7 +113,7 @@ impl Scheduler {
                 let once = OneAtATime::default();
                 let make = move || -> Work {
                     let (r, token) = (reflector.clone(), shutdown.clone());
-                    Box::pin(async move { crate::reflector::scheduled_pass(&r, &token).await })
+                    Box::pin(async move { reflector::scheduled_pass(&r, &token).await })
                 };
                 let expr = me
                     .add(
@@ -138,22 +138,20 @@ impl Scheduler {
                     .await;
                 });
             }
-            // off, or on its interval (`reflector::spawn`, which records it)
+            // off, or on its interval (`schedule::reflector::spawn`, which records it)
             _ if !config.reflector_enabled => store.job_unscheduled("reflector").await?,
             _ => {}
         }
         if sweep_with_pass {
             store.job_unscheduled("lifecycle").await?;
         } else {
-            let memories = crate::memories::Memories::new(crate::retrieval::Retriever::new(
-                &config,
-                store.clone(),
-                None,
-            ));
+            let memories = crate::memories::Memories::new(
+                crate::memories::retrieval::Retriever::new(&config, store.clone(), None),
+            );
             let policy = crate::reflector::Policy::from_config(&config);
             let make = move || -> Work {
                 let (memories, policy) = (memories.clone(), policy.clone());
-                Box::pin(async move { crate::reflector::sweep(&memories, &policy, now_ms()).await })
+                Box::pin(async move { reflector::sweep(&memories, &policy, now_ms()).await })
             };
             me.add(
                 &store,

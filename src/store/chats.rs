@@ -2,7 +2,8 @@
 
 use sqlx::FromRow;
 
-use super::{ChatKey, Result, Store, now_ms};
+use super::{Result, Store, now_ms};
+use crate::base::ChatKey;
 
 pub type SessionId = i64;
 

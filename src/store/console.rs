@@ -5,7 +5,8 @@ use serde::Serialize;
 use sqlx::FromRow;
 
 use super::memories::{SELECT, rewrite};
-use super::{Category, MemoryRow, MessageRow, Result, Store};
+use super::{MessageRow, Result, Store};
+use crate::base::{Category, MemoryRow};
 
 /// A chat as the console lists it.
 #[derive(Debug, Clone, FromRow, Serialize)]

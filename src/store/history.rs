@@ -3,9 +3,11 @@
 //! merged — and read it all back.
 
 use serde::Serialize;
-use sqlx::{FromRow, SqliteConnection};
+use sqlx::FromRow;
 
-use super::{MemoryScope, Result, Store, json_list};
+use super::events::{EventKind, NewEvent, record};
+use super::{Result, Store};
+use crate::base::MemoryScope;
 
 /// One thing that happened to a memory.
 #[derive(Debug, Clone, FromRow, Serialize)]
@@ -25,56 +27,6 @@ impl MemoryEvent {
     pub fn source_message_ids(&self) -> Vec<i64> {
         serde_json::from_str(&self.source_message_ids).unwrap_or_default()
     }
-}
-
-/// What the writer records beside the triggers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventKind {
-    /// The same fact came up again (its wording, its sources).
-    Reinforced,
-    /// Another memory was folded into this one.
-    Merged,
-    /// This memory was folded into another (and archived).
-    MergedInto,
-}
-
-impl EventKind {
-    fn as_str(self) -> &'static str {
-        match self {
-            Self::Reinforced => "reinforced",
-            Self::Merged => "merged",
-            Self::MergedInto => "merged_into",
-        }
-    }
-}
-
-/// An event the writer records.
-#[derive(Debug, Clone, Copy)]
-pub struct NewEvent<'a> {
-    pub kind: EventKind,
-    pub at: i64,
-    pub other_id: Option<i64>,
-    pub content: Option<&'a str>,
-    pub source_ids: &'a [i64],
-    pub note: Option<&'a str>,
-}
-
-/// Records an event of memory `id`; for callers holding a transaction.
-pub(super) async fn record(conn: &mut SqliteConnection, id: i64, e: NewEvent<'_>) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO memory_events (memory_id, at, kind, other_id, content, source_message_ids, note)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )
-    .bind(id)
-    .bind(e.at)
-    .bind(e.kind.as_str())
-    .bind(e.other_id)
-    .bind(e.content)
-    .bind(json_list(e.source_ids))
-    .bind(e.note)
-    .execute(&mut *conn)
-    .await
-    .map(|_| ())
 }
 
 impl Store {
@@ -133,7 +85,7 @@ impl Store {
         note: &str,
     ) -> Result<bool> {
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let rows: Vec<(i64, String, String, f64, i64, super::Category)> = sqlx::query_as(
+        let rows: Vec<(i64, String, String, f64, i64, crate::base::Category)> = sqlx::query_as(
             "SELECT id, content, source_message_ids, confidence, last_seen_at, category FROM memories
              WHERE id IN (?1, ?2) AND archived = 0",
         )

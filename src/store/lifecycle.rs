@@ -3,7 +3,8 @@
 
 use serde::Deserialize;
 
-use super::{Category, Result, Store, from_json, json_list};
+use super::{Result, Store, from_json, json_list};
+use crate::base::Category;
 
 /// A chat-scoped active memory as the lifecycle sees it.
 #[derive(Debug, Clone, Deserialize)]

@@ -2,8 +2,6 @@
 
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 use sqlx::query::QueryScalar;
@@ -11,115 +9,9 @@ use sqlx::sqlite::SqliteArguments;
 use sqlx::{FromRow, Sqlite, SqliteConnection};
 
 use super::search::search_text;
-use super::{ChatKey, Result, Store, memory_terms, now_ms};
+use super::{Result, Store, memory_terms, now_ms};
+use crate::base::{Category, MemoryRow, MemoryScope, Source};
 use crate::memory::text;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "UPPERCASE")]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Category {
-    Profile,
-    Knowledge,
-    Event,
-}
-
-impl Category {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Profile => "PROFILE",
-            Self::Knowledge => "KNOWLEDGE",
-            Self::Event => "EVENT",
-        }
-    }
-}
-
-impl fmt::Display for Category {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Category {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Self, String> {
-        match s.trim().to_ascii_uppercase().as_str() {
-            "PROFILE" => Ok(Self::Profile),
-            "KNOWLEDGE" => Ok(Self::Knowledge),
-            "EVENT" => Ok(Self::Event),
-            _ => Err(format!(
-                "`{s}` is not a category: use PROFILE, KNOWLEDGE or EVENT"
-            )),
-        }
-    }
-}
-
-/// How a memory came to be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
-#[serde(rename_all = "lowercase")]
-pub enum Source {
-    /// The user said "remember …".
-    Explicit,
-    /// The model stored it through a tool.
-    Tool,
-    /// The background reflector extracted it.
-    Reflector,
-}
-
-/// Where a memory applies: one chat, or every chat.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MemoryScope {
-    Global,
-    Chat(i64),
-}
-
-impl MemoryScope {
-    pub(super) fn chat_id(self) -> Option<i64> {
-        match self {
-            Self::Global => None,
-            Self::Chat(id) => Some(id),
-        }
-    }
-}
-
-#[derive(Debug, Clone, FromRow)]
-pub struct MemoryRow {
-    pub id: i64,
-    pub chat_id: Option<i64>,
-    pub category: Category,
-    pub content: String,
-    pub subject: Option<String>,
-    pub confidence: f64,
-    pub source: Source,
-    pub source_message_ids: String,
-    pub created_at: i64,
-    pub updated_at: i64,
-    pub last_seen_at: i64,
-    pub archived: bool,
-    pub archived_at: Option<i64>,
-    pub supersedes_id: Option<i64>,
-    /// The name the model gave it (`memory_store{key}`), if any.
-    pub key: Option<String>,
-    /// Joined from `chats`; `None` for global memories.
-    pub channel: Option<String>,
-    pub external_chat_id: Option<String>,
-}
-
-impl MemoryRow {
-    pub fn scope(&self) -> MemoryScope {
-        self.chat_id.map_or(MemoryScope::Global, MemoryScope::Chat)
-    }
-    /// `global`, or the chat's `CHANNEL:ID`.
-    pub fn chat_name(&self) -> String {
-        match (&self.channel, &self.external_chat_id) {
-            (Some(c), Some(id)) => ChatKey::new(c, id).to_string(),
-            _ => "global".to_string(),
-        }
-    }
-    pub fn source_message_ids(&self) -> Vec<i64> {
-        serde_json::from_str(&self.source_message_ids).unwrap_or_default()
-    }
-}
 
 /// A memory as ranking sees it.
 #[derive(Debug, Clone, Deserialize)]
@@ -495,11 +387,11 @@ impl Store {
         )
         .await?;
         add_sources(&mut tx, id, source_ids).await?;
-        super::history::record(
+        super::events::record(
             &mut tx,
             id,
-            super::history::NewEvent {
-                kind: super::history::EventKind::Reinforced,
+            super::events::NewEvent {
+                kind: super::events::EventKind::Reinforced,
                 at: now_ms(),
                 other_id: None,
                 content: Some(incoming),
@@ -634,18 +526,53 @@ async fn import_rows(
                 }
             }
         }
-        // The postings last, sorted as the index is: each lands next to the one before, in
-        // the term index and in the term counts its trigger keeps.
+        // The postings last, sorted as the index is, so each lands next to the one before.
+        // Their trigger would bump a term's count once per posting (most of an import's time
+        // at 100k rows); inside this transaction — which holds the write lock, so no other
+        // writer needs the trigger meanwhile — it is set aside, the counts are added once per
+        // term, and the trigger is put back exactly as the schema has it. A failure rolls all
+        // of it back, the trigger included.
         postings.sort_unstable();
+        let df_trigger: Option<String> = sqlx::query_scalar(
+            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'memory_term_df_up'",
+        )
+        .fetch_optional(&mut *tx)
+        .await?;
+        if df_trigger.is_some() {
+            sqlx::query("DROP TRIGGER memory_term_df_up")
+                .execute(&mut *tx)
+                .await?;
+        }
         for part in postings.chunks(chunk_rows * 4) {
             sqlx::query(
-                "INSERT OR IGNORE INTO memory_terms (scope, term, memory_id)
+                "INSERT INTO memory_terms (scope, term, memory_id)
                  SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
                  FROM json_each(?1)",
             )
             .bind(serde_json::to_string(part).unwrap_or_else(|_| "[]".into()))
             .execute(&mut *tx)
             .await?;
+        }
+        if let Some(sql) = df_trigger {
+            let mut df: Vec<(i64, &str, i64)> = Vec::new();
+            for (scope, term, _) in &postings {
+                match df.last_mut() {
+                    Some(last) if last.0 == *scope && last.1 == term => last.2 += 1,
+                    _ => df.push((*scope, term, 1)),
+                }
+            }
+            for part in df.chunks(chunk_rows * 4) {
+                sqlx::query(
+                    "INSERT INTO memory_term_df (scope, term, n)
+                     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+                     FROM json_each(?1) WHERE true
+                     ON CONFLICT (scope, term) DO UPDATE SET n = n + excluded.n",
+                )
+                .bind(serde_json::to_string(part).unwrap_or_else(|_| "[]".into()))
+                .execute(&mut *tx)
+                .await?;
+            }
+            sqlx::query(&sql).execute(&mut *tx).await?;
         }
         tx.commit().await?;
         Ok(fresh.len())

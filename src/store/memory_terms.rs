@@ -10,7 +10,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use serde::Deserialize;
 use sqlx::SqliteConnection;
 
-use super::{Category, MemoryScope, Result, Store, from_json, json_list};
+use super::{Result, Store, from_json, json_list};
+use crate::base::{Category, MemoryScope};
 use crate::memory::{dedup, text};
 
 /// Most candidates one dedup check returns, best first by shared terms. Only a flood of rows

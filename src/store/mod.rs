@@ -6,6 +6,7 @@
 
 mod chats;
 mod console;
+mod events;
 mod history;
 mod jobs;
 mod lifecycle;
@@ -17,7 +18,6 @@ mod search;
 mod usage;
 mod vectors;
 
-use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -26,12 +26,11 @@ use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, S
 
 pub use chats::{ChatRow, SessionId};
 pub use console::ChatSummary;
-pub use history::{EventKind, MemoryEvent};
+pub use events::EventKind;
+pub use history::MemoryEvent;
 pub use jobs::JobRow;
 pub use lifecycle::LifeRow;
-pub use memories::{
-    Category, MemoryFilter, MemoryRow, MemoryScope, NewMemory, PoolCounts, RankRow, Source,
-};
+pub use memories::{MemoryFilter, NewMemory, PoolCounts, RankRow};
 pub use memory_terms::{MAX_DEDUP_CANDIDATES, SimilarMemory};
 pub use messages::{MessageRow, NewMessage};
 pub use reflector::{DueChat, ReflectionTx, ReflectorState, RunRecord, RunStats, SetAside};
@@ -54,60 +53,6 @@ fn from_json<T: serde::de::DeserializeOwned>(json: &str) -> Result<T> {
 /// Milliseconds since the Unix epoch, the unit of every time column.
 pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
-}
-
-/// A chat's public name, `CHANNEL:EXTERNAL_ID` (e.g. `telegram:123`, `cli:default`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ChatKey {
-    pub channel: String,
-    pub external_id: String,
-}
-
-/// Channels a chat can belong to.
-pub const CHANNELS: &[&str] = &["telegram", "discord", "web", "cli"];
-
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error("{}", describe_bad_chat_key(.0))]
-pub struct BadChatKey(pub String);
-
-fn describe_bad_chat_key(given: &str) -> String {
-    let meant = given
-        .split_once(':')
-        .and_then(|(channel, id)| {
-            crate::suggest::closest(channel, CHANNELS.iter().copied()).map(|c| format!("{c}:{id}"))
-        })
-        .map(|key| format!(" (did you mean `{key}`?)"))
-        .unwrap_or_default();
-    format!(
-        "`{given}` is not a chat name: expected CHANNEL:ID with CHANNEL one of telegram, discord, web, cli{meant}"
-    )
-}
-
-impl ChatKey {
-    pub fn new(channel: impl Into<String>, external_id: impl Into<String>) -> Self {
-        Self {
-            channel: channel.into(),
-            external_id: external_id.into(),
-        }
-    }
-}
-
-impl fmt::Display for ChatKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.channel, self.external_id)
-    }
-}
-
-impl FromStr for ChatKey {
-    type Err = BadChatKey;
-    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
-        match s.split_once(':') {
-            Some((channel, id)) if CHANNELS.contains(&channel) && !id.trim().is_empty() => {
-                Ok(Self::new(channel, id))
-            }
-            _ => Err(BadChatKey(s.to_string())),
-        }
-    }
 }
 
 /// Handle to the database; cheap to clone.
@@ -241,15 +186,161 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_mistyped_channel_is_answered_with_the_chat_meant() {
-        let err = "telegramm:123".parse::<ChatKey>().unwrap_err().to_string();
-        assert!(err.ends_with("(did you mean `telegram:123`?)"), "{err}");
-        let err = "irc:1".parse::<ChatKey>().unwrap_err().to_string();
-        assert!(!err.contains("did you mean"), "{err}");
-        assert_eq!(
-            "web:alice".parse::<ChatKey>().unwrap(),
-            ChatKey::new("web", "alice")
-        );
+    fn fact(scope: crate::base::MemoryScope, content: &str) -> NewMemory {
+        NewMemory {
+            scope,
+            category: crate::base::Category::Knowledge,
+            content: content.into(),
+            subject: None,
+            confidence: 0.7,
+            source: crate::base::Source::Explicit,
+            source_message_ids: vec![],
+            created_at: None,
+            last_seen_at: None,
+            archived: false,
+            key: None,
+        }
+    }
+
+    async fn term_counts(store: &Store) -> (Vec<(i64, String, i64)>, Vec<(i64, String, i64)>) {
+        let kept = sqlx::query_as("SELECT scope, term, n FROM memory_term_df ORDER BY 1, 2")
+            .fetch_all(&store.pool)
+            .await
+            .unwrap();
+        let real = sqlx::query_as(
+            "SELECT scope, term, COUNT(*) FROM memory_terms GROUP BY 1, 2 ORDER BY 1, 2",
+        )
+        .fetch_all(&store.pool)
+        .await
+        .unwrap();
+        (kept, real)
+    }
+
+    /// An import adds the term counts once per term instead of through the per-posting
+    /// trigger; the counts must come out as the postings say, and the trigger must be back.
+    #[tokio::test]
+    async fn an_import_keeps_the_term_counts_and_the_trigger() {
+        use crate::base::MemoryScope;
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let chat = store
+            .ensure_chat(&crate::base::ChatKey::new("cli", "a"), false, None)
+            .await
+            .unwrap()
+            .id;
+        store
+            .insert_memory(&fact(MemoryScope::Chat(chat), "Alice likes green tea"))
+            .await
+            .unwrap();
+        let batch: Vec<NewMemory> = (0..1_200)
+            .map(|i| {
+                let scope = if i % 3 == 0 {
+                    MemoryScope::Global
+                } else {
+                    MemoryScope::Chat(chat)
+                };
+                fact(
+                    scope,
+                    &format!("Alice likes tea number {} and 猫 {}", i % 7, i),
+                )
+            })
+            .collect();
+        assert_eq!(store.import_memories(&batch).await.unwrap(), 1_200);
+        let (kept, real) = term_counts(&store).await;
+        assert!(kept.iter().any(|(_, t, n)| t == "alice" && *n > 400));
+        assert_eq!(kept, real);
+        // The trigger is back: an ordinary insert counts its terms again.
+        store
+            .insert_memory(&fact(MemoryScope::Chat(chat), "Bob likes zebras"))
+            .await
+            .unwrap();
+        let (kept, real) = term_counts(&store).await;
+        assert!(kept.iter().any(|(_, t, _)| t == "zebras"));
+        assert_eq!(kept, real);
+    }
+
+    /// The counts the triggers keep agree with counting, through every kind of write.
+    #[tokio::test]
+    async fn active_counts_follow_every_write() {
+        use crate::base::MemoryScope;
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let chat = |name: &'static str| {
+            let store = store.clone();
+            async move {
+                store
+                    .ensure_chat(&crate::base::ChatKey::new("cli", name), false, None)
+                    .await
+                    .unwrap()
+                    .id
+            }
+        };
+        let (a, b) = (chat("a").await, chat("b").await);
+        let counted = |chat_id: i64| {
+            let store = store.clone();
+            async move {
+                let n: i64 = sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM memories WHERE (chat_id = ?1 OR chat_id IS NULL) AND archived = 0",
+                )
+                .bind(chat_id)
+                .fetch_one(&store.pool)
+                .await
+                .unwrap();
+                n
+            }
+        };
+        let check = async || {
+            for id in [a, b] {
+                assert_eq!(store.count_injectable(id).await.unwrap(), counted(id).await);
+            }
+        };
+        let mut ids = Vec::new();
+        for (i, scope) in [
+            MemoryScope::Chat(a),
+            MemoryScope::Chat(a),
+            MemoryScope::Chat(b),
+            MemoryScope::Global,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            ids.push(
+                store
+                    .insert_memory(&fact(scope, &format!("fact {i}")))
+                    .await
+                    .unwrap(),
+            );
+        }
+        check().await;
+        let batch: Vec<NewMemory> = (0..30)
+            .map(|i| NewMemory {
+                archived: i % 5 == 0,
+                ..fact(MemoryScope::Chat(b), &format!("imported {i}"))
+            })
+            .collect();
+        store.import_memories(&batch).await.unwrap();
+        check().await;
+        sqlx::query("UPDATE memories SET archived = 1 WHERE id = ?1")
+            .bind(ids[0])
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE memories SET archived = 0 WHERE id = ?1")
+            .bind(ids[0])
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        sqlx::query("UPDATE memories SET archived = 1 WHERE id = ?1")
+            .bind(ids[1])
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        check().await;
+        sqlx::query("DELETE FROM memories WHERE id IN (?1, ?2)")
+            .bind(ids[2])
+            .bind(ids[3])
+            .execute(&store.pool)
+            .await
+            .unwrap();
+        check().await;
+        assert_eq!(store.count_injectable(a).await.unwrap(), 1);
     }
 }

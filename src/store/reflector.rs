@@ -9,7 +9,8 @@ use sqlx::{FromRow, Sqlite, Transaction};
 use super::memories::insert_row;
 use super::memory_terms::{self, SimilarMemory};
 use super::vectors::write_vector;
-use super::{Category, ChatRow, MemoryScope, NewMemory, Result, Store, from_json, json_list};
+use super::{ChatRow, NewMemory, Result, Store, from_json, json_list};
+use crate::base::{Category, MemoryScope};
 
 /// Source message ids kept per memory; a fact reinforced for years keeps its latest sources.
 use super::memories::MAX_SOURCE_IDS;
@@ -389,11 +390,11 @@ impl ReflectionTx {
         .bind(subject)
         .execute(&mut *self.tx)
         .await?;
-        super::history::record(
+        super::events::record(
             &mut self.tx,
             id,
-            super::history::NewEvent {
-                kind: super::history::EventKind::Reinforced,
+            super::events::NewEvent {
+                kind: super::events::EventKind::Reinforced,
                 at: now,
                 other_id: None,
                 content: Some(incoming),

@@ -7,7 +7,8 @@
 
 use serde::Deserialize;
 
-use super::{MemoryRow, MemoryScope, Result, Store, from_json, json_list};
+use super::{Result, Store, from_json, json_list};
+use crate::base::{MemoryRow, MemoryScope};
 use crate::memory::text;
 
 /// Rows filled in per transaction when computing `search_text` for old rows.
@@ -173,9 +174,10 @@ impl Store {
 
     /// How many active memories a chat's prompt could draw on (its own and the global ones).
     pub async fn count_injectable(&self, chat_id: i64) -> Result<i64> {
+        // Kept by triggers (migration 0007); global is scope 0.
         sqlx::query_scalar(
-            "SELECT (SELECT COUNT(*) FROM memories WHERE chat_id = ?1 AND archived = 0)
-                  + (SELECT COUNT(*) FROM memories WHERE chat_id IS NULL AND archived = 0)",
+            "SELECT COALESCE((SELECT n FROM memory_active_counts WHERE scope = ?1), 0)
+                  + COALESCE((SELECT n FROM memory_active_counts WHERE scope = 0), 0)",
         )
         .bind(chat_id)
         .fetch_one(&self.pool)

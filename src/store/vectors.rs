@@ -7,7 +7,8 @@
 use sqlx::{FromRow, SqliteConnection};
 
 use super::memory_terms::scope_key;
-use super::{MemoryScope, Result, Store, from_json, json_list, now_ms};
+use super::{Result, Store, from_json, json_list, now_ms};
+use crate::base::MemoryScope;
 
 /// A vector as read back for the in-process index.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +35,24 @@ impl PendingEmbedding {
 /// Little-endian f32s, the `vector` column's format.
 pub fn encode_vector(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Bytes from SQLite's `hex()` (upper-case pairs); `None` for anything else.
+fn from_hex(hex: &str) -> Option<Vec<u8>> {
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        _ => None,
+    };
+    let bytes = hex.as_bytes();
+    if !bytes.len().is_multiple_of(2) {
+        return None;
+    }
+    bytes
+        .chunks_exact(2)
+        .map(|p| Some(digit(p[0])? << 4 | digit(p[1])?))
+        .collect()
 }
 
 /// The inverse of [`encode_vector`]; `None` for a blob that is not whole f32s.
@@ -128,6 +147,36 @@ impl Store {
                 })
             })
             .filter(|v| v.vector.len() == dim)
+            .collect())
+    }
+
+    /// The stored vectors of `ids` made by `model` with `dim` dimensions (ids without one are
+    /// left out). One row of text for all of them: sqlx hands rows over one at a time, which
+    /// would cost more than the vectors themselves.
+    pub async fn vectors_of(
+        &self,
+        ids: &[i64],
+        model: &str,
+        dim: usize,
+    ) -> Result<Vec<(i64, Vec<f32>)>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let json: String = sqlx::query_scalar(
+            "SELECT COALESCE(json_group_array(json_array(memory_id, hex(vector))), '[]')
+             FROM memory_vectors
+             WHERE memory_id IN (SELECT value FROM json_each(?1)) AND model = ?2 AND dim = ?3",
+        )
+        .bind(json_list(ids))
+        .bind(model)
+        .bind(dim as i64)
+        .fetch_one(&self.pool)
+        .await?;
+        let rows: Vec<(i64, String)> = from_json(&json)?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(id, hex)| Some((id, decode_vector(&from_hex(&hex)?)?)))
+            .filter(|(_, v)| v.len() == dim)
             .collect())
     }
 
@@ -231,5 +280,58 @@ mod tests {
         assert_eq!(decode_vector(&encode_vector(&v)), Some(v));
         assert_eq!(decode_vector(&[1, 2, 3]), None);
         assert_eq!(decode_vector(&[]), Some(vec![]));
+    }
+
+    #[test]
+    fn hex_from_sqlite_decodes() {
+        assert_eq!(from_hex("00FF7f10"), Some(vec![0, 255, 127, 16]));
+        assert_eq!(from_hex(""), Some(vec![]));
+        assert_eq!(from_hex("ABC"), None);
+        assert_eq!(from_hex("GG"), None);
+    }
+
+    /// What a search ranks with: the exact vectors of the ids asked for, as stored, and
+    /// nothing for ids without one (or with another model's).
+    #[tokio::test]
+    async fn vectors_of_reads_exact_stored_vectors() {
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let mut ids = Vec::new();
+        for text in ["one", "two", "three"] {
+            ids.push(
+                store
+                    .insert_memory(&super::super::NewMemory {
+                        scope: MemoryScope::Global,
+                        category: crate::base::Category::Knowledge,
+                        content: format!("fact {text}"),
+                        subject: None,
+                        confidence: 0.7,
+                        source: crate::base::Source::Explicit,
+                        source_message_ids: vec![],
+                        created_at: None,
+                        last_seen_at: None,
+                        archived: false,
+                        key: None,
+                    })
+                    .await
+                    .unwrap(),
+            );
+        }
+        let pending = store.pending_embeddings(10).await.unwrap();
+        let exact = |id: i64| vec![id as f32 * 0.1, -0.3, 1.0e-7, 0.123_456_79];
+        let items: Vec<_> = pending
+            .into_iter()
+            .filter(|p| p.memory_id != ids[2])
+            .map(|p| {
+                let v = exact(p.memory_id);
+                (p, v)
+            })
+            .collect();
+        store.store_embeddings("m", &items).await.unwrap();
+        let mut got = store.vectors_of(&ids, "m", 4).await.unwrap();
+        got.sort_by_key(|g| g.0);
+        assert_eq!(got, vec![(ids[0], exact(ids[0])), (ids[1], exact(ids[1]))]);
+        assert!(store.vectors_of(&ids, "other", 4).await.unwrap().is_empty());
+        assert!(store.vectors_of(&ids, "m", 3).await.unwrap().is_empty());
+        assert!(store.vectors_of(&[], "m", 4).await.unwrap().is_empty());
     }
 }

@@ -24,7 +24,7 @@ pub fn test_model_dir() -> Option<PathBuf> {
         Some(d) if !d.is_empty() => PathBuf::from(d),
         _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-models/all-MiniLM-L6-v2"),
     };
-    let missing = mneme::embed::model_files::missing_files(&dir);
+    let missing = mneme::config::model_files::missing_files(&dir);
     if missing.is_empty() {
         return Some(dir);
     }

@@ -2,7 +2,10 @@
 //! teloxide: `POST /bot<token>/<method>` with JSON, method names case-insensitive,
 //! `{"ok":true,"result":…}` answers, getUpdates with offset confirmation and long polling,
 //! sendMessage returning a real Message and enforcing the 4096-character limit, scripted
-//! failures (429 with retry_after, 500) and rejected HTML entities.
+//! failures (429 with retry_after, 500, or any status and description) and rejected HTML
+//! entities. Bodies may be JSON or multipart/form-data (teloxide sends setWebhook so). The
+//! webhook methods keep Telegram's rules: setWebhook checks the secret token's characters, and
+//! while a webhook is set getUpdates fails with 409 Conflict until deleteWebhook.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -10,7 +13,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use serde_json::{Value, json};
@@ -41,8 +44,8 @@ impl Sent {
     }
 }
 
-/// A scripted error: HTTP status and `retry_after` seconds.
-type Failure = (u16, Option<u32>);
+/// A scripted error: HTTP status, `retry_after` seconds, and a description (else a stock one).
+type Failure = (u16, Option<u32>, Option<String>);
 
 #[derive(Default)]
 struct Inner {
@@ -58,6 +61,8 @@ struct Inner {
     calls: Mutex<Vec<(String, Value)>>,
     failures: Mutex<HashMap<String, VecDeque<Failure>>>,
     reject_html: Mutex<u32>,
+    /// The webhook set (setWebhook's parameters), if any.
+    webhook: Mutex<Option<Value>>,
     changed: Notify,
 }
 
@@ -130,6 +135,23 @@ impl FakeTelegram {
         message_id
     }
 
+    /// A private text message from `user_id` (not queued): for `update`, or to adjust first.
+    pub fn private_message(&self, user_id: i64, text: &str) -> Value {
+        json!({
+            "message_id": self.next_message_id(),
+            "date": now_secs(),
+            "chat": {"id": user_id, "type": "private", "first_name": "User"},
+            "from": {"id": user_id, "is_bot": false, "first_name": "User"},
+            "text": text,
+        })
+    }
+
+    /// An update carrying `message`, with the next update id, not queued: what Telegram would
+    /// POST to a webhook.
+    pub fn update(&self, message: Value) -> Value {
+        json!({"update_id": next_id(&self.inner.next_update_id), "message": message})
+    }
+
     /// Builds a group message; adjust fields before `push_message`.
     pub fn group_message(&self, chat_id: i64, user_id: i64, name: &str, text: &str) -> Value {
         json!({
@@ -156,7 +178,28 @@ impl FakeTelegram {
             .unwrap()
             .entry(method.to_lowercase())
             .or_default()
-            .push_back((status, retry_after));
+            .push_back((status, retry_after, None));
+    }
+
+    /// The next call to `method` fails with `status` and Telegram's `description`.
+    pub fn fail_next_with(&self, method: &str, status: u16, description: &str) {
+        self.inner
+            .failures
+            .lock()
+            .unwrap()
+            .entry(method.to_lowercase())
+            .or_default()
+            .push_back((status, None, Some(description.to_string())));
+    }
+
+    /// The webhook set now (setWebhook's parameters: `url`, `secret_token`, …), if any.
+    pub fn webhook(&self) -> Option<Value> {
+        self.inner.webhook.lock().unwrap().clone()
+    }
+
+    /// Sets a webhook as an earlier run in webhook mode would have left it.
+    pub fn set_webhook(&self, url: &str) {
+        *self.inner.webhook.lock().unwrap() = Some(json!({"url": url}));
     }
 
     /// The next `n` sendMessage calls with HTML are rejected as unparsable entities.
@@ -243,14 +286,21 @@ fn err(status: u16, description: &str, retry_after: Option<u32>) -> Response {
 async fn handle(
     State(inner): State<Arc<Inner>>,
     Path((bot, method)): Path<(String, String)>,
+    headers: HeaderMap,
     body: String,
 ) -> Response {
     if bot != format!("bot{}", inner.token) {
         return err(401, "Unauthorized", None);
     }
     let method = method.to_lowercase();
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
     let body: Value = if body.trim().is_empty() {
         json!({})
+    } else if content_type.starts_with("multipart/form-data") {
+        multipart_fields(content_type, &body).unwrap_or(json!({}))
     } else {
         serde_json::from_str(&body).unwrap_or(json!({}))
     };
@@ -265,9 +315,10 @@ async fn handle(
         .unwrap()
         .get_mut(&method)
         .and_then(VecDeque::pop_front);
-    let response = if let Some((status, retry_after)) = failure {
-        let description = match status {
-            429 => format!(
+    let response = if let Some((status, retry_after, description)) = failure {
+        let description = match (status, description) {
+            (_, Some(d)) => d,
+            (429, None) => format!(
                 "Too Many Requests: retry after {}",
                 retry_after.unwrap_or(1)
             ),
@@ -281,7 +332,36 @@ async fn handle(
                 "can_join_groups": true, "can_read_all_group_messages": false,
                 "supports_inline_queries": false, "has_main_web_app": false
             })),
+            "getupdates" if inner.webhook.lock().unwrap().is_some() => err(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+                None,
+            ),
             "getupdates" => return get_updates(&inner, &body).await,
+            "setwebhook" => set_webhook(&inner, &body),
+            "deletewebhook" => {
+                let had = inner.webhook.lock().unwrap().take().is_some();
+                let description = if had {
+                    "Webhook was deleted"
+                } else {
+                    "Webhook is already deleted"
+                };
+                axum::Json(json!({"ok": true, "result": true, "description": description}))
+                    .into_response()
+            }
+            "getwebhookinfo" => {
+                let url = inner
+                    .webhook
+                    .lock()
+                    .unwrap()
+                    .as_ref()
+                    .and_then(|w| w["url"].as_str().map(str::to_string))
+                    .unwrap_or_default();
+                let pending = inner.updates.lock().unwrap().len();
+                ok(
+                    json!({"url": url, "has_custom_certificate": false, "pending_update_count": pending}),
+                )
+            }
             "sendmessage" => send_message(&inner, &body),
             "sendchataction" => {
                 inner.actions.lock().unwrap().push(body);
@@ -297,6 +377,67 @@ async fn handle(
     };
     inner.changed.notify_waiters();
     response
+}
+
+/// setWebhook as Telegram checks it: a URL (empty removes the webhook), a secret token of 1–256
+/// characters of `A-Z a-z 0-9 _ -`.
+fn set_webhook(inner: &Inner, body: &Value) -> Response {
+    let Some(url) = body["url"].as_str() else {
+        return err(
+            400,
+            "Bad Request: bad webhook: Failed to resolve host: Name or service not known",
+            None,
+        );
+    };
+    if let Some(secret) = body.get("secret_token") {
+        let secret = secret.as_str().unwrap_or_default();
+        let allowed = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+        if secret.is_empty() || secret.chars().count() > 256 || !secret.chars().all(allowed) {
+            return err(
+                400,
+                "Bad Request: secret token contains unallowed characters",
+                None,
+            );
+        }
+    }
+    let mut webhook = inner.webhook.lock().unwrap();
+    let description = if url.is_empty() {
+        *webhook = None;
+        "Webhook was deleted"
+    } else {
+        *webhook = Some(body.clone());
+        "Webhook was set"
+    };
+    axum::Json(json!({"ok": true, "result": true, "description": description})).into_response()
+}
+
+/// The fields of a multipart/form-data body as a JSON object: each a string, except those
+/// holding JSON arrays or objects (the Bot API's JSON-serialized parameters), parsed.
+fn multipart_fields(content_type: &str, body: &str) -> Option<Value> {
+    let boundary = content_type
+        .split(';')
+        .find_map(|p| p.trim().strip_prefix("boundary="))?
+        .trim_matches('"');
+    let mut fields = serde_json::Map::new();
+    for part in body.split(&format!("--{boundary}")).skip(1) {
+        if part.starts_with("--") {
+            break;
+        }
+        let (head, value) = part.trim_start_matches("\r\n").split_once("\r\n\r\n")?;
+        let name = head
+            .split(';')
+            .find_map(|p| p.trim().strip_prefix("name="))?
+            .lines()
+            .next()?
+            .trim_matches('"');
+        let value = value.strip_suffix("\r\n").unwrap_or(value);
+        let parsed = match value.trim_start().chars().next() {
+            Some('[' | '{') => serde_json::from_str(value).unwrap_or(json!(value)),
+            _ => json!(value),
+        };
+        fields.insert(name.to_string(), parsed);
+    }
+    Some(Value::Object(fields))
 }
 
 async fn get_updates(inner: &Inner, body: &Value) -> Response {

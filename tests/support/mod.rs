@@ -20,8 +20,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 
 use mneme::agent::{Agent, IncomingMessage, Outcome, Reply};
+use mneme::base::ChatKey;
 use mneme::config::Config;
-use mneme::store::{ChatKey, Store};
+use mneme::store::Store;
 
 #[allow(unused_imports)] // only the Discord tests use them
 pub use fake_discord::{FakeDiscord, Posted};
@@ -242,8 +243,8 @@ impl TestBot {
 
 /// An active, explicit memory with confidence 0.8, to insert directly.
 pub fn new_memory(
-    scope: mneme::store::MemoryScope,
-    category: mneme::store::Category,
+    scope: mneme::base::MemoryScope,
+    category: mneme::base::Category,
     content: &str,
 ) -> mneme::store::NewMemory {
     mneme::store::NewMemory {
@@ -252,7 +253,7 @@ pub fn new_memory(
         content: content.into(),
         subject: None,
         confidence: 0.8,
-        source: mneme::store::Source::Explicit,
+        source: mneme::base::Source::Explicit,
         source_message_ids: vec![],
         created_at: None,
         last_seen_at: None,

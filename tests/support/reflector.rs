@@ -2,13 +2,12 @@
 
 use std::sync::Arc;
 
+use mneme::base::{ChatKey, MemoryRow, MemoryScope};
 use mneme::config::Config;
 use mneme::embed::Embedder;
+use mneme::memories::retrieval::Retriever;
 use mneme::reflector::{PassReport, Reflector, Target};
-use mneme::retrieval::Retriever;
-use mneme::store::{
-    ChatKey, ChatRow, MemoryFilter, MemoryRow, MemoryScope, NewMessage, RunRecord, Store,
-};
+use mneme::store::{ChatRow, MemoryFilter, NewMessage, RunRecord, Store};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 

@@ -12,11 +12,12 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use mneme::agent::Agent;
+use mneme::base::{Category, MemoryScope, Source};
 use mneme::channels::Channel;
 use mneme::channels::web::WebChannel;
 use mneme::config::{Secret, WebConfig};
 use mneme::llm::Metered;
-use mneme::store::{Category, MemoryScope, NewMemory, Source, Store};
+use mneme::store::{NewMemory, Store};
 
 use super::{FakeLlm, config};
 

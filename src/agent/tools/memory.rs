@@ -7,9 +7,10 @@ use std::fmt::Write;
 use serde_json::json;
 
 use super::{Args, ToolContext, ToolResult, object, store_error};
+use crate::base::{Category, MemoryRow, MemoryScope, Source};
 use crate::llm::ToolSpec;
 use crate::memories::{MemoryError, Remember, Remembered};
-use crate::store::{Category, MemoryRow, MemoryScope, SearchScope, Source};
+use crate::store::SearchScope;
 
 /// Confidence of a fact the model chose to store.
 const TOOL_CONFIDENCE: f64 = 0.85;

@@ -13,10 +13,10 @@ mod search;
 
 use serde_json::{Map, Value, json};
 
+use crate::base::ChatKey;
 use crate::llm::{ToolCall, ToolSpec};
 use crate::memories::{Actor, Memories};
 use crate::memory::files::MemoryFiles;
-use crate::store::ChatKey;
 
 /// Who is calling and from where: decides what a tool may see and touch.
 pub struct ToolContext<'a> {

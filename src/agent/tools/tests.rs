@@ -2,8 +2,8 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::config::Config;
+use crate::memories::retrieval::Retriever;
 use crate::memory::files::FileScope;
-use crate::retrieval::Retriever;
 use crate::store::{NewMessage, Store};
 
 fn call(name: &str, args: Value) -> ToolCall {
@@ -386,7 +386,7 @@ async fn store_upserts_by_key_and_dedups_without_one() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(m.source, crate::store::Source::Tool);
+    assert_eq!(m.source, crate::base::Source::Tool);
     assert_eq!(m.source_message_ids(), [lab.asking]);
 }
 

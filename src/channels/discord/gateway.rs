@@ -25,8 +25,8 @@ use tokio_util::sync::CancellationToken;
 use super::Arrival;
 use super::places::Places;
 use crate::channels::redact;
-use crate::channels::status::ChannelStatus;
 use crate::config::DiscordConfig;
+use crate::health::ChannelStatus;
 
 /// Discord's own host; any other `api_url` is a proxy or a test server.
 const DISCORD: &str = "https://discord.com";

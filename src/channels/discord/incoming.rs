@@ -6,9 +6,10 @@ use serenity::model::user::User;
 use super::Shared;
 use super::places::Place;
 use crate::agent::IncomingMessage;
+use crate::base::ChatKey;
 use crate::channels::access::allows;
 use crate::channels::intake::Decision;
-use crate::store::{ChatKey, now_ms};
+use crate::store::now_ms;
 
 /// What `m` is; `place` is its channel as looked up beforehand (`places`).
 pub(super) fn classify(shared: &Shared, m: &Message, place: Option<Place>) -> Decision {

@@ -4,9 +4,10 @@ use teloxide::types::{Message, MessageEntityKind};
 
 use super::Shared;
 use crate::agent::IncomingMessage;
+use crate::base::ChatKey;
 use crate::channels::access::allows;
 use crate::channels::intake::Decision;
-use crate::store::{ChatKey, now_ms};
+use crate::store::now_ms;
 
 pub(super) fn classify(shared: &Shared, m: &Message) -> Decision {
     let Some(from) = m.from.as_ref() else {

@@ -1,14 +1,18 @@
-//! Telegram: long polling with teloxide against `channels.telegram.api_url`.
+//! Telegram, with teloxide against `channels.telegram.api_url`: updates come by long polling
+//! (`polling.rs`, the default) or, with `mode: webhook`, as Telegram's POSTs to our webhook
+//! server (`webhook.rs`); either way each goes through [`on_update`].
 //!
 //! Exactly once across restarts: each update's message is stored (deduplicated by chat and
-//! message id) before the update offset is saved, and a message owed an answer keeps that
-//! mark until the answer was delivered — on start-up, owed answers younger than
-//! `answer_backlog_mins` are given. Each chat has its own worker, so answers within a chat
-//! keep their order while chats run concurrently.
+//! message id) before the update is acknowledged (the poll offset saved, or the webhook's
+//! 200), and a message owed an answer keeps that mark until the answer was delivered — on
+//! start-up, owed answers younger than `answer_backlog_mins` are given. Each chat has its own
+//! worker, so answers within a chat keep their order while chats run concurrently.
 
 mod format;
 mod incoming;
+mod polling;
 mod send;
+mod webhook;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,11 +20,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use teloxide::RequestError;
 use teloxide::prelude::*;
-use teloxide::types::{AllowedUpdate, BotCommand, UpdateKind};
+use teloxide::types::{BotCommand, UpdateKind};
 use tokio_util::sync::CancellationToken;
 
 use super::access::StrangerNotices;
-use super::intake::{Acted, retry_until};
+use super::intake::Acted;
 use super::workers::ChatWorkers;
 use super::{Channel, intake, redact};
 use crate::agent::Agent;
@@ -29,18 +33,18 @@ use crate::config::TelegramConfig;
 pub use format::to_html;
 
 const CHANNEL: &str = "telegram";
-/// Seconds a getUpdates call waits for news (teloxide's client gives up after 17 s).
-const POLL_TIMEOUT_SECS: u32 = 10;
-const OFFSET_KEY: &str = "next_update_id";
-/// The backoff reached after three failed polls in a row: the channel counts as down.
+/// The backoff reached after three failed calls in a row (getUpdates, setWebhook): the
+/// channel counts as down.
 const PERSISTENT_FAILURE: Duration = Duration::from_secs(4);
 
 pub struct TelegramChannel {
     config: TelegramConfig,
     bot: Bot,
+    /// `mode: webhook`: its settings and the server's socket, bound by [`TelegramChannel::new`].
+    webhook: Option<webhook::Webhook>,
 }
 
-/// What the poll loop and the chat workers share.
+/// What the update intake and the chat workers share.
 struct Shared {
     bot: Bot,
     agent: Arc<Agent>,
@@ -60,13 +64,21 @@ impl Shared {
 }
 
 impl TelegramChannel {
+    /// In webhook mode this binds `webhook_listen` now, so that an address in use stops
+    /// `mneme start` before anything connects anywhere.
     pub fn new(config: &TelegramConfig) -> anyhow::Result<Self> {
         let url = reqwest::Url::parse(&config.api_url)
             .map_err(|e| anyhow::anyhow!("channels.telegram.api_url: {e}"))?;
         let bot = Bot::new(config.bot_token.expose()).set_api_url(url);
+        let webhook = if config.is_webhook() {
+            Some(webhook::Webhook::bind(config)?)
+        } else {
+            None
+        };
         Ok(Self {
             config: config.clone(),
             bot,
+            webhook,
         })
     }
 
@@ -118,7 +130,10 @@ impl Channel for TelegramChannel {
             token: self.config.bot_token.expose().to_string(),
         });
         tracing::info!(bot = %shared.username, "telegram: connected");
-        shared.agent.channel_status().connected(CHANNEL);
+        if self.webhook.is_none() {
+            // A webhook counts as connected once Telegram has taken it.
+            shared.agent.channel_status().connected(CHANNEL);
+        }
         register_commands(&shared).await;
 
         let answerer = shared.clone();
@@ -132,9 +147,15 @@ impl Channel for TelegramChannel {
         workers
             .dispatch_owed(&shared.agent, self.config.answer_backlog_mins, &shutdown)
             .await;
-        poll(&shared, &mut workers, &shutdown).await;
-        workers.drain().await;
-        Ok(())
+        match &self.webhook {
+            Some(hook) => hook.serve(shared, workers, shutdown).await,
+            None => {
+                polling::delete_webhook(&shared, &shutdown).await;
+                polling::poll(&shared, &mut workers, &shutdown).await;
+                workers.drain().await;
+                Ok(())
+            }
+        }
     }
 }
 
@@ -152,123 +173,17 @@ async fn register_commands(shared: &Shared) {
     }
 }
 
-/// The long-polling loop: updates in, stored, dispatched; the offset saved after each batch.
-/// The offset moves only past updates whose messages are stored: while the database is busy
-/// the loop waits on the update at hand (and Telegram keeps the rest), and at shutdown an
-/// update not stored yet is left for Telegram to give again.
-async fn poll(shared: &Arc<Shared>, workers: &mut ChatWorkers, shutdown: &CancellationToken) {
-    let store = shared.agent.store();
-    let read = retry_until("read the Telegram offset", shutdown, || {
-        store.channel_state(CHANNEL, OFFSET_KEY)
-    })
-    .await;
-    let Some(saved) = read else { return };
-    let mut offset: i32 = saved.and_then(|v| v.parse().ok()).unwrap_or(0);
-    let mut backoff = Duration::from_secs(1);
-    loop {
-        let request = shared
-            .bot
-            .get_updates()
-            .offset(offset)
-            .timeout(POLL_TIMEOUT_SECS)
-            .allowed_updates([AllowedUpdate::Message, AllowedUpdate::EditedMessage]);
-        let result = tokio::select! {
-            r = request.send() => r,
-            () = shutdown.cancelled() => return,
-        };
-        let wait = match result {
-            Ok(updates) => {
-                backoff = Duration::from_secs(1);
-                shared.agent.channel_status().connected(CHANNEL);
-                let Some(last) = updates.last().map(|u| u.id.0) else {
-                    continue;
-                };
-                for update in updates {
-                    if on_update(shared, workers, update, shutdown).await == Acted::NotStored {
-                        return;
-                    }
-                }
-                offset = next_offset(last);
-                if !save_offset(shared, offset, shutdown).await {
-                    return;
-                }
-                continue;
-            }
-            Err(RequestError::RetryAfter(secs)) => {
-                tracing::warn!(
-                    secs = secs.seconds(),
-                    "telegram: rate limited on getUpdates"
-                );
-                secs.duration()
-            }
-            Err(RequestError::InvalidJson { raw, .. }) => {
-                // A batch teloxide cannot read at all: skip past it rather than loop on it.
-                match max_update_id(&raw) {
-                    Some(last) => {
-                        tracing::warn!(last, "telegram: skipping an unreadable batch of updates");
-                        offset = next_offset(last);
-                        if !save_offset(shared, offset, shutdown).await {
-                            return;
-                        }
-                        continue;
-                    }
-                    None => {
-                        tracing::warn!("telegram: unreadable getUpdates answer");
-                        next_backoff(&mut backoff)
-                    }
-                }
-            }
-            Err(e) => {
-                tracing::warn!(error = %shared.redact(&e), "telegram: getUpdates failed; retrying");
-                if backoff >= PERSISTENT_FAILURE {
-                    let why = "getUpdates keeps failing (see the log)";
-                    shared.agent.channel_status().down(CHANNEL, why);
-                }
-                next_backoff(&mut backoff)
-            }
-        };
-        tokio::select! {
-            () = tokio::time::sleep(wait) => {}
-            () = shutdown.cancelled() => return,
-        }
-    }
-}
-
-/// Saves the offset, retrying while the database is busy; `false` at shutdown (the updates
-/// it would have confirmed are stored, so getting them again is harmless).
-async fn save_offset(shared: &Shared, offset: i32, shutdown: &CancellationToken) -> bool {
-    let store = shared.agent.store();
-    let value = offset.to_string();
-    retry_until("save the Telegram offset", shutdown, || {
-        store.set_channel_state(CHANNEL, OFFSET_KEY, &value)
-    })
-    .await
-    .is_some()
-}
-
-fn next_offset(last_update_id: u32) -> i32 {
-    i32::try_from(last_update_id)
-        .unwrap_or(i32::MAX - 1)
-        .saturating_add(1)
-}
-
+/// The wait before the next try, doubling `backoff` up to 30 s.
 fn next_backoff(backoff: &mut Duration) -> Duration {
     let wait = *backoff;
     *backoff = (*backoff * 2).min(Duration::from_secs(30));
     wait
 }
 
-/// The largest `update_id` in a raw getUpdates answer, if any can be found.
-fn max_update_id(raw: &str) -> Option<u32> {
-    let v: serde_json::Value = serde_json::from_str(raw).ok()?;
-    v.get("result")?
-        .as_array()?
-        .iter()
-        .filter_map(|u| u.get("update_id")?.as_u64())
-        .filter_map(|id| u32::try_from(id).ok())
-        .max()
-}
-
+/// One update through the intake, the same in both modes: the message classified, stored and
+/// its answer queued on `workers` (`Acted::NotStored`: shutdown came before it could be
+/// stored, so it must not be acknowledged). Edits and update kinds we do not serve are done
+/// with at once.
 async fn on_update(
     shared: &Arc<Shared>,
     workers: &mut ChatWorkers,
@@ -312,17 +227,6 @@ async fn on_update(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn unreadable_batches_are_skipped_by_their_ids() {
-        assert_eq!(
-            max_update_id(r#"{"ok":true,"result":[{"update_id":5},{"update_id":9,"x":1}]}"#),
-            Some(9)
-        );
-        assert_eq!(max_update_id(r#"{"ok":true,"result":[{"nope":1}]}"#), None);
-        assert_eq!(max_update_id("garbage"), None);
-        assert_eq!(next_offset(9), 10);
-    }
 
     #[test]
     fn tokens_are_scrubbed() {

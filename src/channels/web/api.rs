@@ -10,7 +10,8 @@ use serde::de::DeserializeOwned;
 use serde_json::json;
 
 use super::MAX_BODY_BYTES;
-use crate::store::{ChatKey, ChatRow, MemoryScope, Store};
+use crate::base::{ChatKey, MemoryScope};
+use crate::store::{ChatRow, Store};
 
 /// Longest web conversation id.
 pub const MAX_CONVERSATION_ID: usize = 64;
@@ -133,7 +134,7 @@ pub fn conversation(id: &str) -> ApiResult<ChatKey> {
 pub async fn existing_chat(store: &Store, name: &str) -> ApiResult<ChatRow> {
     let key: ChatKey = name
         .parse()
-        .map_err(|e: crate::store::BadChatKey| ApiError::bad_request(e.to_string()))?;
+        .map_err(|e: crate::base::BadChatKey| ApiError::bad_request(e.to_string()))?;
     store
         .find_chat(&key)
         .await?

@@ -18,8 +18,9 @@ use tokio::sync::mpsc;
 use super::App;
 use super::api::{ApiError, ApiJson, ApiResult, conversation};
 use crate::agent::{Agent, IncomingMessage, Outcome, ReplyKind};
+use crate::base::ChatKey;
 use crate::channels::turn::TURN_FAILED;
-use crate::store::{ChatKey, now_ms};
+use crate::store::now_ms;
 
 /// Most messages the history endpoint returns.
 const MAX_HISTORY: u32 = 500;

@@ -15,10 +15,11 @@ use serde_json::{Value, json};
 
 use super::App;
 use super::api::{ApiError, ApiJson, ApiResult, existing_chat, scope};
+use crate::base::{Category, MemoryRow, MemoryScope};
 use crate::memories::json::MemoryJson;
 use crate::memories::{Actor, MemoryError, gate};
 use crate::memory::files::{FileMemoryError, FileScope, MAX_FILE_BYTES};
-use crate::store::{Category, MemoryFilter, MemoryRow, MemoryScope, SearchScope, now_ms};
+use crate::store::{MemoryFilter, SearchScope, now_ms};
 
 /// Why the console will not change global memory here.
 const GLOBAL_NEEDS_TOKEN: &str = "global memory can be changed from the web only when the server has an access token: \

@@ -11,7 +11,7 @@ use crate::metrics::{CONTENT_TYPE, metrics};
 /// 200 when the database answers and every enabled channel is connected, else 503; the body
 /// says which part is down (and never anything secret).
 pub(super) async fn healthz(State(app): State<App>) -> Response {
-    let health = crate::channels::health::check(&app.agent).await;
+    let health = crate::health::check(app.agent.store(), app.agent.channel_status()).await;
     let status = if health.healthy {
         StatusCode::OK
     } else {

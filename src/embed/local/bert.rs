@@ -10,7 +10,8 @@ use serde::Deserialize;
 use tokenizers::{Tokenizer, TruncationParams};
 
 use super::pool;
-use crate::embed::{EmbedError, l2_normalize, model_files};
+use crate::config::model_files;
+use crate::embed::{EmbedError, l2_normalize};
 
 /// Tokens per text when the folder has no `sentence_bert_config.json`: all-MiniLM-L6-v2's
 /// `max_seq_length` (it was trained on 128 and tuned to 256; longer texts are cut).

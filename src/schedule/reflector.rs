@@ -4,7 +4,7 @@
 //! before the next tick is, so passes never overlap, and `MissedTickBehavior::Delay` makes a
 //! pass longer than the period push the next one back instead of firing a burst; shutdown is
 //! one `select!` on the token. With `reflector_schedule` set, the calendar
-//! (`crate::schedule`) runs [`scheduled_pass`] instead. Either way every pass is recorded as
+//! (`super`) runs [`scheduled_pass`] instead. Either way every pass is recorded as
 //! the `reflector` job (last run, next run).
 
 use std::sync::Arc;
@@ -14,12 +14,12 @@ use tokio::task::JoinHandle;
 use tokio::time::MissedTickBehavior;
 use tokio_util::sync::CancellationToken;
 
-use super::{Policy, Reflector};
+use super::{OneAtATime, run_recorded};
 use crate::config::Config;
 use crate::llm::LlmProvider;
 use crate::memories::Memories;
-use crate::retrieval::Retriever;
-use crate::schedule::{OneAtATime, run_recorded};
+use crate::memories::retrieval::Retriever;
+use crate::reflector::{Policy, Reflector};
 use crate::store::now_ms;
 
 /// Starts the reflector's interval schedule: a pass now (to catch up on what arrived while
@@ -52,7 +52,7 @@ pub fn spawn_every(
     shutdown: CancellationToken,
 ) -> JoinHandle<()> {
     tokio::spawn(async move {
-        let store = reflector.store.clone();
+        let store = reflector.store().clone();
         let schedule = match period.as_secs() {
             s if s >= 60 && s % 60 == 0 => format!("every {} min", s / 60),
             s => format!("every {s} s"),
@@ -98,7 +98,7 @@ pub async fn scheduled_pass(
     let pass = tokio::spawn(async move { r.scheduled_pass(now_ms(), &token).await });
     match pass.await {
         Ok(Ok(report)) => {
-            crate::metrics::metrics().reflector_pass(started.elapsed(), &report);
+            record_metrics(started.elapsed(), &report);
             let failed = report.chats.iter().filter(|c| c.failure.is_some()).count();
             tracing::info!(
                 chats = report.chats.len(),
@@ -124,7 +124,7 @@ pub async fn scheduled_pass(
 /// The lifecycle sweep on its own (`lifecycle_schedule`): archive what has faded, enforce
 /// the caps, then merge duplicates that slipped through (consolidation).
 pub async fn sweep(memories: &Memories, policy: &Policy, now: i64) -> Result<(), String> {
-    let report = super::lifecycle::sweep(memories.store(), policy, now)
+    let report = crate::reflector::lifecycle_sweep(memories.store(), policy, now)
         .await
         .map_err(|e| format!("lifecycle sweep failed: {e}"))?;
     let merged = memories
@@ -138,4 +138,32 @@ pub async fn sweep(memories: &Memories, policy: &Policy, now: i64) -> Result<(),
         "lifecycle sweep done"
     );
     Ok(())
+}
+
+/// A finished pass in the process's metrics: its duration, each chat's outcome, the facts it
+/// handled.
+fn record_metrics(took: std::time::Duration, report: &crate::reflector::PassReport) {
+    use crate::reflector::Failure;
+    let metrics = crate::metrics::metrics();
+    metrics.reflector_pass(took);
+    for chat in &report.chats {
+        let outcome = match &chat.failure {
+            None => "ok",
+            Some(Failure::Llm(_)) => "llm_error",
+            Some(Failure::Parse(_)) => "parse_error",
+            Some(Failure::Store(_)) => "store_error",
+            Some(Failure::Interrupted) => "interrupted",
+        };
+        let s = &chat.stats;
+        metrics.reflector_chat_run(
+            outcome,
+            &[
+                ("extracted", s.extracted),
+                ("inserted", s.inserted),
+                ("updated", s.updated),
+                ("superseded", s.superseded),
+                ("skipped", s.skipped),
+            ],
+        );
+    }
 }

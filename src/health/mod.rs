@@ -10,9 +10,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::agent::Agent;
-use crate::channels::status::ChannelState;
 use crate::memory::files::replace_file;
+use crate::store::Store;
+
+pub mod status;
+
+pub use status::{ChannelState, ChannelStatus};
 
 /// How often the heartbeat file is rewritten.
 pub const HEARTBEAT_EVERY: Duration = Duration::from_secs(5);
@@ -27,8 +30,8 @@ pub struct Health {
 }
 
 /// Healthy when the database answers and every enabled channel is connected.
-pub async fn check(agent: &Agent) -> Health {
-    let database = match agent.store().ping().await {
+pub async fn check(store: &Store, channels_status: &ChannelStatus) -> Health {
+    let database = match store.ping().await {
         Ok(()) => "ok".to_string(),
         Err(e) => {
             tracing::warn!(error = %e, "health: the database does not answer");
@@ -37,7 +40,7 @@ pub async fn check(agent: &Agent) -> Health {
     };
     let mut healthy = database == "ok";
     let mut channels = Map::new();
-    for (name, state) in agent.channel_status().snapshot() {
+    for (name, state) in channels_status.snapshot() {
         healthy &= state.is_up();
         let text = match state {
             ChannelState::Connected => "connected".to_string(),
@@ -62,7 +65,8 @@ pub fn heartbeat_path(data_dir: &Path) -> PathBuf {
 /// Rewrites the heartbeat every [`HEARTBEAT_EVERY`] until `shutdown`, then removes it, so a
 /// stopped daemon is never reported healthy.
 pub fn spawn_heartbeat(
-    agent: Arc<Agent>,
+    store: Store,
+    channels_status: Arc<ChannelStatus>,
     path: PathBuf,
     shutdown: CancellationToken,
 ) -> tokio::task::JoinHandle<()> {
@@ -74,7 +78,7 @@ pub fn spawn_heartbeat(
                 _ = shutdown.cancelled() => break,
                 _ = tick.tick() => {}
             }
-            let health = check(&agent).await;
+            let health = check(&store, &channels_status).await;
             let beat = json!({
                 "written_at": unix_now(),
                 "healthy": health.healthy,

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::config::Config;
+use super::Config;
 
 /// The model `embedding_provider: local` uses when `embedding_model` names no folder.
 pub const DEFAULT_LOCAL_MODEL: &str = "all-MiniLM-L6-v2";

@@ -14,13 +14,14 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::base::MemoryRow;
 use crate::config::{Config, SearchConfig};
 use crate::embed::Embedder;
 use crate::memory::keywords::{self, coverage, stems};
 use crate::memory::rank::{self, Candidate, RankSettings, Stages};
 use crate::memory::select;
 use crate::memory::text::jaccard;
-use crate::store::{MemoryRow, SearchScope, Store, now_ms};
+use crate::store::{SearchScope, Store, now_ms};
 
 pub use vector_index::VectorIndex;
 
@@ -198,28 +199,44 @@ impl Retriever {
         let mut out = SearchResults::default();
 
         let keywords = keywords::keywords(query);
-        let bm25 = match keywords::fts_expression(&keywords) {
-            Some(expr) if inner.search.bm25 => {
-                out.used_bm25 = true;
-                store.bm25_memories(scope, &expr, per_list).await?
+        // The keyword ranking (SQLite, on a pool connection) and the query's embedding (the
+        // embedder's own thread or a remote call) do not wait for each other.
+        let bm25 = async {
+            match keywords::fts_expression(&keywords) {
+                Some(expr) if inner.search.bm25 => {
+                    store.bm25_memories(scope, &expr, per_list).await.map(Some)
+                }
+                _ => Ok(None),
             }
-            _ => Vec::new(),
         };
-
-        let mut query_vector = None;
-        if inner.search.vector && self.embedder().is_some() && !query.trim().is_empty() {
-            match self.paused() {
-                Some(why) => out.vector_error = Some(why),
-                None => match self.embed_one(query).await {
-                    Ok(v) => query_vector = v,
-                    Err(e) => {
-                        tracing::warn!(error = %e, pause_s = VECTOR_COOLDOWN.as_secs(), "search without embeddings: the query could not be embedded");
-                        self.pause(&e);
-                        out.vector_error = Some(e);
-                    }
-                },
+        let embedded = async {
+            if !(inner.search.vector && self.embedder().is_some() && !query.trim().is_empty()) {
+                return None;
             }
-        }
+            Some(match self.paused() {
+                Some(why) => Err(why),
+                None => self.embed_one(query).await.inspect_err(|e| {
+                    tracing::warn!(error = %e, pause_s = VECTOR_COOLDOWN.as_secs(), "search without embeddings: the query could not be embedded");
+                    self.pause(e);
+                }),
+            })
+        };
+        let (bm25, embedded) = tokio::join!(bm25, embedded);
+        let bm25 = match bm25? {
+            Some(hits) => {
+                out.used_bm25 = true;
+                hits
+            }
+            None => Vec::new(),
+        };
+        let query_vector = match embedded {
+            Some(Ok(v)) => v,
+            Some(Err(why)) => {
+                out.vector_error = Some(why);
+                None
+            }
+            None => None,
+        };
         let (nearest, vectors) = match (&query_vector, self.index()) {
             (Some(v), Some(index)) => {
                 out.used_vector = true;
@@ -306,12 +323,16 @@ impl Retriever {
         query: &str,
     ) -> anyhow::Result<(Vec<MemoryRow>, usize)> {
         let store = self.store();
-        let found = self
-            .search(SearchScope::Chat(chat_id), query, PROMPT_HITS)
-            .await?;
-        let background = store
-            .background_memories(chat_id, PROMPT_BACKGROUND)
-            .await?;
+        // Three independent reads, at once: the search, the background rows, the count.
+        let (found, background, total) = tokio::try_join!(
+            self.search(SearchScope::Chat(chat_id), query, PROMPT_HITS),
+            async {
+                Ok(store
+                    .background_memories(chat_id, PROMPT_BACKGROUND)
+                    .await?)
+            },
+            async { Ok(store.count_injectable(chat_id).await?) },
+        )?;
         let hit_scores: Vec<(i64, f64)> =
             found.hits.iter().map(|h| (h.memory.id, h.score)).collect();
         let background_ids: Vec<_> = background.iter().map(|m| (m.id, m.category)).collect();
@@ -323,7 +344,7 @@ impl Retriever {
             .chain(background.into_iter().map(|m| (m.id, m)))
             .collect();
         let ordered = order.iter().filter_map(|id| by_id.remove(id)).collect();
-        let total = usize::try_from(store.count_injectable(chat_id).await?).unwrap_or(0);
+        let total = usize::try_from(total).unwrap_or(0);
         Ok((ordered, total))
     }
 }

@@ -5,7 +5,7 @@ use chrono::TimeZone;
 use croner::Cron;
 use croner::parser::{CronParser, Seconds};
 
-use crate::config::Config;
+use super::Config;
 
 fn parser() -> CronParser {
     CronParser::builder()

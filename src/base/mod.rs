@@ -1,0 +1,10 @@
+//! The bottom layer: the vocabulary every other module shares (a chat's name, a memory's
+//! category, scope and row) and small pure helpers. It imports nothing of the crate, so any
+//! module may import it.
+
+mod chat;
+mod memory;
+pub mod suggest;
+
+pub use chat::{BadChatKey, CHANNELS, ChatKey};
+pub use memory::{Category, MemoryRow, MemoryScope, Source};

@@ -1,0 +1,163 @@
+//! Long polling: getUpdates with the offset saved after each batch, so each update is taken
+//! once across restarts.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use teloxide::RequestError;
+use teloxide::prelude::*;
+use teloxide::types::AllowedUpdate;
+use tokio_util::sync::CancellationToken;
+
+use super::{CHANNEL, PERSISTENT_FAILURE, Shared, next_backoff, on_update};
+use crate::channels::intake::{Acted, retry_until};
+use crate::channels::workers::ChatWorkers;
+
+/// Seconds a getUpdates call waits for news (teloxide's client gives up after 17 s).
+const POLL_TIMEOUT_SECS: u32 = 10;
+const OFFSET_KEY: &str = "next_update_id";
+
+/// Removes a webhook left from `mode: webhook` (Telegram refuses getUpdates with 409 Conflict
+/// while one is set), keeping the updates it holds for getUpdates. A failure is only logged:
+/// with no webhook set, polling works all the same.
+pub(super) async fn delete_webhook(shared: &Shared, shutdown: &CancellationToken) {
+    let request = shared.bot.delete_webhook().drop_pending_updates(false);
+    let result = tokio::select! {
+        r = request.send() => r,
+        () = shutdown.cancelled() => return,
+    };
+    if let Err(e) = result {
+        tracing::warn!(error = %shared.redact(&e), "telegram: deleteWebhook failed; if a webhook is still set, getUpdates will fail with 409 Conflict");
+    }
+}
+
+/// The long-polling loop: updates in, stored, dispatched; the offset saved after each batch.
+/// The offset moves only past updates whose messages are stored: while the database is busy
+/// the loop waits on the update at hand (and Telegram keeps the rest), and at shutdown an
+/// update not stored yet is left for Telegram to give again.
+pub(super) async fn poll(
+    shared: &Arc<Shared>,
+    workers: &mut ChatWorkers,
+    shutdown: &CancellationToken,
+) {
+    let store = shared.agent.store();
+    let read = retry_until("read the Telegram offset", shutdown, || {
+        store.channel_state(CHANNEL, OFFSET_KEY)
+    })
+    .await;
+    let Some(saved) = read else { return };
+    let mut offset: i32 = saved.and_then(|v| v.parse().ok()).unwrap_or(0);
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        let request = shared
+            .bot
+            .get_updates()
+            .offset(offset)
+            .timeout(POLL_TIMEOUT_SECS)
+            .allowed_updates([AllowedUpdate::Message, AllowedUpdate::EditedMessage]);
+        let result = tokio::select! {
+            r = request.send() => r,
+            () = shutdown.cancelled() => return,
+        };
+        let wait = match result {
+            Ok(updates) => {
+                backoff = Duration::from_secs(1);
+                shared.agent.channel_status().connected(CHANNEL);
+                let Some(last) = updates.last().map(|u| u.id.0) else {
+                    continue;
+                };
+                for update in updates {
+                    if on_update(shared, workers, update, shutdown).await == Acted::NotStored {
+                        return;
+                    }
+                }
+                offset = next_offset(last);
+                if !save_offset(shared, offset, shutdown).await {
+                    return;
+                }
+                continue;
+            }
+            Err(RequestError::RetryAfter(secs)) => {
+                tracing::warn!(
+                    secs = secs.seconds(),
+                    "telegram: rate limited on getUpdates"
+                );
+                secs.duration()
+            }
+            Err(RequestError::InvalidJson { raw, .. }) => {
+                // A batch teloxide cannot read at all: skip past it rather than loop on it.
+                match max_update_id(&raw) {
+                    Some(last) => {
+                        tracing::warn!(last, "telegram: skipping an unreadable batch of updates");
+                        offset = next_offset(last);
+                        if !save_offset(shared, offset, shutdown).await {
+                            return;
+                        }
+                        continue;
+                    }
+                    None => {
+                        tracing::warn!("telegram: unreadable getUpdates answer");
+                        next_backoff(&mut backoff)
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %shared.redact(&e), "telegram: getUpdates failed; retrying");
+                if backoff >= PERSISTENT_FAILURE {
+                    let why = "getUpdates keeps failing (see the log)";
+                    shared.agent.channel_status().down(CHANNEL, why);
+                }
+                next_backoff(&mut backoff)
+            }
+        };
+        tokio::select! {
+            () = tokio::time::sleep(wait) => {}
+            () = shutdown.cancelled() => return,
+        }
+    }
+}
+
+/// Saves the offset, retrying while the database is busy; `false` at shutdown (the updates
+/// it would have confirmed are stored, so getting them again is harmless).
+async fn save_offset(shared: &Shared, offset: i32, shutdown: &CancellationToken) -> bool {
+    let store = shared.agent.store();
+    let value = offset.to_string();
+    retry_until("save the Telegram offset", shutdown, || {
+        store.set_channel_state(CHANNEL, OFFSET_KEY, &value)
+    })
+    .await
+    .is_some()
+}
+
+fn next_offset(last_update_id: u32) -> i32 {
+    i32::try_from(last_update_id)
+        .unwrap_or(i32::MAX - 1)
+        .saturating_add(1)
+}
+
+/// The largest `update_id` in a raw getUpdates answer, if any can be found.
+fn max_update_id(raw: &str) -> Option<u32> {
+    let v: serde_json::Value = serde_json::from_str(raw).ok()?;
+    v.get("result")?
+        .as_array()?
+        .iter()
+        .filter_map(|u| u.get("update_id")?.as_u64())
+        .filter_map(|id| u32::try_from(id).ok())
+        .max()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unreadable_batches_are_skipped_by_their_ids() {
+        assert_eq!(
+            max_update_id(r#"{"ok":true,"result":[{"update_id":5},{"update_id":9,"x":1}]}"#),
+            Some(9)
+        );
+        assert_eq!(max_update_id(r#"{"ok":true,"result":[{"nope":1}]}"#), None);
+        assert_eq!(max_update_id("garbage"), None);
+        assert_eq!(next_offset(9), 10);
+    }
+}
