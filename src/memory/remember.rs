@@ -26,7 +26,7 @@ const ZH_OPENERS: &[&str] = &["请记住", "记住"];
 ///
 /// ```
 /// use mneme::memory::remember::parse;
-/// use mneme::store::Category;
+/// use mneme::base::Category;
 ///
 /// let req = parse("@mneme_bot remember that I prefer tea").unwrap();
 /// assert_eq!(req.content, "I prefer tea");
