@@ -1,0 +1,129 @@
+//! Secrets said in Chinese: "密码是 …", "验证码 482913".
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::keyword::{build, credential_like, is_quote};
+
+/// Chinese keywords, with the kind and what their value must look like.
+pub(super) static ZH_KEYWORD: LazyLock<Regex> = LazyLock::new(|| {
+    build(
+        r"(?P<card>银行卡号|信用卡号|储蓄卡号|卡号)|(?P<id>身份证号码|身份证号|身份证)|(?P<pin>(?i:pin)\s?码)|(?P<code>验证码|校验码|动态码|动态口令|安全码|识别码|门禁码)|(?P<seed>助记词|恢复短语)|(?P<key>私钥|密钥|秘钥|激活码|授权码)|(?P<pw>密码锁|密码箱|密码|口令|暗号|令牌)",
+    )
+});
+
+/// Connectors after a Chinese keyword: "是", "为", "改成了", ":".
+pub(super) const ZH_CONNECTORS: &[&str] = &[
+    "都是",
+    "就是",
+    "还是",
+    "是",
+    "为",
+    "改成了",
+    "改成",
+    "改为",
+    "换成了",
+    "换成",
+    "设置成",
+    "设置为",
+    "设为",
+    "设成了",
+    "设成",
+    ":",
+    "=",
+];
+
+/// "密码是 abc123", "验证码 482913", "口令是“天王盖地虎”", "取款密码是女儿生日 0815".
+pub(super) fn chinese(folded: &str) -> Option<&'static str> {
+    for caps in ZH_KEYWORD.captures_iter(folded) {
+        let Some(m) = caps.get(0) else { continue };
+        let (kind, digits_needed) = if caps.name("card").is_some() {
+            ("card number", 12)
+        } else if caps.name("id").is_some() {
+            ("ID number", 6)
+        } else if caps.name("pin").is_some() {
+            ("PIN", 3)
+        } else if caps.name("code").is_some() {
+            ("verification code", 3)
+        } else if caps.name("seed").is_some() {
+            ("recovery phrase", 0)
+        } else if caps.name("key").is_some() {
+            ("API key", 0)
+        } else {
+            ("password", 0)
+        };
+        let mut rest = folded[m.end()..].trim_start();
+        let mut connected = false;
+        for _ in 0..2 {
+            if let Some(c) = ZH_CONNECTORS.iter().find(|c| rest.starts_with(**c)) {
+                rest = rest[c.len()..].trim_start();
+                connected = true;
+            } else if rest.starts_with('的') {
+                // "密码的话是", not "密码的长度"
+                break;
+            }
+        }
+        if kind == "recovery phrase" {
+            if connected && rest.split_whitespace().take_while(|w| w.is_ascii()).count() >= 6 {
+                return Some(kind);
+            }
+            continue;
+        }
+        let first = rest.chars().next();
+        if first.is_some_and(is_quote) && connected {
+            return Some(kind);
+        }
+        // an ASCII value right there: "是 Xy!92kLm", "密码 556677"
+        let ascii: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_graphic() || *c == ' ')
+            .collect();
+        let ascii = ascii.trim();
+        let value = ascii.split(' ').next().unwrap_or("");
+        let digits = ascii
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || " -*#/".contains(*c))
+            .filter(char::is_ascii_digit)
+            .count();
+        if digits_needed > 0 {
+            if digits >= digits_needed
+                && (connected
+                    || digits == ascii.chars().filter(char::is_ascii_alphanumeric).count()
+                    || credential_like(value))
+            {
+                return Some(kind);
+            }
+            continue;
+        }
+        let generated = value.len() >= 8 && value.chars().all(|c| c.is_ascii_alphanumeric());
+        if !value.is_empty()
+            && value.chars().count() >= 3
+            && (connected || credential_like(value) || kind == "API key" && generated)
+        {
+            return Some(kind);
+        }
+        // a description, then the value: "取款密码是女儿生日 0815"
+        if connected {
+            let near: String = rest.chars().take(12).collect();
+            let run = near
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|t| t.chars().filter(char::is_ascii_digit).count() >= 4);
+            if run {
+                return Some(kind);
+            }
+            if kind == "password"
+                && first.is_some_and(|c| !c.is_ascii())
+                && matches!(m.as_str(), "口令" | "暗号")
+                && rest
+                    .chars()
+                    .take_while(|c| !matches!(c, '，' | ',' | '。' | '.'))
+                    .count()
+                    >= 3
+            {
+                return Some(kind);
+            }
+        }
+    }
+    None
+}

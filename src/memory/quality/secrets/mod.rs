@@ -1,0 +1,100 @@
+//! Does a text carry a credential? Five ways to tell, from the surest:
+//!
+//! 1. **Shapes**: provider keys and tokens whose format gives them away (`sk-…`, `ghp_…`,
+//!    `AKIA…`, JWTs, PEM private keys, URLs with a password or a token parameter).
+//! 2. **A keyword and its value**: "my bank PIN is 4821", "pw: …", "the password for the router
+//!    is …", "hunter2 is my password", "set the wifi password to …", "密码是 …", "验证码 482913",
+//!    "the storage unit code is 4471". A keyword alone is not a secret: "my password manager is
+//!    Bitwarden", "the PIN pad is broken", "the password is on the fridge" (a word that
+//!    describes rather than being the value), "my zip code is 10115", "密码学". Each kind says
+//!    what its value must look like (a PIN has digits, "the secret is X" needs an X that looks
+//!    generated).
+//! 3. **Login pairs**: `user/password` where an account or a device is named ("router:
+//!    admin/admin123").
+//! 4. **Card numbers**: Luhn-valid, a known issuer's prefix, and a card word or 4-digit groups.
+//! 5. **Opaque strings**: long runs of mixed letters and digits that switch class often, like
+//!    generated keys (an AWS secret key, a base64 blob, 32+ hex digits), and short strings
+//!    mixing lower- and uppercase, digits and symbols, like a password (`Q7!vLm2#xR`). A
+//!    commit hash, a wallet address or a UUID is an identifier, not a secret, when it is named
+//!    as one; URL paths and e-mail addresses are left alone.
+
+mod chinese;
+mod keyword;
+mod opaque;
+mod pairs;
+mod words;
+
+use std::sync::LazyLock;
+
+use regex::{RegexSet, RegexSetBuilder};
+
+use super::{ascii_classes, normalize};
+
+use chinese::chinese;
+use keyword::{DFA_SIZE, code_is, keyword_value, reversed_or_set};
+use opaque::opaque_token;
+use pairs::{card_number, login_pair};
+
+/// Provider formats, each with the kind it names. On the folded text, case kept.
+static SHAPES: LazyLock<(RegexSet, Vec<&'static str>)> = LazyLock::new(|| {
+    let (patterns, kinds): (Vec<&str>, Vec<&'static str>) = [
+        (r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----", "private key"),
+        (r"\bsk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_\-]{16,}", "API key"),
+        (r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{10,}", "API key"),
+        (r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b", "AWS key"),
+        (r"\bAIza[0-9A-Za-z_\-]{30,}", "API key"),
+        (r"\bSG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}", "API key"),
+        (r"\bkey-[0-9a-z]{32}\b", "API key"),
+        (r"\bLTAI[A-Za-z0-9]{12,}", "API key"),
+        (r"\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}", "token"),
+        (r"\bglpat-[A-Za-z0-9_\-]{20,}", "token"),
+        (r"\bxox[abposr]-[A-Za-z0-9\-]{10,}", "token"),
+        (r"\bxapp-\d-[A-Za-z0-9\-]{10,}", "token"),
+        (r"\b(?:npm|hf)_[A-Za-z0-9]{30,}", "token"),
+        (r"\bya29\.[A-Za-z0-9_\-]{20,}", "token"),
+        (r"\b\d{8,10}:[A-Za-z0-9_\-]{30,}", "token"), // Telegram bot token
+        (r"\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.", "token"), // JWT
+        (r"\b(?:whsec|GOCSPX)[_\-][A-Za-z0-9_\-]{16,}", "secret"),
+        (r"(?i)hooks\.slack\.com/services/[A-Za-z0-9/]{16,}", "token"),
+        (r"(?i)discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{16,}", "token"),
+        // scheme://user:password@host
+        (r"\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@]+:[^\s/@]+@[^\s/]+", "credentials"),
+        (
+            r"(?i)[?&](?:access_token|token|api_?key|key|secret|password|passwd|pwd|sig|signature|auth)=[^\s&]{8,}",
+            "token",
+        ),
+    ]
+    .into_iter()
+    .unzip();
+    let set = RegexSetBuilder::new(patterns.iter().map(|p| ascii_classes(p)))
+        .dfa_size_limit(DFA_SIZE)
+        .build()
+        .expect("secret shapes compile");
+    (set, kinds)
+});
+
+/// The kind of credential `text` carries, if any.
+pub(super) fn detect(text: &str) -> Option<&'static str> {
+    let folded = normalize::fold(text);
+    let folded = folded.as_ref();
+    let (shapes, kinds) = &*SHAPES;
+    if shapes.is_match(folded)
+        && let Some(i) = shapes.matches(folded).iter().next()
+    {
+        return Some(kinds[i]);
+    }
+    let lower = folded.to_ascii_lowercase();
+    let (kind, keywords) = keyword_value(folded, &lower);
+    kind.or_else(|| {
+        // both forms hold a keyword
+        keywords.then(|| reversed_or_set(folded, &lower)).flatten()
+    })
+    .or_else(|| (!folded.is_ascii()).then(|| chinese(folded)).flatten())
+    .or_else(|| {
+        let digits = lower.bytes().filter(u8::is_ascii_digit).count();
+        (digits >= 13 && card_number(&lower)).then_some("card number")
+    })
+    .or_else(|| (lower.contains("code") && code_is(&lower)).then_some("access code"))
+    .or_else(|| login_pair(folded, &lower).then_some("credentials"))
+    .or_else(|| opaque_token(folded, &lower))
+}
