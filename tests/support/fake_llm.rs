@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Body;
@@ -31,6 +31,9 @@ pub enum Answer {
     Paced(Vec<String>, Duration),
     /// Waits until the gate is opened, then gives the inner answer.
     Gated(Arc<Notify>, Box<Answer>),
+    /// Gives the inner answer after `Duration`, as a model takes time to answer; other
+    /// requests are served meanwhile (the wait is the request's own).
+    Delayed(Duration, Box<Answer>),
 }
 
 /// A request the server received.
@@ -71,6 +74,8 @@ struct Inner {
     script: Mutex<VecDeque<Answer>>,
     fallback: Mutex<Option<Answer>>,
     seen: Mutex<Vec<Seen>>,
+    /// When each of `seen` arrived, same order.
+    arrivals: Mutex<Vec<Instant>>,
     arrived: Notify,
 }
 
@@ -114,6 +119,13 @@ impl FakeLlm {
         self.inner.seen.lock().unwrap().clone()
     }
 
+    /// The requests with the time each arrived.
+    pub fn requests_timed(&self) -> Vec<(Instant, Seen)> {
+        let seen = self.inner.seen.lock().unwrap();
+        let arrivals = self.inner.arrivals.lock().unwrap();
+        arrivals.iter().copied().zip(seen.iter().cloned()).collect()
+    }
+
     pub fn request_count(&self) -> usize {
         self.inner.seen.lock().unwrap().len()
     }
@@ -139,12 +151,18 @@ async fn handle(
     headers: HeaderMap,
     body: String,
 ) -> Response {
+    let at = Instant::now();
     let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    inner.seen.lock().unwrap().push(Seen {
-        path: uri.path().to_string(),
-        headers,
-        body,
-    });
+    {
+        // one lock over both, so that they stay in the same order
+        let mut seen = inner.seen.lock().unwrap();
+        seen.push(Seen {
+            path: uri.path().to_string(),
+            headers,
+            body,
+        });
+        inner.arrivals.lock().unwrap().push(at);
+    }
     inner.arrived.notify_waiters();
     let next = inner.script.lock().unwrap().pop_front();
     let answer = next.or_else(|| inner.fallback.lock().unwrap().clone());
@@ -195,6 +213,10 @@ pub async fn respond(answer: Answer) -> Response {
             gate.notified().await;
             Box::pin(respond(*inner)).await
         }
+        Answer::Delayed(delay, inner) => {
+            tokio::time::sleep(delay).await;
+            Box::pin(respond(*inner)).await
+        }
     }
 }
 
@@ -205,6 +227,11 @@ pub fn openai_text(text: &str) -> Answer {
         "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 11, "completion_tokens": 5, "total_tokens": 16}
     }))
+}
+
+/// [`openai_text`] given after `delay`: every answer of a model that takes that long.
+pub fn openai_text_after(text: &str, delay: Duration) -> Answer {
+    Answer::Delayed(delay, Box::new(openai_text(text)))
 }
 
 /// An OpenAI answer asking for one tool call.

@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::{Path, State};
@@ -31,6 +31,8 @@ pub struct Sent {
     pub thread_id: Option<i64>,
     pub reply_to: Option<i64>,
     pub message_id: i64,
+    /// When the fake received it.
+    pub at: Instant,
 }
 
 impl Sent {
@@ -64,6 +66,8 @@ struct Inner {
     /// The webhook set (setWebhook's parameters), if any.
     webhook: Mutex<Option<Value>>,
     changed: Notify,
+    /// Listeners told of every sendMessage taken (`FakeTelegram::on_sent`).
+    sent_listeners: Mutex<Vec<tokio::sync::mpsc::UnboundedSender<Sent>>>,
 }
 
 #[derive(Clone)]
@@ -209,6 +213,14 @@ impl FakeTelegram {
 
     pub fn sent(&self) -> Vec<Sent> {
         self.inner.sent.lock().unwrap().clone()
+    }
+
+    /// Every sendMessage taken from now on, as it is taken: for waiting on many chats at once
+    /// without re-reading `sent()` at every call.
+    pub fn on_sent(&self) -> tokio::sync::mpsc::UnboundedReceiver<Sent> {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        self.inner.sent_listeners.lock().unwrap().push(tx);
+        rx
     }
 
     pub fn actions(&self) -> Vec<Value> {
@@ -493,14 +505,21 @@ fn send_message(inner: &Inner, body: &Value) -> Response {
     } else {
         json!({"id": chat_id, "type": "private", "first_name": "User"})
     };
-    inner.sent.lock().unwrap().push(Sent {
+    let sent = Sent {
         chat_id,
         text: text.clone(),
         parse_mode,
         thread_id: body["message_thread_id"].as_i64(),
         reply_to: body["reply_parameters"]["message_id"].as_i64(),
         message_id,
-    });
+        at: Instant::now(),
+    };
+    inner
+        .sent_listeners
+        .lock()
+        .unwrap()
+        .retain(|l| l.send(sent.clone()).is_ok());
+    inner.sent.lock().unwrap().push(sent);
     ok(json!({
         "message_id": message_id,
         "date": now_secs(),

@@ -1,0 +1,363 @@
+//! The daemon under load, as users run it: the release `mneme start` (Telegram only; web chat,
+//! embeddings and reflector off) against the fake Telegram Bot API and a fake LLM on 127.0.0.1
+//! whose every answer takes 200 ms. 100 private chats at once, each sending 5 messages one after
+//! the other (the next once the answer to the last reached sendMessage): through the webhook
+//! (updates POSTed with the secret header), then through long polling (getUpdates).
+//!
+//! Prints the wall time against the LLM-bound ideal (messages per chat × LLM time), the
+//! overhead per message excluding the LLM, the time before the LLM call, resident memory idle
+//! and after the load, and whether every message was answered exactly once. Asserts nothing
+//! about time. `cargo bench --bench load`; MNEME_LOAD_CHATS, MNEME_LOAD_MESSAGES and
+//! MNEME_LOAD_LLM_MS change the load; with MNEME_BENCH_DATABASE_URL the rows are repeated
+//! with `database_url` set to it.
+
+#[path = "../tests/support/mod.rs"]
+#[allow(unused_imports)] // dead_code is allowed inside support itself
+mod support;
+
+#[path = "support/measure.rs"]
+#[allow(dead_code)] // model_dir is for the other benches
+mod measure;
+#[path = "support/stats.rs"]
+mod stats;
+
+use std::collections::HashMap;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc::UnboundedReceiver;
+
+use measure::rss_mb;
+use stats::{cpu_secs, ms, pct, percentiles};
+use support::binary::{command, write_config};
+use support::web::free_port;
+use support::*;
+
+const SECRET: &str = "load-bench-Secret_0123456789";
+/// Longest wait for one answer before the chat gives up (and the row says so).
+const ANSWER_DEADLINE: Duration = Duration::from_secs(30);
+/// Telegram user (and private chat) id of chat 0.
+const FIRST_USER: i64 = 1000;
+
+#[derive(Clone, Copy)]
+struct Load {
+    chats: usize,
+    messages: usize,
+    llm: Duration,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    Webhook,
+    Polling,
+}
+
+/// One message: its token, its number in the chat, when it was handed over (the POST sent, or
+/// the update queued for getUpdates), when the webhook answered 200, and when its answer
+/// reached sendMessage (or what went wrong).
+struct Sample {
+    token: String,
+    round: usize,
+    posted: Instant,
+    acked: Option<Instant>,
+    answered: Result<Instant, String>,
+}
+
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// What every chat of a row shares.
+struct Row {
+    load: Load,
+    mode: Mode,
+    tg: FakeTelegram,
+    hook_url: String,
+    client: reqwest::Client,
+}
+
+/// One chat: `load.messages` messages, each after the answer to the one before.
+async fn chat(row: Arc<Row>, c: usize, mut answers: UnboundedReceiver<Instant>) -> Vec<Sample> {
+    let (tg, user) = (&row.tg, FIRST_USER + c as i64);
+    let mut samples = Vec::new();
+    for round in 0..row.load.messages {
+        let token = format!("[c{c}m{round}]");
+        let text = format!("message {token}: what do you remember about my garden?");
+        let (posted, mut acked) = (Instant::now(), None);
+        let handed = if row.mode == Mode::Webhook {
+            let update = tg.update(tg.private_message(user, &text));
+            let post =
+                (row.client.post(&row.hook_url)).header("X-Telegram-Bot-Api-Secret-Token", SECRET);
+            match post.json(&update).send().await {
+                Ok(r) if r.status() == 200 => {
+                    acked = Some(Instant::now());
+                    Ok(())
+                }
+                Ok(r) => Err(format!("the webhook answered {}", r.status())),
+                Err(e) => Err(format!("the webhook POST failed: {e}")),
+            }
+        } else {
+            tg.private_text(user, &text);
+            Ok(())
+        };
+        let answered = match handed {
+            Ok(()) => tokio::time::timeout(ANSWER_DEADLINE, answers.recv())
+                .await
+                .ok()
+                .flatten()
+                .ok_or(format!("no answer within {ANSWER_DEADLINE:?}")),
+            Err(e) => Err(e),
+        };
+        let failed = answered.is_err();
+        samples.push(Sample {
+            token,
+            round,
+            posted,
+            acked,
+            answered,
+        });
+        if failed {
+            break; // the chat stops here; the row reports it
+        }
+    }
+    samples
+}
+
+/// One row: a daemon started, loaded, stopped. `Err` when it did not start.
+async fn row(load: Load, mode: Mode, database_url: Option<&str>) -> Result<(), String> {
+    let llm = FakeLlm::start().await;
+    llm.fallback(openai_text_after("Noted, thank you.", load.llm));
+    let tg = FakeTelegram::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let hook_url = format!("http://127.0.0.1:{port}/telegram/updates");
+    let mut extra = format!(
+        "  telegram:\n    enabled: true\n    bot_token: \"{}\"\n    api_url: {}\n    allowed_user_ids: [\"*\"]\n",
+        tg.token, tg.url
+    );
+    if mode == Mode::Webhook {
+        extra += &format!(
+            "    mode: webhook\n    webhook_url: {hook_url}\n    webhook_secret: {SECRET}\n    webhook_listen: 127.0.0.1:{port}\n"
+        );
+    }
+    extra += "reflector_enabled: false\nembedding_provider: none\n";
+    if let Some(url) = database_url {
+        extra += &format!("database_url: {}\n", serde_json::json!(url));
+    }
+    let config = write_config(dir.path(), &config_yaml(&llm, dir.path(), &extra));
+    let log_path = dir.path().join("daemon.log");
+    let mut child = command(&config, &["start"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log_path).unwrap())
+        .spawn()
+        .unwrap();
+    let pid = child.id().unwrap();
+    let ready = tg.wait_until("the daemon ready", |t| match mode {
+        Mode::Webhook => t.webhook().is_some(),
+        Mode::Polling => !t.calls("getUpdates").is_empty(),
+    });
+    tokio::select! {
+        () = ready => {}
+        status = child.wait() => {
+            let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+            let lines = || log.lines().map(str::trim).filter(|l| !l.is_empty());
+            let why = lines().find(|l| l.to_lowercase().contains("error")).or_else(|| lines().next_back());
+            return Err(format!("the daemon exited at start ({}): {}", status.unwrap(), why.unwrap_or("")));
+        }
+    }
+    let idle_mb = rss_mb(Some(pid));
+    let (pid_text, cpu_before) = (pid.to_string(), cpu_secs("self"));
+    let daemon_cpu_before = cpu_secs(&pid_text);
+
+    // Each chat waits for its own answers; one task hands them out as the fake takes them.
+    let mut on_sent = tg.on_sent();
+    let (mut routes, mut inboxes) = (HashMap::new(), Vec::new());
+    for c in 0..load.chats {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        routes.insert(FIRST_USER + c as i64, tx);
+        inboxes.push(rx);
+    }
+    let router = tokio::spawn(async move {
+        while let Some(sent) = on_sent.recv().await {
+            if let Some(route) = routes.get(&sent.chat_id) {
+                let _ = route.send(sent.at);
+            }
+        }
+    });
+    let client = reqwest::Client::new();
+    let shared = Arc::new(Row {
+        load,
+        mode,
+        tg: tg.clone(),
+        hook_url,
+        client,
+    });
+    let started = Instant::now();
+    let chats: Vec<_> = (inboxes.into_iter().enumerate())
+        .map(|(c, inbox)| tokio::spawn(chat(shared.clone(), c, inbox)))
+        .collect();
+    let mut samples = Vec::new();
+    for chat in chats {
+        samples.extend(chat.await.unwrap());
+    }
+    let answered = |s: &Sample| s.answered.as_ref().ok().copied();
+    let wall = samples.iter().filter_map(answered).max().unwrap_or(started) - started;
+    let loaded_mb = rss_mb(Some(pid));
+    let daemon_cpu = cpu_secs(&pid_text) - daemon_cpu_before;
+    let bench_cpu = cpu_secs("self") - cpu_before;
+    router.abort();
+    let _ = std::process::Command::new("kill")
+        .args(["-TERM", &pid_text])
+        .status();
+    let exit = match tokio::time::timeout(Duration::from_secs(15), child.wait()).await {
+        Ok(status) => status.unwrap().to_string(),
+        Err(_) => "still running 15 s after SIGTERM".into(),
+    };
+
+    // Each message's LLM request, found by its token in the newest message of the request.
+    let mut asked: HashMap<String, Vec<Instant>> = HashMap::new();
+    let requests = llm.requests_timed();
+    for (at, request) in &requests {
+        let newest = request.message_texts().pop().unwrap_or_default();
+        if let Some(token) = newest.split_once("[c").and_then(|(_, t)| t.split_once(']')) {
+            asked
+                .entry(format!("[c{}]", token.0))
+                .or_default()
+                .push(*at);
+        }
+    }
+    let llm_ms = ms(load.llm);
+    let (mut overhead, mut before, mut after, mut ack) = (vec![], vec![], vec![], vec![]);
+    let mut by_round = vec![vec![]; load.messages];
+    for s in &samples {
+        if let Some(done) = answered(s) {
+            overhead.push(ms(done - s.posted) - llm_ms);
+            by_round[s.round].push(ms(done - s.posted) - llm_ms);
+            if let Some(at) = asked.get(&s.token).and_then(|a| a.first()) {
+                before.push(ms(*at - s.posted));
+                after.push(ms(done - *at) - llm_ms);
+            }
+        }
+        ack.extend(s.acked.map(|a| ms(a - s.posted)));
+    }
+    let total = load.chats * load.messages;
+    let (wall, ideal) = (
+        wall.as_secs_f64(),
+        (load.llm * load.messages as u32).as_secs_f64(),
+    );
+    let share = 100.0 * ideal / wall.max(1e-9);
+    println!("  wall {wall:.2} s for {total} messages; ideal {ideal:.2} s: {share:.0} % of it");
+    println!("  overhead excl. LLM    {}", percentiles(overhead));
+    println!("  before the LLM call   {}", percentiles(before));
+    println!("  after the LLM answer  {}", percentiles(after));
+    if mode == Mode::Webhook {
+        println!("  webhook 200 after     {}", percentiles(ack));
+    }
+    let rounds: Vec<String> = (by_round.iter_mut().filter(|r| !r.is_empty()))
+        .map(|r| {
+            r.sort_by(f64::total_cmp);
+            format!("{:.1}", pct(r, 0.5))
+        })
+        .collect();
+    println!(
+        "  overhead p50 by message number (1st, 2nd, …): {} ms",
+        rounds.join(" / ")
+    );
+    println!("  RSS idle {idle_mb:.1} MB, after the load {loaded_mb:.1} MB");
+    let per_message = 1000.0 * daemon_cpu / total as f64;
+    println!(
+        "  CPU during the load: daemon {daemon_cpu:.2} s ({per_message:.1} ms per message), this bench and its fakes {bench_cpu:.2} s"
+    );
+
+    // Exactly once: sendMessage per chat, LLM requests per message.
+    let sent = tg.sent();
+    let ids = FIRST_USER..FIRST_USER + load.chats as i64;
+    let mut wrong: Vec<String> = (ids.clone())
+        .map(|id| (id, sent.iter().filter(|s| s.chat_id == id).count()))
+        .filter(|(_, n)| *n != load.messages)
+        .map(|(id, n)| format!("chat {id}: {n}"))
+        .collect();
+    let stray = sent.iter().filter(|s| !ids.contains(&s.chat_id)).count();
+    if stray > 0 {
+        wrong.push(format!("{stray} to other chats"));
+    }
+    let n = requests.len();
+    let twice = asked.values().filter(|a| a.len() > 1).count();
+    if wrong.is_empty() {
+        println!(
+            "  every message answered exactly once ({} sendMessage)",
+            sent.len()
+        );
+    } else {
+        let first: Vec<&str> = wrong.iter().take(8).map(String::as_str).collect();
+        println!(
+            "  MISMATCH, answers per chat (want {}): {}",
+            load.messages,
+            first.join(", ")
+        );
+    }
+    if twice > 0 || n != total || asked.len() != total {
+        let found = asked.len();
+        println!(
+            "  LLM: {n} requests for {total} messages, {found} found by token, {twice} asked twice"
+        );
+    }
+    for s in samples.iter().filter(|s| s.answered.is_err()).take(5) {
+        println!("  {}: {}", s.token, s.answered.as_ref().unwrap_err());
+    }
+    let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+    let bad: Vec<&str> = (log.lines())
+        .filter(|l| l.contains(" WARN ") || l.contains(" ERROR "))
+        .collect();
+    println!(
+        "  daemon: {exit} after SIGTERM; {} WARN/ERROR log lines",
+        bad.len()
+    );
+    for line in bad.iter().take(3) {
+        println!("    {}", line.chars().take(220).collect::<String>());
+    }
+    Ok(())
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    if !std::env::args().any(|a| a == "--bench") {
+        println!("load: run with `cargo bench --bench load`");
+        return;
+    }
+    let load = Load {
+        chats: env_or("MNEME_LOAD_CHATS", 100),
+        messages: env_or("MNEME_LOAD_MESSAGES", 5).max(1),
+        llm: Duration::from_millis(env_or("MNEME_LOAD_LLM_MS", 200) as u64),
+    };
+    println!(
+        "load: {} chats at once × {} messages each, LLM {} ms per answer (the release `mneme start`)",
+        load.chats,
+        load.messages,
+        load.llm.as_millis()
+    );
+    let postgres = std::env::var("MNEME_BENCH_DATABASE_URL")
+        .ok()
+        .filter(|u| !u.is_empty());
+    let mut rows = vec![
+        ("SQLite, webhook", Mode::Webhook, None),
+        ("SQLite, long polling", Mode::Polling, None),
+    ];
+    if let Some(url) = postgres.as_deref() {
+        rows.push(("PostgreSQL, webhook", Mode::Webhook, Some(url)));
+        rows.push(("PostgreSQL, long polling", Mode::Polling, Some(url)));
+    }
+    for (name, mode, database_url) in rows {
+        println!("{name}");
+        match (row(load, mode, database_url).await, database_url) {
+            (Ok(()), _) => {}
+            (Err(why), Some(_)) => println!("  not supported yet ({why})"),
+            (Err(why), None) => println!("  did not run: {why}"),
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! Figures read off a load: percentiles of samples, CPU time of a process.
+
+use std::time::Duration;
+
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// Nearest-rank percentile `p` (0–1) of sorted `v`.
+pub fn pct(v: &[f64], p: f64) -> f64 {
+    v[((v.len() as f64 * p).ceil() as usize).clamp(1, v.len()) - 1]
+}
+
+pub fn percentiles(mut v: Vec<f64>) -> String {
+    if v.is_empty() {
+        return "n/a".into();
+    }
+    v.sort_by(f64::total_cmp);
+    let (p50, p95, p99) = (pct(&v, 0.5), pct(&v, 0.95), pct(&v, 0.99));
+    format!("p50 {p50:6.1} ms   p95 {p95:6.1} ms   p99 {p99:6.1} ms")
+}
+
+/// CPU seconds (user + system) process `pid` ("self": this one) used so far; 0 without /proc.
+pub fn cpu_secs(pid: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // after the command's closing parenthesis, utime and stime are the 12th and 13th fields
+    let fields = stat.rsplit(')').next().unwrap_or("").split_whitespace();
+    let ticks: f64 = fields
+        .skip(11)
+        .take(2)
+        .filter_map(|f| f.parse::<f64>().ok())
+        .sum();
+    ticks / 100.0 // USER_HZ
+}
