@@ -32,24 +32,6 @@ fn assert_no_pings(posted: &[Posted]) {
     }
 }
 
-async fn stored_texts(bot: &TestBot, chat: &str) -> Vec<String> {
-    let store = bot.agent.store();
-    let Some(chat) = store
-        .find_chat(&chat.parse::<ChatKey>().unwrap())
-        .await
-        .unwrap()
-    else {
-        return Vec::new();
-    };
-    store
-        .messages_after(chat.id, 0, 1000)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|m| m.text)
-        .collect()
-}
-
 #[tokio::test]
 async fn a_dm_turn() {
     let (llm, dc, dir) = setup().await;
@@ -107,7 +89,7 @@ async fn a_dm_turn() {
     // (messages are taken in order: once the answer to the last is out, its echo was seen)
     dc.dm(D::FRIEND, "/help");
     dc.wait_posted(4).await;
-    let mut stored = stored_texts(&bot.bot, &format!("discord:{dm}")).await;
+    let mut stored = stored_texts(&bot.bot.agent, &format!("discord:{dm}")).await;
     stored.sort();
     assert_eq!(
         stored,
@@ -156,7 +138,11 @@ async fn strangers_are_told_once_and_nothing_is_stored() {
     assert_eq!(llm.request_count(), 1, "only the friend reached the model");
     assert_no_pings(&posted);
     let stranger_chat = format!("discord:{}", dc.dm_channel(555));
-    assert!(stored_texts(&bot.bot, &stranger_chat).await.is_empty());
+    assert!(
+        stored_texts(&bot.bot.agent, &stranger_chat)
+            .await
+            .is_empty()
+    );
     bot.stop().await;
 }
 
@@ -228,13 +214,13 @@ async fn guild_channels_answer_only_when_addressed() {
     assert!(chat.is_group);
     assert_eq!(chat.title.as_deref(), Some("general"));
     assert!(
-        stored_texts(&bot.bot, &format!("discord:{}", D::OTHER))
+        stored_texts(&bot.bot.agent, &format!("discord:{}", D::OTHER))
             .await
             .is_empty(),
         "a channel not allowed is not stored"
     );
     assert!(
-        stored_texts(&bot.bot, &format!("discord:{}", D::ALLOWED))
+        stored_texts(&bot.bot.agent, &format!("discord:{}", D::ALLOWED))
             .await
             .contains(&"me too".to_string()),
         "unaddressed messages are stored"
@@ -281,7 +267,7 @@ async fn threads_follow_their_parent_channel_and_are_answered_in_the_thread() {
         "looked up once, then known"
     );
     assert!(
-        stored_texts(&bot.bot, &format!("discord:{}", D::OTHER_THREAD))
+        stored_texts(&bot.bot.agent, &format!("discord:{}", D::OTHER_THREAD))
             .await
             .is_empty()
     );
@@ -452,7 +438,7 @@ async fn a_restart_does_not_answer_a_redelivered_message() {
     assert_eq!(dc.posted().len(), 2);
     assert_eq!(llm.request_count(), 2);
     assert_eq!(
-        stored_texts(&bot.bot, &format!("discord:{dm}")).await,
+        stored_texts(&bot.bot.agent, &format!("discord:{dm}")).await,
         ["first", "answer", "second", "answer"]
     );
     bot.stop().await;

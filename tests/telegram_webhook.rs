@@ -82,22 +82,6 @@ async fn webhook_bot(
     (bot, hook)
 }
 
-/// The texts of the messages stored for telegram chat `chat`, oldest first.
-async fn stored_texts(bot: &TelegramBot, chat: &str) -> Vec<String> {
-    let store = bot.bot.agent.store();
-    let key = format!("telegram:{chat}").parse().unwrap();
-    let Some(chat) = store.find_chat(&key).await.unwrap() else {
-        return Vec::new();
-    };
-    store
-        .messages_after(chat.id, 0, 1000)
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|m| m.text)
-        .collect()
-}
-
 fn telegram_state(bot: &TelegramBot) -> Option<ChannelState> {
     bot.bot
         .agent
@@ -132,7 +116,10 @@ async fn the_webhook_is_registered_and_a_message_is_answered_once_even_when_rede
     assert_eq!(hook.deliver(&update).await, StatusCode::OK);
     // 200 means stored: the message is there the moment the answer is.
     assert_eq!(
-        stored_texts(&bot, "100").await.first().map(String::as_str),
+        stored_texts(&bot.bot.agent, "telegram:100")
+            .await
+            .first()
+            .map(String::as_str),
         Some("hello")
     );
     let sent = tg.wait_sent(1).await;
@@ -150,7 +137,7 @@ async fn the_webhook_is_registered_and_a_message_is_answered_once_even_when_rede
     let texts: Vec<String> = sent.iter().map(|s| s.visible()).collect();
     assert_eq!(texts, ["hello back", "second answer"]);
     assert_eq!(llm.request_count(), 2);
-    let user_texts: Vec<String> = stored_texts(&bot, "100")
+    let user_texts: Vec<String> = stored_texts(&bot.bot.agent, "telegram:100")
         .await
         .into_iter()
         .filter(|t| t == "hello" || t == "and now?")
@@ -201,7 +188,7 @@ async fn requests_without_the_secret_are_refused_and_nothing_is_stored() {
     let sent = tg.wait_sent(1).await;
     assert_eq!(sent[0].visible(), "only this one");
     assert_eq!(llm.requests()[0].message_texts(), ["the real one"]);
-    let stored = stored_texts(&bot, "100").await;
+    let stored = stored_texts(&bot.bot.agent, "telegram:100").await;
     assert!(
         stored.iter().all(|t| !t.starts_with("forged")),
         "{stored:?}"

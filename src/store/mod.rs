@@ -186,7 +186,8 @@ mod tests {
         }
     }
 
-    fn fact(scope: crate::base::MemoryScope, content: &str) -> NewMemory {
+    /// A fact to insert or import in store tests.
+    pub(super) fn fact(scope: crate::base::MemoryScope, content: &str) -> NewMemory {
         NewMemory {
             scope,
             category: crate::base::Category::Knowledge,

@@ -299,19 +299,10 @@ mod tests {
         for text in ["one", "two", "three"] {
             ids.push(
                 store
-                    .insert_memory(&super::super::NewMemory {
-                        scope: MemoryScope::Global,
-                        category: crate::base::Category::Knowledge,
-                        content: format!("fact {text}"),
-                        subject: None,
-                        confidence: 0.7,
-                        source: crate::base::Source::Explicit,
-                        source_message_ids: vec![],
-                        created_at: None,
-                        last_seen_at: None,
-                        archived: false,
-                        key: None,
-                    })
+                    .insert_memory(&crate::store::tests::fact(
+                        MemoryScope::Global,
+                        &format!("fact {text}"),
+                    ))
                     .await
                     .unwrap(),
             );

@@ -73,6 +73,23 @@ pub async fn eventually<F: Future<Output = bool>>(what: &str, mut cond: impl FnM
     }
 }
 
+/// The texts of the messages stored for chat `chat` (`CHANNEL:ID`), oldest first; none when
+/// the chat is not known.
+pub async fn stored_texts(agent: &Agent, chat: &str) -> Vec<String> {
+    let store = agent.store();
+    let key: mneme::base::ChatKey = chat.parse().unwrap();
+    let Some(chat) = store.find_chat(&key).await.unwrap() else {
+        return Vec::new();
+    };
+    store
+        .messages_after(chat.id, 0, 1000)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.text)
+        .collect()
+}
+
 /// Waits until `channel` owes no answer: every delivered answer is recorded (the channel does
 /// that just after delivering, so a test that saw the delivery polls for it).
 pub async fn wait_nothing_owed(agent: &Arc<Agent>, channel: &str) {
