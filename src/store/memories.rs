@@ -117,6 +117,20 @@ pub(super) async fn insert_row(
 /// Most message ids kept as a memory's sources (the newest).
 pub(super) const MAX_SOURCE_IDS: usize = 64;
 
+/// A memory's source message ids (as stored, JSON) with `new` added: each id once, in the
+/// order first seen, the newest [`MAX_SOURCE_IDS`] kept.
+pub(super) fn merged_sources(stored: &str, new: &[i64]) -> Vec<i64> {
+    let mut ids: Vec<i64> = serde_json::from_str(stored).unwrap_or_default();
+    for s in new {
+        if !ids.contains(s) {
+            ids.push(*s);
+        }
+    }
+    let drop = ids.len().saturating_sub(MAX_SOURCE_IDS);
+    ids.drain(..drop);
+    ids
+}
+
 /// Adds `source_ids` to memory `id`'s sources (the newest `MAX_SOURCE_IDS` are kept).
 pub(super) async fn add_sources(
     conn: &mut SqliteConnection,
@@ -130,14 +144,7 @@ pub(super) async fn add_sources(
         .bind(id)
         .fetch_one(&mut *conn)
         .await?;
-    let mut ids: Vec<i64> = serde_json::from_str(&old).unwrap_or_default();
-    for s in source_ids {
-        if !ids.contains(s) {
-            ids.push(*s);
-        }
-    }
-    let drop = ids.len().saturating_sub(MAX_SOURCE_IDS);
-    ids.drain(..drop);
+    let ids = merged_sources(&old, source_ids);
     sqlx::query("UPDATE memories SET source_message_ids = ?2 WHERE id = ?1")
         .bind(id)
         .bind(serde_json::to_string(&ids).unwrap_or_else(|_| "[]".into()))

@@ -344,4 +344,15 @@ mod tests {
         check().await;
         assert_eq!(store.count_injectable(a).await.unwrap(), 1);
     }
+
+    #[test]
+    fn sources_merge_once_each_keeping_the_newest() {
+        use memories::{MAX_SOURCE_IDS, merged_sources};
+        assert_eq!(merged_sources("[3,1]", &[1, 4, 4]), [3, 1, 4]);
+        assert_eq!(merged_sources("not json", &[2]), [2]);
+        let many: Vec<i64> = (0..100).collect();
+        let kept = merged_sources("[]", &many);
+        assert_eq!(kept.len(), MAX_SOURCE_IDS);
+        assert_eq!(kept.last(), Some(&99));
+    }
 }

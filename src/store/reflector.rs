@@ -13,7 +13,7 @@ use super::{ChatRow, NewMemory, Result, Store, from_json, json_list};
 use crate::base::{Category, MemoryScope};
 
 /// Source message ids kept per memory; a fact reinforced for years keeps its latest sources.
-use super::memories::MAX_SOURCE_IDS;
+use super::memories::merged_sources;
 
 /// A chat's cursor and backoff (`memory_reflector_state`); all zero before its first pass.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, FromRow)]
@@ -369,14 +369,7 @@ impl ReflectionTx {
         .bind(self.chat_id)
         .fetch_one(&mut *self.tx)
         .await?;
-        let mut ids: Vec<i64> = serde_json::from_str(&old).unwrap_or_default();
-        for s in source_ids {
-            if !ids.contains(s) {
-                ids.push(*s);
-            }
-        }
-        let drop = ids.len().saturating_sub(MAX_SOURCE_IDS);
-        ids.drain(..drop);
+        let ids = merged_sources(&old, source_ids);
         sqlx::query(
             "UPDATE memories SET confidence = ?3, last_seen_at = ?4, updated_at = ?4,
                 source_message_ids = ?5, subject = COALESCE(subject, ?6)
