@@ -8,8 +8,10 @@
 //! overhead per message excluding the LLM, the time before the LLM call, resident memory idle
 //! and after the load, and whether every message was answered exactly once. Asserts nothing
 //! about time. `cargo bench --bench load`; MNEME_LOAD_CHATS, MNEME_LOAD_MESSAGES and
-//! MNEME_LOAD_LLM_MS change the load; with MNEME_BENCH_DATABASE_URL the rows are repeated
-//! with `database_url` set to it.
+//! MNEME_LOAD_LLM_MS change the load. With MNEME_BENCH_DATABASE_URL (a PostgreSQL server, as
+//! `MNEME_TEST_DATABASE_URL`; `scripts/test-prepare` writes one to target/test-database-url) the
+//! rows are repeated on PostgreSQL, each on a fresh database, and once more with two replicas on
+//! one database, each chat's updates POSTed to the replicas in turn (as a balancer would).
 
 #[path = "../tests/support/mod.rs"]
 #[allow(unused_imports)] // dead_code is allowed inside support itself
@@ -76,7 +78,8 @@ struct Row {
     load: Load,
     mode: Mode,
     tg: FakeTelegram,
-    hook_url: String,
+    /// Each replica's webhook (one unless the row has replicas).
+    hook_urls: Vec<String>,
     client: reqwest::Client,
 }
 
@@ -90,8 +93,9 @@ async fn chat(row: Arc<Row>, c: usize, mut answers: UnboundedReceiver<Instant>) 
         let (posted, mut acked) = (Instant::now(), None);
         let handed = if row.mode == Mode::Webhook {
             let update = tg.update(tg.private_message(user, &text));
-            let post =
-                (row.client.post(&row.hook_url)).header("X-Telegram-Bot-Api-Secret-Token", SECRET);
+            // Round robin over the replicas, as a balancer in front of them would do.
+            let hook = &row.hook_urls[(c + round) % row.hook_urls.len()];
+            let post = (row.client.post(hook)).header("X-Telegram-Bot-Api-Secret-Token", SECRET);
             match post.json(&update).send().await {
                 Ok(r) if r.status() == 200 => {
                     acked = Some(Instant::now());
@@ -127,52 +131,74 @@ async fn chat(row: Arc<Row>, c: usize, mut answers: UnboundedReceiver<Instant>) 
     samples
 }
 
-/// One row: a daemon started, loaded, stopped. `Err` when it did not start.
-async fn row(load: Load, mode: Mode, database_url: Option<&str>) -> Result<(), String> {
+/// One row: `replicas` daemons on one database started, loaded, stopped. `Err` when one did
+/// not start.
+async fn row(
+    load: Load,
+    mode: Mode,
+    database_url: Option<&str>,
+    replicas: usize,
+) -> Result<(), String> {
     let llm = FakeLlm::start().await;
     llm.fallback(openai_text_after("Noted, thank you.", load.llm));
     let tg = FakeTelegram::start().await;
     let dir = tempfile::tempdir().unwrap();
-    let port = free_port();
-    let hook_url = format!("http://127.0.0.1:{port}/telegram/updates");
-    let mut extra = format!(
-        "  telegram:\n    enabled: true\n    bot_token: \"{}\"\n    api_url: {}\n    allowed_user_ids: [\"*\"]\n",
-        tg.token, tg.url
-    );
-    if mode == Mode::Webhook {
-        extra += &format!(
-            "    mode: webhook\n    webhook_url: {hook_url}\n    webhook_secret: {SECRET}\n    webhook_listen: 127.0.0.1:{port}\n"
+    let (mut children, mut pids, mut logs, mut hook_urls) = (vec![], vec![], vec![], vec![]);
+    for replica in 0..replicas {
+        let home = dir.path().join(format!("replica-{replica}"));
+        std::fs::create_dir_all(&home).unwrap();
+        let port = free_port();
+        let hook_url = format!("http://127.0.0.1:{port}/telegram/updates");
+        let mut extra = format!(
+            "  telegram:\n    enabled: true\n    bot_token: \"{}\"\n    api_url: {}\n    allowed_user_ids: [\"*\"]\n",
+            tg.token, tg.url
         );
+        if mode == Mode::Webhook {
+            extra += &format!(
+                "    mode: webhook\n    webhook_url: {hook_url}\n    webhook_secret: {SECRET}\n    webhook_listen: 127.0.0.1:{port}\n"
+            );
+        }
+        extra += "reflector_enabled: false\nembedding_provider: none\n";
+        if let Some(url) = database_url {
+            extra += &format!("database_url: {}\n", serde_json::json!(url));
+        }
+        let config = write_config(&home, &config_yaml(&llm, &home, &extra));
+        let log_path = home.join("daemon.log");
+        let child = command(&config, &["start"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log_path).unwrap())
+            .spawn()
+            .unwrap();
+        pids.push(child.id().unwrap());
+        children.push(child);
+        logs.push(log_path);
+        hook_urls.push(hook_url);
     }
-    extra += "reflector_enabled: false\nembedding_provider: none\n";
-    if let Some(url) = database_url {
-        extra += &format!("database_url: {}\n", serde_json::json!(url));
-    }
-    let config = write_config(dir.path(), &config_yaml(&llm, dir.path(), &extra));
-    let log_path = dir.path().join("daemon.log");
-    let mut child = command(&config, &["start"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log_path).unwrap())
-        .spawn()
-        .unwrap();
-    let pid = child.id().unwrap();
-    let ready = tg.wait_until("the daemon ready", |t| match mode {
-        Mode::Webhook => t.webhook().is_some(),
+    let ready = tg.wait_until("the daemons ready", |t| match mode {
+        Mode::Webhook => t.calls("setWebhook").len() >= replicas,
         Mode::Polling => !t.calls("getUpdates").is_empty(),
     });
+    let exited = futures_util::future::select_all(children.iter_mut().map(|c| Box::pin(c.wait())));
     tokio::select! {
         () = ready => {}
-        status = child.wait() => {
-            let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+        (status, i, _) = exited => {
+            let log = std::fs::read_to_string(&logs[i]).unwrap_or_default();
             let lines = || log.lines().map(str::trim).filter(|l| !l.is_empty());
             let why = lines().find(|l| l.to_lowercase().contains("error")).or_else(|| lines().next_back());
             return Err(format!("the daemon exited at start ({}): {}", status.unwrap(), why.unwrap_or("")));
         }
     }
-    let idle_mb = rss_mb(Some(pid));
-    let (pid_text, cpu_before) = (pid.to_string(), cpu_secs("self"));
-    let daemon_cpu_before = cpu_secs(&pid_text);
+    let rss = |pids: &[u32]| -> Vec<String> {
+        pids.iter()
+            .map(|p| format!("{:.1}", rss_mb(Some(*p))))
+            .collect()
+    };
+    let idle_mb = rss(&pids);
+    let pid_texts: Vec<String> = pids.iter().map(u32::to_string).collect();
+    let daemon_cpu = || pid_texts.iter().map(|p| cpu_secs(p)).sum::<f64>();
+    let cpu_before = cpu_secs("self");
+    let daemon_cpu_before = daemon_cpu();
 
     // Each chat waits for its own answers; one task hands them out as the fake takes them.
     let mut on_sent = tg.on_sent();
@@ -194,7 +220,7 @@ async fn row(load: Load, mode: Mode, database_url: Option<&str>) -> Result<(), S
         load,
         mode,
         tg: tg.clone(),
-        hook_url,
+        hook_urls,
         client,
     });
     let started = Instant::now();
@@ -207,17 +233,23 @@ async fn row(load: Load, mode: Mode, database_url: Option<&str>) -> Result<(), S
     }
     let answered = |s: &Sample| s.answered.as_ref().ok().copied();
     let wall = samples.iter().filter_map(answered).max().unwrap_or(started) - started;
-    let loaded_mb = rss_mb(Some(pid));
-    let daemon_cpu = cpu_secs(&pid_text) - daemon_cpu_before;
+    let loaded_mb = rss(&pids);
+    let daemon_cpu = daemon_cpu() - daemon_cpu_before;
     let bench_cpu = cpu_secs("self") - cpu_before;
     router.abort();
-    let _ = std::process::Command::new("kill")
-        .args(["-TERM", &pid_text])
-        .status();
-    let exit = match tokio::time::timeout(Duration::from_secs(15), child.wait()).await {
-        Ok(status) => status.unwrap().to_string(),
-        Err(_) => "still running 15 s after SIGTERM".into(),
-    };
+    let mut exits = Vec::new();
+    for (child, pid) in children.iter_mut().zip(&pid_texts) {
+        let _ = std::process::Command::new("kill")
+            .args(["-TERM", pid])
+            .status();
+        exits.push(
+            match tokio::time::timeout(Duration::from_secs(15), child.wait()).await {
+                Ok(status) => status.unwrap().to_string(),
+                Err(_) => "still running 15 s after SIGTERM".into(),
+            },
+        );
+    }
+    let exit = exits.join(", ");
 
     // Each message's LLM request, found by its token in the newest message of the request.
     let mut asked: HashMap<String, Vec<Instant>> = HashMap::new();
@@ -268,7 +300,11 @@ async fn row(load: Load, mode: Mode, database_url: Option<&str>) -> Result<(), S
         "  overhead p50 by message number (1st, 2nd, …): {} ms",
         rounds.join(" / ")
     );
-    println!("  RSS idle {idle_mb:.1} MB, after the load {loaded_mb:.1} MB");
+    println!(
+        "  RSS idle {} MB, after the load {} MB",
+        idle_mb.join(" + "),
+        loaded_mb.join(" + ")
+    );
     let per_message = 1000.0 * daemon_cpu / total as f64;
     println!(
         "  CPU during the load: daemon {daemon_cpu:.2} s ({per_message:.1} ms per message), this bench and its fakes {bench_cpu:.2} s"
@@ -310,7 +346,10 @@ async fn row(load: Load, mode: Mode, database_url: Option<&str>) -> Result<(), S
     for s in samples.iter().filter(|s| s.answered.is_err()).take(5) {
         println!("  {}: {}", s.token, s.answered.as_ref().unwrap_err());
     }
-    let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+    let log: String = logs
+        .iter()
+        .map(|l| std::fs::read_to_string(l).unwrap_or_default())
+        .collect();
     let bad: Vec<&str> = (log.lines())
         .filter(|l| l.contains(" WARN ") || l.contains(" ERROR "))
         .collect();
@@ -345,19 +384,21 @@ async fn main() {
         .ok()
         .filter(|u| !u.is_empty());
     let mut rows = vec![
-        ("SQLite, webhook", Mode::Webhook, None),
-        ("SQLite, long polling", Mode::Polling, None),
+        ("SQLite, webhook", Mode::Webhook, false, 1),
+        ("SQLite, long polling", Mode::Polling, false, 1),
     ];
-    if let Some(url) = postgres.as_deref() {
-        rows.push(("PostgreSQL, webhook", Mode::Webhook, Some(url)));
-        rows.push(("PostgreSQL, long polling", Mode::Polling, Some(url)));
+    if postgres.is_some() {
+        rows.push(("PostgreSQL, webhook", Mode::Webhook, true, 1));
+        rows.push(("PostgreSQL, long polling", Mode::Polling, true, 1));
+        rows.push(("PostgreSQL, two replicas, webhook", Mode::Webhook, true, 2));
     }
-    for (name, mode, database_url) in rows {
+    for (name, mode, on_postgres, replicas) in rows {
         println!("{name}");
-        match (row(load, mode, database_url).await, database_url) {
-            (Ok(()), _) => {}
-            (Err(why), Some(_)) => println!("  not supported yet ({why})"),
-            (Err(why), None) => println!("  did not run: {why}"),
+        // Each PostgreSQL row on a database of its own.
+        let database = (on_postgres)
+            .then(|| support::postgres::scratch_database(postgres.clone().unwrap_or_default()));
+        if let Err(why) = row(load, mode, database.as_deref(), replicas).await {
+            println!("  did not run: {why}");
         }
     }
 }

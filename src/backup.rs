@@ -35,7 +35,9 @@ fn database_file(config: &Config) -> anyhow::Result<PathBuf> {
         .map(|p| PathBuf::from(p.split('?').next().unwrap_or(p)))
         .ok_or_else(|| {
             anyhow::anyhow!(
-                "backup and restore work on a SQLite database file; database_url is `{url}`"
+                "backup and restore work on a SQLite database file; database_url is `{}` \
+                 (back up PostgreSQL with pg_dump, restore with pg_restore)",
+                config.database_url_for_display()
             )
         })
 }

@@ -28,7 +28,26 @@ pub const SECRET_ENV_VARS: &[&str] = &[
     "MNEME_DISCORD_BOT_TOKEN",
     "MNEME_EMBEDDING_API_KEY",
     "MNEME_WEB_AUTH_TOKEN",
+    "MNEME_DATABASE_URL",
 ];
+
+/// `url` with its password, if any, shown as `***` (for logs and messages).
+pub fn redact_url_password(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut parsed) if parsed.password().is_some() => {
+            let _ = parsed.set_password(Some("***"));
+            parsed.to_string()
+        }
+        Ok(_) => url.to_string(),
+        // Unparsable: whatever sits between "://" and "@" may be credentials.
+        Err(_) => match (url.find("://"), url.rfind('@')) {
+            (Some(start), Some(at)) if at > start => {
+                format!("{}***{}", &url[..start + 3], &url[at..])
+            }
+            _ => url.to_string(),
+        },
+    }
+}
 
 /// A string that must never be printed: `Debug` and `Display` show only whether it is set.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -478,6 +497,11 @@ impl Config {
 
     fn apply_env(&mut self, env: &[(&'static str, String)]) {
         for (name, value) in env {
+            if *name == "MNEME_DATABASE_URL" {
+                // A PostgreSQL URL carries its password: kept out of the file when set here.
+                self.database_url = value.trim().to_string();
+                continue;
+            }
             let slot = match *name {
                 "MNEME_API_KEY" => &mut self.api_key,
                 "MNEME_TELEGRAM_BOT_TOKEN" => &mut self.channels.telegram.bot_token,
@@ -510,6 +534,11 @@ impl Config {
         } else {
             self.database_url.trim().to_string()
         }
+    }
+
+    /// [`Self::database_url`] fit to print: a password in it shows as `***`.
+    pub fn database_url_for_display(&self) -> String {
+        redact_url_password(&self.database_url())
     }
 
     /// `data_dir/runtime`: identity override and the AGENTS.md tree.

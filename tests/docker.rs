@@ -6,7 +6,9 @@
 //!   fake Bot API and fake model on the host, keeps its memory across `docker restart` and a new
 //!   container on the same volume, stops cleanly on `docker stop` within 10 s, logs plain text;
 //! - the README's Docker commands, run as written (names, volume and port made unique);
-//! - `docker-compose.yml` brought up with Compose.
+//! - `docker-compose.yml` brought up with Compose;
+//! - `docker-compose.replicas.yml`: two replicas on PostgreSQL, one memory between them, one
+//!   holder of the scheduled jobs.
 //!
 //! Needs a Docker engine; without one the tests skip visibly, or fail under `CI`.
 
@@ -310,6 +312,36 @@ async fn the_readme_docker_commands_work_as_written() {
     );
 }
 
+/// `docker-compose -f FILE -p PROJECT ARGS…` with `env`, failing the test with its output when
+/// it fails; returns what it printed.
+fn compose_run(
+    file: &std::path::Path,
+    project: &str,
+    env: &[(&str, &str)],
+    args: &[&str],
+) -> String {
+    let out = Command::new("docker-compose")
+        .arg("-f")
+        .arg(file)
+        .args(["-p", project])
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "docker-compose {}:\n{text}",
+        args.join(" ")
+    );
+    text
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn compose_brings_up_a_healthy_mneme_on_its_volume() {
     if !ready() {
@@ -330,34 +362,16 @@ async fn compose_brings_up_a_healthy_mneme_on_its_volume() {
     let file = support::docker::repo().join("docker-compose.yml");
     cleanup.compose.push((file.clone(), project.clone()));
     let port = support::web::free_port().to_string();
-    let compose = |args: &[&str]| {
-        let out = Command::new("docker-compose")
-            .arg("-f")
-            .arg(&file)
-            .args(["-p", &project])
-            .args(args)
-            .env("MNEME_IMAGE", IMAGE)
-            .env("MNEME_PORT", &port)
-            .env(
-                "MNEME_WEB_AUTH_TOKEN",
-                "compose-test-token-0123456789abcdef",
-            )
-            .env("MNEME_API_KEY", "sk-compose-test")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert!(
-            out.status.success(),
-            "docker-compose {}:\n{text}",
-            args.join(" ")
-        );
-        text
-    };
+    let env = [
+        ("MNEME_IMAGE", IMAGE),
+        ("MNEME_PORT", &port),
+        (
+            "MNEME_WEB_AUTH_TOKEN",
+            "compose-test-token-0123456789abcdef",
+        ),
+        ("MNEME_API_KEY", "sk-compose-test"),
+    ];
+    let compose = |args: &[&str]| compose_run(&file, &project, &env, args);
     let init = compose(&[
         "run",
         "--rm",
@@ -380,4 +394,125 @@ async fn compose_brings_up_a_healthy_mneme_on_its_volume() {
     compose(&["stop"]);
     assert!(stopping.elapsed() < Duration::from_secs(10));
     assert_eq!(docker(&["inspect", "-f", "{{.State.ExitCode}}", &id]), "0");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn compose_brings_up_two_replicas_on_postgresql_sharing_one_memory() {
+    if !ready() {
+        return;
+    }
+    if let Err(what) = support::docker::postgres_image() {
+        panic!("{what}");
+    }
+    let mut cleanup = Cleanup::default();
+    let project = unique("mnemereplicas").replace('-', "");
+    let file = support::docker::repo().join("docker-compose.replicas.yml");
+    cleanup.compose.push((file.clone(), project.clone()));
+    let ports = [
+        support::web::free_port().to_string(),
+        support::web::free_port().to_string(),
+    ];
+    let token = "replicas-test-token-0123456789abcdef";
+    let env = [
+        ("MNEME_IMAGE", IMAGE),
+        ("POSTGRES_IMAGE", support::docker::POSTGRES_IMAGE),
+        ("MNEME_PORT_A", &ports[0]),
+        ("MNEME_PORT_B", &ports[1]),
+        ("MNEME_WEB_AUTH_TOKEN", token),
+        ("MNEME_DB_PASSWORD", "replicas-db-Password-42"),
+        ("MNEME_API_KEY", "sk-compose-test"),
+    ];
+    let compose = |args: &[&str]| compose_run(&file, &project, &env, args);
+    for replica in ["mneme-a", "mneme-b"] {
+        let init = compose(&[
+            "run",
+            "--rm",
+            "--no-deps",
+            replica,
+            "init",
+            "--model",
+            "gpt-4o-mini",
+            "--web-host",
+            "0.0.0.0",
+        ]);
+        assert!(init.contains("wrote /data/config.yaml"), "{init}");
+    }
+    compose(&["up", "-d"]);
+    let ids: Vec<String> = ["mneme-a", "mneme-b"]
+        .iter()
+        .map(|r| compose(&["ps", "-q", r]).trim().to_string())
+        .collect();
+    for id in &ids {
+        wait_healthy(id, Duration::from_secs(90)).await;
+    }
+    let client = reqwest::Client::new();
+    let health = |port: String| {
+        let client = client.clone();
+        async move {
+            let body: serde_json::Value = client
+                .get(format!("http://127.0.0.1:{port}/healthz"))
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            body
+        }
+    };
+    // One of the two runs the scheduled jobs.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (a, b) = (
+            health(ports[0].clone()).await,
+            health(ports[1].clone()).await,
+        );
+        let holds = |h: &serde_json::Value| h["leases"]["held"].to_string().contains("schedule");
+        assert!(!(holds(&a) && holds(&b)), "both hold the schedule: {a} {b}");
+        if holds(&a) || holds(&b) {
+            assert_eq!(a["status"], "ok", "{a}");
+            assert_eq!(b["status"], "ok", "{b}");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no replica holds the schedule: {a} {b}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // Remembered through one replica, known to the other: one database.
+    let said = client
+        .post(format!(
+            "http://127.0.0.1:{}/api/chats/alice/messages",
+            ports[0]
+        ))
+        .bearer_auth(token)
+        .json(&serde_json::json!({"text": "remember I prefer green tea"}))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        said.contains("Saved memory #1: I prefer green tea"),
+        "{said}"
+    );
+    let memories: serde_json::Value = client
+        .get(format!("http://127.0.0.1:{}/api/memories", ports[1]))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(
+        memories.to_string().contains("I prefer green tea"),
+        "{memories}"
+    );
+    compose(&["stop"]);
+    for id in &ids {
+        assert_eq!(docker(&["inspect", "-f", "{{.State.ExitCode}}", id]), "0");
+    }
 }

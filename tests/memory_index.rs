@@ -1,6 +1,8 @@
 //! The memory term index: an indexed dedup check decides exactly what a scan of the chat
 //! decides, and stays right through inserts, refinements, archiving and deletion.
 
+mod support;
+
 use std::collections::HashSet;
 
 use mneme::base::{Category, ChatKey, MemoryScope, Source};
@@ -82,7 +84,7 @@ async fn index_agrees_with_scan(store: &Store, chat_id: i64, facts: &[String]) -
 }
 
 async fn store_with_chat(dir: &tempfile::TempDir, name: &str) -> (Store, i64) {
-    let store = Store::open(&format!("sqlite://{}", dir.path().join("m.db").display()))
+    let store = Store::open(&support::database_url(dir.path()))
         .await
         .unwrap();
     let chat = store

@@ -54,9 +54,7 @@ fn filler(scope: MemoryScope, n: usize) -> Vec<NewMemory> {
 }
 
 async fn store_at(dir: &std::path::Path) -> Store {
-    Store::open(&format!("sqlite://{}", dir.join("mneme.db").display()))
-        .await
-        .unwrap()
+    Store::open(&support::database_url(dir)).await.unwrap()
 }
 
 async fn chat(store: &Store, name: &str) -> i64 {

@@ -12,19 +12,14 @@ use support::reflector::{Lab, facts};
 use support::web::{free_port, wait_healthy, web_only_yaml};
 use support::*;
 
-async fn job(db: &std::path::Path, name: &str) -> Option<(Option<bool>, Option<i64>, String)> {
-    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}?mode=ro", db.display()))
-        .await
-        .unwrap();
-    let row = sqlx::query_as::<_, (Option<bool>, Option<i64>, String)>(
-        "SELECT last_ok, next_run_at, schedule FROM scheduled_jobs WHERE name = ?1",
-    )
-    .bind(name)
-    .fetch_optional(&pool)
-    .await
-    .unwrap_or(None);
-    pool.close().await;
-    row
+/// How job `name` last went, when it runs next and on what schedule, as the database says.
+async fn job(database_url: &str, name: &str) -> Option<(Option<bool>, Option<i64>, String)> {
+    let store = mneme::store::Store::open(database_url).await.unwrap();
+    let jobs = store.jobs().await.unwrap_or_default();
+    store.close().await;
+    jobs.into_iter()
+        .find(|j| j.name == name)
+        .map(|j| (j.last_ok, j.next_run_at, j.schedule))
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -54,15 +49,16 @@ async fn reflector_and_sweep_run_on_their_cron_and_usage_shows_last_and_next_run
         "{}",
         checked.stdout
     );
-    assert!(
-        checked.stdout.contains("backup: never"),
-        "{}",
-        checked.stdout
-    );
+    let backup = if support::postgres::enabled() {
+        "backup: not by Mneme on PostgreSQL"
+    } else {
+        "backup: never"
+    };
+    assert!(checked.stdout.contains(backup), "{}", checked.stdout);
 
     let daemon = Daemon::start(&config, "mneme=info");
     wait_healthy(&format!("http://127.0.0.1:{port}")).await;
-    let db = lab.dir.path().join("data/mneme.db");
+    let db = lab.config.database_url();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     loop {
         let reflector = job(&db, "reflector").await;
@@ -111,10 +107,15 @@ async fn the_interval_is_recorded_too_and_a_bad_schedule_is_named() {
     );
     let config = write_config(dir.path(), &yaml);
     let checked = mneme(&config, &["check-config"], "").await;
+    let backup = if support::postgres::enabled() {
+        "backup: not by Mneme on PostgreSQL (backup_schedule is not used): back it up with pg_dump"
+    } else {
+        "backup: `0 0 3 * * *` in UTC, keeping 7"
+    };
     for want in [
         "reflector: every 30 min (reflector_interval_mins; reflector_schedule is empty)",
         "lifecycle sweep: after every reflector pass",
-        "backup: `0 0 3 * * *` in UTC, keeping 7",
+        backup,
     ] {
         assert!(
             checked.stdout.contains(want),
@@ -124,7 +125,8 @@ async fn the_interval_is_recorded_too_and_a_bad_schedule_is_named() {
     }
     let daemon = Daemon::start(&config, "mneme=info");
     wait_healthy(&format!("http://127.0.0.1:{port}")).await;
-    let db = dir.path().join("data/mneme.db");
+    let db = support::postgres::database_url(dir.path())
+        .unwrap_or_else(|| format!("sqlite://{}", dir.path().join("data/mneme.db").display()));
     let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
     while !matches!(job(&db, "reflector").await, Some((Some(true), Some(_), _))) {
         assert!(
@@ -139,8 +141,10 @@ async fn the_interval_is_recorded_too_and_a_bad_schedule_is_named() {
         "{}",
         usage.stdout
     );
-    assert!(
+    // The nightly backup is SQLite's; PostgreSQL is backed up with pg_dump.
+    assert_eq!(
         usage.stdout.contains("backup     0 0 3 * * * (UTC)"),
+        !support::postgres::enabled(),
         "{}",
         usage.stdout
     );

@@ -461,13 +461,23 @@ async fn a_database_locked_by_another_process_loses_no_message() {
     assert!(tg.wait_sent(1).await[0].visible().ends_with("fact zero"));
     tg.wait_confirmed().await;
 
-    // Another process (an operator's sqlite3, a long import) takes the write lock.
+    // Another process (an operator's sqlite3 or psql, a long import) takes the write lock.
     let url = bot.bot.agent.config().database_url();
-    let mut other = sqlx::SqliteConnection::connect(&url).await.unwrap();
-    sqlx::query("BEGIN IMMEDIATE")
-        .execute(&mut other)
-        .await
-        .unwrap();
+    let (mut sqlite, mut postgres) = (None, None);
+    if url.starts_with("postgres") {
+        let mut other = sqlx::PgConnection::connect(&url).await.unwrap();
+        for statement in ["BEGIN", "LOCK TABLE messages IN EXCLUSIVE MODE"] {
+            sqlx::query(statement).execute(&mut other).await.unwrap();
+        }
+        postgres = Some(other);
+    } else {
+        let mut other = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut other)
+            .await
+            .unwrap();
+        sqlite = Some(other);
+    }
     let locked_at = std::time::Instant::now();
     for i in 1..=3 {
         tg.private_text(100, &format!("remember fact {i}"));
@@ -481,8 +491,14 @@ async fn a_database_locked_by_another_process_loses_no_message() {
     );
     assert_eq!(tg.sent().len(), 1);
     assert!(bot.is_running(), "the channel stopped on a busy database");
-    sqlx::query("COMMIT").execute(&mut other).await.unwrap();
-    other.close().await.unwrap();
+    if let Some(mut other) = sqlite {
+        sqlx::query("COMMIT").execute(&mut other).await.unwrap();
+        other.close().await.unwrap();
+    }
+    if let Some(mut other) = postgres {
+        sqlx::query("COMMIT").execute(&mut other).await.unwrap();
+        other.close().await.unwrap();
+    }
 
     // Once it is released, every message is stored and answered, in order.
     let sent = tg.wait_sent(4).await;

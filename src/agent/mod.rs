@@ -103,6 +103,19 @@ pub struct Pending {
     pub platform_thread_id: Option<String>,
 }
 
+impl Pending {
+    /// Stored message `m` of `chat`, to answer.
+    pub fn of(chat: &ChatRow, m: crate::store::MessageRow) -> Self {
+        Self {
+            chat: chat.key(),
+            is_group: chat.is_group,
+            message_id: m.id,
+            platform_message_id: m.platform_message_id,
+            platform_thread_id: m.platform_thread_id,
+        }
+    }
+}
+
 /// Longest message the bot will answer (longer ones are stored and politely refused).
 pub const MAX_INPUT_CHARS: usize = 32_000;
 
@@ -274,17 +287,21 @@ impl Agent {
         channel: &str,
         since_ms: i64,
     ) -> anyhow::Result<Vec<Pending>> {
+        self.overdue(channel, since_ms, i64::MAX).await
+    }
+
+    /// [`Agent::awaiting_reply`] sent before `before_ms` too: answers overdue.
+    pub async fn overdue(
+        &self,
+        channel: &str,
+        since_ms: i64,
+        before_ms: i64,
+    ) -> anyhow::Result<Vec<Pending>> {
         let rows = self.store.awaiting_reply(channel, since_ms).await?;
-        let mut out = Vec::with_capacity(rows.len());
-        for m in rows {
+        let mut out = Vec::new();
+        for m in rows.into_iter().filter(|m| m.created_at < before_ms) {
             if let Some(chat) = self.store.chat_by_id(m.chat_id).await? {
-                out.push(Pending {
-                    chat: chat.key(),
-                    is_group: chat.is_group,
-                    message_id: m.id,
-                    platform_message_id: m.platform_message_id,
-                    platform_thread_id: m.platform_thread_id,
-                });
+                out.push(Pending::of(&chat, m));
             }
         }
         Ok(out)

@@ -9,8 +9,7 @@ use sqlx::FromRow;
 
 use super::ChatKey;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "UPPERCASE")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum Category {
     Profile,
@@ -49,8 +48,7 @@ impl FromStr for Category {
 }
 
 /// How a memory came to be.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, sqlx::Type)]
-#[sqlx(type_name = "TEXT", rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// The user said "remember …".
@@ -60,6 +58,71 @@ pub enum Source {
     /// The background reflector extracted it.
     Reflector,
 }
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Explicit => "explicit",
+            Self::Tool => "tool",
+            Self::Reflector => "reflector",
+        }
+    }
+}
+
+impl FromStr for Source {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        match s {
+            "explicit" => Ok(Self::Explicit),
+            "tool" => Ok(Self::Tool),
+            "reflector" => Ok(Self::Reflector),
+            _ => Err(format!("`{s}` is not a memory source")),
+        }
+    }
+}
+
+/// A text column holding one of an enum's names (`as_str` / `FromStr`), on any backend.
+macro_rules! text_column {
+    ($t:ty) => {
+        impl<DB: sqlx::Database> sqlx::Type<DB> for $t
+        where
+            str: sqlx::Type<DB>,
+        {
+            fn type_info() -> DB::TypeInfo {
+                <str as sqlx::Type<DB>>::type_info()
+            }
+            fn compatible(ty: &DB::TypeInfo) -> bool {
+                <str as sqlx::Type<DB>>::compatible(ty)
+            }
+        }
+
+        impl<'q, DB: sqlx::Database> sqlx::Encode<'q, DB> for $t
+        where
+            &'q str: sqlx::Encode<'q, DB>,
+        {
+            fn encode_by_ref(
+                &self,
+                buf: &mut <DB as sqlx::Database>::ArgumentBuffer<'q>,
+            ) -> std::result::Result<sqlx::encode::IsNull, sqlx::error::BoxDynError> {
+                <&'q str as sqlx::Encode<'q, DB>>::encode(self.as_str(), buf)
+            }
+        }
+
+        impl<'r, DB: sqlx::Database> sqlx::Decode<'r, DB> for $t
+        where
+            &'r str: sqlx::Decode<'r, DB>,
+        {
+            fn decode(
+                value: <DB as sqlx::Database>::ValueRef<'r>,
+            ) -> std::result::Result<Self, sqlx::error::BoxDynError> {
+                Ok(<&'r str as sqlx::Decode<'r, DB>>::decode(value)?.parse::<$t>()?)
+            }
+        }
+    };
+}
+
+text_column!(Category);
+text_column!(Source);
 
 /// Where a memory applies: one chat, or every chat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -4,12 +4,18 @@
 //! Bounded: a chat's queue holds at most [`QUEUE_LIMIT`] new messages (the channel tells the
 //! sender to wait beyond that), and a worker idle for [`IDLE_AFTER`] ends, so a process that
 //! has seen many chats does not keep a task and a queue for each of them.
+//!
+//! Where several replicas share a PostgreSQL database ([`ChatWorkers::coordinated`]), a chat's
+//! answers are given under its turn lock (`store::turns`): the holder answers the chat's owed
+//! messages oldest first, whichever replica stored them, so each is answered once and in order;
+//! a replica that finds the lock taken waits for it, and [`Overdue`] finds what a replica that
+//! died had stored but not answered, for [`ChatWorkers::dispatch_overdue`].
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
@@ -38,11 +44,59 @@ pub fn backlog_since(backlog_mins: u32) -> i64 {
 pub struct ChatWorkers {
     channel: &'static str,
     answer: Answer,
+    /// Set where several replicas may answer (PostgreSQL): answers take the chat's turn.
+    coordinator: Option<Coordinator>,
     queues: HashMap<String, Queue>,
     tasks: JoinSet<()>,
     idle_after: Duration,
     /// Answers each person may ask for per minute in a group.
     pub rate: SenderRate,
+}
+
+/// What answering under turn locks needs.
+#[derive(Clone)]
+struct Coordinator {
+    agent: Arc<Agent>,
+    backlog_mins: u32,
+    /// Messages queued or being answered here (so the sweep does not queue them again).
+    in_flight: Arc<Mutex<HashSet<i64>>>,
+}
+
+impl Coordinator {
+    fn in_flight(&self) -> std::sync::MutexGuard<'_, HashSet<i64>> {
+        self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Finds the answers owed on this channel that no replica is giving (coordinated workers).
+pub struct Overdue {
+    channel: &'static str,
+    coordinator: Coordinator,
+}
+
+impl Overdue {
+    /// The owed answers sent before `older_than` ago that no worker here has — a replica that
+    /// stored them died, or took its turn just as this one let go.
+    pub async fn find(&self, older_than: Duration) -> Vec<Pending> {
+        let c = &self.coordinator;
+        let before = now_ms() - i64::try_from(older_than.as_millis()).unwrap_or(i64::MAX);
+        match c
+            .agent
+            .overdue(self.channel, backlog_since(c.backlog_mins), before)
+            .await
+        {
+            Ok(owed) => {
+                let known = c.in_flight();
+                owed.into_iter()
+                    .filter(|p| !known.contains(&p.message_id))
+                    .collect()
+            }
+            Err(e) => {
+                tracing::warn!(channel = self.channel, error = %e, "could not look for owed answers");
+                Vec::new()
+            }
+        }
+    }
 }
 
 /// A chat's queue: its sender, and how many answers wait in it.
@@ -61,6 +115,7 @@ impl ChatWorkers {
         Self {
             channel,
             answer: Arc::new(move |p| Box::pin(answer(p))),
+            coordinator: None,
             queues: HashMap::new(),
             tasks: JoinSet::new(),
             idle_after: IDLE_AFTER,
@@ -71,6 +126,19 @@ impl ChatWorkers {
     /// The same, with `per_min` answers per person per minute in groups (0 = no limit).
     pub fn with_group_rate(mut self, per_min: u32) -> Self {
         self.rate = SenderRate::new(per_min);
+        self
+    }
+
+    /// The same, answering under the chats' turn locks when `agent`'s database may be shared
+    /// by several replicas (PostgreSQL); owed answers older than `backlog_mins` are not given.
+    pub fn coordinated(mut self, agent: Arc<Agent>, backlog_mins: u32) -> Self {
+        if agent.store().coordinates_turns() {
+            self.coordinator = Some(Coordinator {
+                agent,
+                backlog_mins,
+                in_flight: Arc::default(),
+            });
+        }
         self
     }
 
@@ -97,6 +165,9 @@ impl ChatWorkers {
     /// Queues `pending` behind the answers its chat already owes.
     pub fn dispatch(&mut self, pending: Pending) {
         self.reap();
+        if let Some(c) = &self.coordinator {
+            c.in_flight().insert(pending.message_id);
+        }
         let chat = pending.chat.to_string();
         let pending = match self.queues.get(&chat) {
             Some(q) => {
@@ -121,6 +192,7 @@ impl ChatWorkers {
         );
         let answer = self.answer.clone();
         let idle_after = self.idle_after;
+        let coordinator = self.coordinator.clone();
         self.tasks.spawn(async move {
             loop {
                 let next = match tokio::time::timeout(idle_after, rx.recv()).await {
@@ -133,7 +205,14 @@ impl ChatWorkers {
                 };
                 let Some(p) = next else { break };
                 waiting.fetch_sub(1, Ordering::SeqCst);
-                answer(p).await;
+                match &coordinator {
+                    Some(c) => {
+                        let id = p.message_id;
+                        answer_in_turn(c, p, &answer).await;
+                        c.in_flight().remove(&id);
+                    }
+                    None => answer(p).await,
+                }
             }
         });
     }
@@ -170,6 +249,28 @@ impl ChatWorkers {
         }
     }
 
+    /// Where several replicas answer (coordinated), what finds the answers none is giving;
+    /// `None` otherwise (SQLite: one process, nothing to sweep).
+    pub fn overdue(&self) -> Option<Overdue> {
+        self.coordinator.clone().map(|coordinator| Overdue {
+            channel: self.channel,
+            coordinator,
+        })
+    }
+
+    /// Queues the answers [`Overdue::find`] found, unless a worker here took one meanwhile.
+    pub fn dispatch_overdue(&mut self, owed: Vec<Pending>) {
+        for pending in owed {
+            let known = self
+                .coordinator
+                .as_ref()
+                .is_some_and(|c| c.in_flight().contains(&pending.message_id));
+            if !known {
+                self.dispatch(pending);
+            }
+        }
+    }
+
     /// Closes the queues and lets answers in flight finish, for [`DRAIN_TIMEOUT`] at most.
     pub async fn drain(mut self) {
         self.queues.clear();
@@ -180,6 +281,68 @@ impl ChatWorkers {
                 self.channel
             );
         }
+    }
+}
+
+/// Answers `pending` under its chat's turn lock (several replicas): once the lock is taken,
+/// the chat's owed messages oldest first — this one among them, and any another replica
+/// stored — each once; while another replica holds it, waits, since that one answers the
+/// chat's owed messages too (or dies, and its lock with it). Done once `pending` is no longer
+/// owed.
+async fn answer_in_turn(c: &Coordinator, pending: Pending, answer: &Answer) {
+    let store = c.agent.store();
+    let mut wait = Duration::from_millis(25);
+    let mut chat = None;
+    loop {
+        match store.is_owed(pending.message_id).await {
+            Ok(false) => return,
+            Ok(true) => {}
+            Err(e) => tracing::warn!(error = %e, "could not check an owed answer; retrying"),
+        }
+        // Looked up once (a chat's row does not change), again only if that failed.
+        if chat.is_none() {
+            match store.find_chat(&pending.chat).await {
+                Ok(Some(found)) => chat = Some(found),
+                Ok(None) => return,
+                Err(e) => {
+                    tracing::warn!(error = %e, "could not read an owed answer's chat; retrying")
+                }
+            }
+        }
+        if let Some(chat) = &chat
+            && let Ok(true) = store.try_take_turn(chat.id).await
+        {
+            let mut given = HashSet::new();
+            loop {
+                let owed = match store
+                    .owed_in_chat(chat.id, backlog_since(c.backlog_mins))
+                    .await
+                {
+                    Ok(owed) => owed,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "could not read a chat's owed answers");
+                        break;
+                    }
+                };
+                let Some(next) = owed.into_iter().find(|m| given.insert(m.id)) else {
+                    break;
+                };
+                answer(Pending::of(chat, next)).await;
+            }
+            // Not among them (sent before the backlog window, or read before it was
+            // committed), yet still owed: it is this turn's to answer.
+            if !given.contains(&pending.message_id)
+                && store.is_owed(pending.message_id).await.unwrap_or(false)
+            {
+                answer(pending).await;
+            }
+            if let Err(e) = store.end_turn(chat.id).await {
+                tracing::warn!(error = %e, "could not give a chat's turn back; its connection is renewed");
+            }
+            return;
+        }
+        tokio::time::sleep(wait).await;
+        wait = (wait * 2).min(Duration::from_millis(500));
     }
 }
 

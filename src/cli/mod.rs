@@ -11,6 +11,7 @@ mod usage;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 use tokio_util::sync::CancellationToken;
@@ -151,10 +152,18 @@ fn check_config(path: &std::path::Path) -> ExitCode {
 }
 
 pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
+    // data_dir holds the heartbeat, backups and AGENTS.md files whatever the database: on
+    // PostgreSQL nothing else would create it.
+    std::fs::create_dir_all(&config.data_dir).map_err(|e| {
+        anyhow::anyhow!("cannot create data_dir {}: {e}", config.data_dir.display())
+    })?;
     let url = config.database_url();
-    Store::open(&url)
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot open the database {url}: {e}"))
+    Store::open(&url).await.map_err(|e| {
+        anyhow::anyhow!(
+            "cannot open the database {}: {e}",
+            config.database_url_for_display()
+        )
+    })
 }
 
 /// The configured embedder. One that cannot be set up (model files missing, …) is reported,
@@ -247,6 +256,12 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
     }
     let shutdown = CancellationToken::new();
     spawn_signal_handler(shutdown.clone());
+    // One process of those on a database runs the scheduled jobs (on SQLite: this one). A
+    // short wait for the first try, so the start-up catch-up pass runs where it should.
+    let mut schedule = agent
+        .store()
+        .lease(crate::store::SCHEDULE, shutdown.clone());
+    let _ = tokio::time::timeout(Duration::from_secs(3), schedule.acquired()).await;
     let reflector_llm = Metered::wrap(llm, "reflector");
     let reflector = crate::schedule::reflector::spawn(
         config.clone(),

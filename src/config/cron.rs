@@ -73,7 +73,11 @@ pub fn describe(c: &Config) -> Vec<String> {
             c.lifecycle_schedule.trim()
         )
     });
-    out.push(if c.backup_schedule.trim().is_empty() {
+    let postgres = c.database_url.trim().starts_with("postgres");
+    out.push(if postgres {
+        "backup: not by Mneme on PostgreSQL (backup_schedule is not used): back it up with pg_dump"
+            .into()
+    } else if c.backup_schedule.trim().is_empty() {
         "backup: never on a schedule (backup_schedule is empty); `mneme backup` makes one".into()
     } else {
         format!(

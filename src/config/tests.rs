@@ -395,3 +395,51 @@ fn telegram_webhook_mode_needs_a_url_a_secret_and_an_address() {
         "from-env"
     );
 }
+
+#[test]
+fn database_urls_name_sqlite_or_postgres_and_never_show_a_password() {
+    for good in [
+        "",
+        "sqlite:///var/lib/mneme/mneme.db",
+        "postgres://mneme:pw@db.example:5432/mneme",
+        "postgresql://mneme@127.0.0.1/mneme?sslmode=disable",
+    ] {
+        let loaded = load(&format!("{OK}database_url: \"{good}\"\n"));
+        assert!(loaded.is_ok(), "{good}: {:?}", loaded.err());
+    }
+    for (bad, says) in [
+        (
+            "mysql://root:hunter2@db/mneme",
+            "not a database this build opens",
+        ),
+        ("postgres://mneme:hunter2@/mneme", "empty host"),
+        (
+            "postgres://mneme:hunter2@db.example:5432",
+            "names no database",
+        ),
+        (
+            "postgres://mneme:hunter2@db.example:notaport/x",
+            "is not a URL",
+        ),
+    ] {
+        let err = load(&format!("{OK}database_url: \"{bad}\"\n")).unwrap_err();
+        assert_eq!(keys(&err), ["database_url"], "{bad}");
+        let message = err.problems[0].to_string();
+        assert!(message.contains(says), "{bad}: {message}");
+        assert!(!message.contains("hunter2"), "{message}");
+    }
+    // The URL (and its password) may come from the environment instead of the file.
+    let env = [(
+        "MNEME_DATABASE_URL",
+        "postgres://mneme:s3cret@db.example/mneme".to_string(),
+    )];
+    let loaded = Config::from_yaml(OK, Path::new("c.yaml"), &env).unwrap();
+    assert_eq!(
+        loaded.config.database_url(),
+        "postgres://mneme:s3cret@db.example/mneme"
+    );
+    assert_eq!(
+        loaded.config.database_url_for_display(),
+        "postgres://mneme:***@db.example/mneme"
+    );
+}

@@ -137,11 +137,34 @@ fn check_limits(c: &Config, out: &mut Vec<Problem>) {
         ),
     ];
     check_ranges(&ranges, out);
-    if !c.database_url.trim().is_empty() && !c.database_url.trim().starts_with("sqlite:") {
-        out.push(Problem::error(
-            "database_url",
-            "only sqlite://PATH is supported by this build; leave it empty for SQLite in data_dir",
+    if let Some(problem) = database_url_problem(c.database_url.trim()) {
+        out.push(Problem::error("database_url", problem));
+    }
+}
+
+/// What is wrong with a `database_url`, if anything: empty (SQLite in data_dir),
+/// `sqlite://PATH` or `postgres://USER:PASSWORD@HOST[:PORT]/DATABASE` are accepted.
+fn database_url_problem(url: &str) -> Option<String> {
+    const FORMS: &str = "use sqlite://PATH, postgres://USER:PASSWORD@HOST:PORT/DATABASE, \
+        or leave it empty for SQLite in data_dir";
+    if url.is_empty() || url.starts_with("sqlite:") {
+        return None;
+    }
+    let shown = crate::config::redact_url_password(url);
+    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+        return Some(format!(
+            "`{shown}` is not a database this build opens: {FORMS}"
         ));
+    }
+    match url::Url::parse(url) {
+        Err(e) => Some(format!("`{shown}` is not a URL ({e}): {FORMS}")),
+        Ok(u) if u.host_str().is_none_or(str::is_empty) => {
+            Some(format!("`{shown}` names no server: {FORMS}"))
+        }
+        Ok(u) if u.path().trim_matches('/').is_empty() => {
+            Some(format!("`{shown}` names no database: {FORMS}"))
+        }
+        Ok(_) => None,
     }
 }
 

@@ -46,13 +46,18 @@ pub async fn check(store: &Store, channels_status: &ChannelStatus) -> Health {
             ChannelState::Connected => "connected".to_string(),
             ChannelState::Starting => "down: not connected yet".to_string(),
             ChannelState::Down(why) => format!("down: {why}"),
+            ChannelState::Standby(why) => format!("standby: {why}"),
         };
         channels.insert(name.to_string(), Value::String(text));
     }
+    let leases = store.lease_book();
     let body = json!({
         "status": if healthy { "ok" } else { "unavailable" },
         "database": database,
         "channels": channels,
+        // Which of the one-replica-at-a-time jobs this process holds (several replicas on
+        // PostgreSQL), of those it asks for.
+        "leases": {"held": leases.held(), "wanted": leases.wanted()},
     });
     Health { healthy, body }
 }

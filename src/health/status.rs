@@ -18,11 +18,14 @@ pub enum ChannelState {
     Connected,
     /// Was or could not get connected; why, in words fit for a health check (no secrets).
     Down(String),
+    /// Ready, while another replica does this channel's one-at-a-time work (why, in words).
+    Standby(String),
 }
 
 impl ChannelState {
+    /// Connected, or standing by for another replica: either way as it should be.
     pub fn is_up(&self) -> bool {
-        matches!(self, Self::Connected)
+        matches!(self, Self::Connected | Self::Standby(_))
     }
 }
 
@@ -40,6 +43,10 @@ impl ChannelStatus {
 
     pub fn connected(&self, channel: &'static str) {
         self.set(channel, ChannelState::Connected);
+    }
+
+    pub fn standby(&self, channel: &'static str, why: impl Into<String>) {
+        self.set(channel, ChannelState::Standby(why.into()));
     }
 
     pub fn down(&self, channel: &'static str, why: impl Into<String>) {

@@ -59,6 +59,14 @@ pub async fn run_recorded(
     next: impl Fn(i64) -> Option<i64>,
     work: impl Future<Output = Result<(), String>>,
 ) -> bool {
+    // With several replicas on one database, the scheduled jobs are the lease holder's.
+    if !store.lease_book().allows(crate::store::SCHEDULE) {
+        tracing::debug!(
+            job = name,
+            "another replica holds the schedule; not run here"
+        );
+        return false;
+    }
     once.run(name, async {
         if let Err(e) = store.job_started(name, now_ms()).await {
             tracing::warn!(job = name, error = %e, "could not record the job's start");
@@ -163,7 +171,13 @@ impl Scheduler {
             )
             .await?;
         }
-        if config.backup_schedule.trim().is_empty() {
+        let postgres = store.backend() == crate::store::Backend::Postgres;
+        if postgres && !config.backup_schedule.trim().is_empty() {
+            tracing::info!(
+                "backup_schedule is not used on PostgreSQL: back the database up with pg_dump"
+            );
+        }
+        if config.backup_schedule.trim().is_empty() || postgres {
             store.job_unscheduled("backup").await?;
         } else {
             let (config2, store2) = (config.clone(), store.clone());

@@ -2,7 +2,7 @@
 
 use sqlx::FromRow;
 
-use super::{Result, Store, now_ms};
+use super::{Result, Store, now_ms, on_conn, on_pool};
 use crate::base::ChatKey;
 
 pub type SessionId = i64;
@@ -31,53 +31,54 @@ impl Store {
         is_group: bool,
         title: Option<&str>,
     ) -> Result<ChatRow> {
-        sqlx::query_as::<_, ChatRow>(
+        on_pool!(&self.pool, p => sqlx::query_as::<_, ChatRow>(
             "INSERT INTO chats (channel, external_chat_id, title, is_group, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5)
+             VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (channel, external_chat_id) DO UPDATE
                 SET title = COALESCE(excluded.title, chats.title),
                     is_group = excluded.is_group
              RETURNING *",
         )
         .bind(&key.channel)
-        .bind(&key.external_id)
-        .bind(title)
+        .bind(super::text(&key.external_id))
+        .bind(super::text_opt(title))
         .bind(is_group)
         .bind(now_ms())
-        .fetch_one(&self.pool)
-        .await
+        .fetch_one(p)
+        .await)
     }
 
     pub async fn find_chat(&self, key: &ChatKey) -> Result<Option<ChatRow>> {
-        sqlx::query_as::<_, ChatRow>(
-            "SELECT * FROM chats WHERE channel = ?1 AND external_chat_id = ?2",
+        on_pool!(&self.pool, p => sqlx::query_as::<_, ChatRow>(
+            "SELECT * FROM chats WHERE channel = $1 AND external_chat_id = $2",
         )
         .bind(&key.channel)
-        .bind(&key.external_id)
-        .fetch_optional(&self.pool)
-        .await
+        .bind(super::text(&key.external_id))
+        .fetch_optional(p)
+        .await)
     }
 
     pub async fn chat_by_id(&self, id: i64) -> Result<Option<ChatRow>> {
-        sqlx::query_as::<_, ChatRow>("SELECT * FROM chats WHERE id = ?1")
+        on_pool!(&self.pool, p => sqlx::query_as::<_, ChatRow>("SELECT * FROM chats WHERE id = $1")
             .bind(id)
-            .fetch_optional(&self.pool)
-            .await
+            .fetch_optional(p)
+            .await)
     }
 
     pub async fn list_chats(&self) -> Result<Vec<ChatRow>> {
-        sqlx::query_as::<_, ChatRow>("SELECT * FROM chats ORDER BY id")
-            .fetch_all(&self.pool)
-            .await
+        on_pool!(&self.pool, p => sqlx::query_as::<_, ChatRow>("SELECT * FROM chats ORDER BY id")
+            .fetch_all(p)
+            .await)
     }
 
     /// The chat's open session, started if there is none.
     pub async fn current_session(&self, chat_id: i64) -> Result<SessionId> {
-        let open: Option<i64> =
-            sqlx::query_scalar("SELECT id FROM sessions WHERE chat_id = ?1 AND ended_at IS NULL ORDER BY id DESC LIMIT 1")
-                .bind(chat_id)
-                .fetch_optional(&self.pool)
-                .await?;
+        let open: Option<i64> = on_pool!(&self.pool, p => sqlx::query_scalar(
+            "SELECT id FROM sessions WHERE chat_id = $1 AND ended_at IS NULL ORDER BY id DESC LIMIT 1",
+        )
+        .bind(chat_id)
+        .fetch_optional(p)
+        .await)?;
         match open {
             Some(id) => Ok(id),
             None => self.start_session(chat_id).await,
@@ -87,19 +88,21 @@ impl Store {
     /// Ends the open session (if any) and starts a new one: the model's history starts over.
     pub async fn start_session(&self, chat_id: i64) -> Result<SessionId> {
         let now = now_ms();
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        sqlx::query("UPDATE sessions SET ended_at = ?2 WHERE chat_id = ?1 AND ended_at IS NULL")
+        let mut tx = self.pool.begin_write().await?;
+        let id = on_conn!(tx.conn(), c => {
+            sqlx::query("UPDATE sessions SET ended_at = $2 WHERE chat_id = $1 AND ended_at IS NULL")
+                .bind(chat_id)
+                .bind(now)
+                .execute(&mut *c)
+                .await?;
+            sqlx::query_scalar(
+                "INSERT INTO sessions (chat_id, started_at) VALUES ($1, $2) RETURNING id",
+            )
             .bind(chat_id)
             .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        let id = sqlx::query_scalar(
-            "INSERT INTO sessions (chat_id, started_at) VALUES (?1, ?2) RETURNING id",
-        )
-        .bind(chat_id)
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await?;
+            .fetch_one(&mut *c)
+            .await?
+        });
         tx.commit().await?;
         Ok(id)
     }

@@ -1,7 +1,7 @@
 //! The events of a memory's history that only the writer knows — reinforced and merged —
 //! written inside the writer's transaction (the triggers of migration 0006 record the rest).
 
-use sqlx::SqliteConnection;
+use super::db::{Conn, on_conn};
 
 use super::{Result, json_list};
 
@@ -38,19 +38,19 @@ pub struct NewEvent<'a> {
 }
 
 /// Records an event of memory `id`; for callers holding a transaction.
-pub(super) async fn record(conn: &mut SqliteConnection, id: i64, e: NewEvent<'_>) -> Result<()> {
-    sqlx::query(
+pub(super) async fn record(conn: &mut Conn<'_>, id: i64, e: NewEvent<'_>) -> Result<()> {
+    on_conn!(conn.re(), c => sqlx::query(
         "INSERT INTO memory_events (memory_id, at, kind, other_id, content, source_message_ids, note)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
     .bind(id)
     .bind(e.at)
     .bind(e.kind.as_str())
     .bind(e.other_id)
-    .bind(e.content)
+    .bind(super::text_opt(e.content))
     .bind(json_list(e.source_ids))
-    .bind(e.note)
-    .execute(&mut *conn)
+    .bind(super::text_opt(e.note))
+    .execute(c)
     .await
-    .map(|_| ())
+    .map(|_| ()))
 }

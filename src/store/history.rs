@@ -6,7 +6,7 @@ use serde::Serialize;
 use sqlx::FromRow;
 
 use super::events::{EventKind, NewEvent, record};
-use super::{Result, Store};
+use super::{Result, Store, on_conn, on_pool};
 use crate::base::MemoryScope;
 
 /// One thing that happened to a memory.
@@ -32,45 +32,47 @@ impl MemoryEvent {
 impl Store {
     /// Memory `id`'s history, oldest first.
     pub async fn memory_history(&self, id: i64) -> Result<Vec<MemoryEvent>> {
-        sqlx::query_as::<_, MemoryEvent>(
+        on_pool!(&self.pool, c => sqlx::query_as::<_, MemoryEvent>(
             "SELECT at, kind, other_id, content, source_message_ids, note FROM memory_events
-             WHERE memory_id = ?1 ORDER BY id",
+             WHERE memory_id = $1 ORDER BY id",
         )
         .bind(id)
-        .fetch_all(&self.pool)
-        .await
+        .fetch_all(c)
+        .await)
     }
 
     /// The memories that point at `id` as the one they were merged into (their `merged`
     /// events live on `id`), and those that superseded it: for the history's cross links.
     pub async fn superseded_by(&self, id: i64) -> Result<Option<i64>> {
-        sqlx::query_scalar("SELECT id FROM memories WHERE supersedes_id = ?1 ORDER BY id LIMIT 1")
+        on_pool!(&self.pool, c => sqlx::query_scalar("SELECT id FROM memories WHERE supersedes_id = $1 ORDER BY id LIMIT 1")
             .bind(id)
-            .fetch_optional(&self.pool)
-            .await
+            .fetch_optional(c)
+            .await)
     }
 
     /// The consolidation pass's mark for `scope` (0 = global): memories above it are new.
     pub async fn consolidated_up_to(&self, scope: MemoryScope) -> Result<i64> {
-        Ok(sqlx::query_scalar(
-            "SELECT last_memory_id FROM memory_consolidation_state WHERE scope = ?1",
+        Ok(on_pool!(&self.pool, c => sqlx::query_scalar(
+            "SELECT last_memory_id FROM memory_consolidation_state WHERE scope = $1",
         )
         .bind(super::memory_terms::scope_key(scope))
-        .fetch_optional(&self.pool)
-        .await?
+        .fetch_optional(c)
+        .await)?
         .unwrap_or(0))
     }
 
     pub async fn set_consolidated_up_to(&self, scope: MemoryScope, id: i64) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO memory_consolidation_state (scope, last_memory_id) VALUES (?1, ?2)
-             ON CONFLICT (scope) DO UPDATE SET last_memory_id = MAX(last_memory_id, ?2)",
-        )
+        let sql = self.pool.sql(
+            "INSERT INTO memory_consolidation_state (scope, last_memory_id) VALUES ($1, $2)
+             ON CONFLICT (scope) DO UPDATE
+                SET last_memory_id = GREATEST(memory_consolidation_state.last_memory_id, $2)",
+        );
+        on_pool!(&self.pool, c => sqlx::query(&sql)
         .bind(super::memory_terms::scope_key(scope))
         .bind(id)
-        .execute(&self.pool)
+        .execute(c)
         .await
-        .map(|_| ())
+        .map(|_| ()))
     }
 
     /// Folds memory `merged` into `survivor` (both active, one scope): the survivor takes
@@ -84,15 +86,15 @@ impl Store {
         wording: &str,
         note: &str,
     ) -> Result<bool> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let rows: Vec<(i64, String, String, f64, i64, crate::base::Category)> = sqlx::query_as(
+        let mut tx = self.pool.begin_write().await?;
+        let rows: Vec<(i64, String, String, f64, i64, crate::base::Category)> = on_conn!(tx.conn(), c => sqlx::query_as(
             "SELECT id, content, source_message_ids, confidence, last_seen_at, category FROM memories
-             WHERE id IN (?1, ?2) AND archived = 0",
+             WHERE id IN ($1, $2) AND archived = FALSE",
         )
         .bind(survivor)
         .bind(merged)
-        .fetch_all(&mut *tx)
-        .await?;
+        .fetch_all(c)
+        .await)?;
         if rows.len() != 2 {
             return Ok(false);
         }
@@ -103,33 +105,34 @@ impl Store {
         };
         let now = super::now_ms();
         if wording != keep.1 {
-            super::memories::rewrite(&mut tx, survivor, wording, keep.5, None).await?;
+            super::memories::rewrite(&mut tx.conn(), survivor, wording, keep.5, None).await?;
         }
         let sources: Vec<i64> = serde_json::from_str(&gone.2).unwrap_or_default();
-        super::memories::add_sources(&mut tx, survivor, &sources).await?;
-        sqlx::query(
-            "UPDATE memories SET confidence = MAX(confidence, ?2), last_seen_at = MAX(last_seen_at, ?3),
-                updated_at = ?4 WHERE id = ?1",
-        )
+        super::memories::add_sources(&mut tx.conn(), survivor, &sources).await?;
+        let sql = self.pool.sql(
+            "UPDATE memories SET confidence = GREATEST(confidence, $2), last_seen_at = GREATEST(last_seen_at, $3),
+                updated_at = $4 WHERE id = $1",
+        );
+        on_conn!(tx.conn(), c => sqlx::query(&sql)
         .bind(survivor)
         .bind(gone.3)
         .bind(gone.4)
         .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "UPDATE memories SET archived = 1, archived_at = ?2, updated_at = ?2 WHERE id = ?1",
+        .execute(c)
+        .await.map(|_| ()))?;
+        on_conn!(tx.conn(), c => sqlx::query(
+            "UPDATE memories SET archived = TRUE, archived_at = $2, updated_at = $2 WHERE id = $1",
         )
         .bind(merged)
         .bind(now)
-        .execute(&mut *tx)
-        .await?;
+        .execute(c)
+        .await.map(|_| ()))?;
         for (id, kind, other, content) in [
             (survivor, EventKind::Merged, merged, &gone.1),
             (merged, EventKind::MergedInto, survivor, &keep.1),
         ] {
             record(
-                &mut tx,
+                &mut tx.conn(),
                 id,
                 NewEvent {
                     kind,
@@ -148,10 +151,9 @@ impl Store {
 
     /// Every scope holding an active memory.
     pub async fn memory_scopes(&self) -> Result<Vec<MemoryScope>> {
-        let ids: Vec<Option<i64>> =
-            sqlx::query_scalar("SELECT DISTINCT chat_id FROM memories WHERE archived = 0")
-                .fetch_all(&self.pool)
-                .await?;
+        let ids: Vec<Option<i64>> = on_pool!(&self.pool, c => sqlx::query_scalar("SELECT DISTINCT chat_id FROM memories WHERE archived = FALSE")
+                .fetch_all(c)
+                .await)?;
         Ok(ids
             .into_iter()
             .map(|id| id.map_or(MemoryScope::Global, MemoryScope::Chat))
@@ -161,20 +163,20 @@ impl Store {
     /// Brings archived memory `id` back (a merge or an archive undone): active again, in the
     /// term index, searchable, queued for an embedding. False when it is not archived.
     pub async fn unarchive_memory(&self, id: i64) -> Result<bool> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let row: Option<(Option<i64>, String)> = sqlx::query_as(
-            "UPDATE memories SET archived = 0, archived_at = NULL, updated_at = ?2
-             WHERE id = ?1 AND archived = 1 RETURNING chat_id, content",
+        let mut tx = self.pool.begin_write().await?;
+        let row: Option<(Option<i64>, String)> = on_conn!(tx.conn(), c => sqlx::query_as(
+            "UPDATE memories SET archived = FALSE, archived_at = NULL, updated_at = $2
+             WHERE id = $1 AND archived = TRUE RETURNING chat_id, content",
         )
         .bind(id)
         .bind(super::now_ms())
-        .fetch_optional(&mut *tx)
-        .await?;
+        .fetch_optional(c)
+        .await)?;
         let Some((chat_id, content)) = row else {
             return Ok(false);
         };
         let scope = chat_id.map_or(MemoryScope::Global, MemoryScope::Chat);
-        super::memory_terms::index(&mut tx, id, scope, &content).await?;
+        super::memory_terms::index(&mut tx.conn(), id, scope, &content).await?;
         tx.commit().await?;
         Ok(true)
     }

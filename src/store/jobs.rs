@@ -2,7 +2,7 @@
 
 use sqlx::FromRow;
 
-use super::{Result, Store};
+use super::{Result, Store, on_pool};
 
 /// One job as `mneme usage` and the console show it.
 #[derive(Debug, Clone, FromRow, serde::Serialize)]
@@ -19,28 +19,28 @@ pub struct JobRow {
 impl Store {
     /// The job is scheduled (at start-up): its schedule and next run; its history stays.
     pub async fn job_scheduled(&self, name: &str, schedule: &str, next: Option<i64>) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO scheduled_jobs (name, schedule, next_run_at) VALUES (?1, ?2, ?3)
+        on_pool!(&self.pool, c => sqlx::query(
+            "INSERT INTO scheduled_jobs (name, schedule, next_run_at) VALUES ($1, $2, $3)
              ON CONFLICT (name) DO UPDATE SET schedule = excluded.schedule, next_run_at = excluded.next_run_at",
         )
         .bind(name)
         .bind(schedule)
         .bind(next)
-        .execute(&self.pool)
+        .execute(c)
         .await
-        .map(|_| ())
+        .map(|_| ()))
     }
 
     /// A run of the job starts now.
     pub async fn job_started(&self, name: &str, now: i64) -> Result<()> {
-        sqlx::query(
-            "UPDATE scheduled_jobs SET last_started_at = ?2, last_ok = NULL, last_error = NULL WHERE name = ?1",
+        on_pool!(&self.pool, c => sqlx::query(
+            "UPDATE scheduled_jobs SET last_started_at = $2, last_ok = NULL, last_error = NULL WHERE name = $1",
         )
         .bind(name)
         .bind(now)
-        .execute(&self.pool)
+        .execute(c)
         .await
-        .map(|_| ())
+        .map(|_| ()))
     }
 
     /// The run ended (`error` None when it went well); `next` is the next run.
@@ -51,36 +51,36 @@ impl Store {
         error: Option<&str>,
         next: Option<i64>,
     ) -> Result<()> {
-        sqlx::query(
-            "UPDATE scheduled_jobs SET last_finished_at = ?2, last_ok = ?3, last_error = ?4, next_run_at = ?5
-             WHERE name = ?1",
+        on_pool!(&self.pool, c => sqlx::query(
+            "UPDATE scheduled_jobs SET last_finished_at = $2, last_ok = $3, last_error = $4, next_run_at = $5
+             WHERE name = $1",
         )
         .bind(name)
         .bind(now)
         .bind(error.is_none())
-        .bind(error)
+        .bind(super::text_opt(error))
         .bind(next)
-        .execute(&self.pool)
+        .execute(c)
         .await
-        .map(|_| ())
+        .map(|_| ()))
     }
 
     /// The job is not scheduled any more (its config emptied): forget it.
     pub async fn job_unscheduled(&self, name: &str) -> Result<()> {
-        sqlx::query("DELETE FROM scheduled_jobs WHERE name = ?1")
+        on_pool!(&self.pool, c => sqlx::query("DELETE FROM scheduled_jobs WHERE name = $1")
             .bind(name)
-            .execute(&self.pool)
+            .execute(c)
             .await
-            .map(|_| ())
+            .map(|_| ()))
     }
 
     /// Every job, by name.
     pub async fn jobs(&self) -> Result<Vec<JobRow>> {
-        sqlx::query_as::<_, JobRow>(
+        on_pool!(&self.pool, c => sqlx::query_as::<_, JobRow>(
             "SELECT name, schedule, last_started_at, last_finished_at, last_ok, last_error, next_run_at
              FROM scheduled_jobs ORDER BY name",
         )
-        .fetch_all(&self.pool)
-        .await
+        .fetch_all(c)
+        .await)
     }
 }

@@ -4,9 +4,9 @@ use std::collections::hash_map::Entry;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
-use sqlx::query::QueryScalar;
-use sqlx::sqlite::SqliteArguments;
-use sqlx::{FromRow, Sqlite, SqliteConnection};
+use sqlx::FromRow;
+
+use super::db::{self, Conn, on_conn, on_pool};
 
 use super::search::search_text;
 use super::{Result, Store, memory_terms, now_ms};
@@ -25,8 +25,18 @@ pub struct RankRow {
     pub last_seen_at: i64,
 }
 
+/// SQLite's JSON says 0/1, PostgreSQL's false/true.
 fn bool_from_int<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<bool, D::Error> {
-    Ok(i64::deserialize(d)? != 0)
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Flag {
+        Bool(bool),
+        Int(i64),
+    }
+    Ok(match Flag::deserialize(d)? {
+        Flag::Bool(b) => b,
+        Flag::Int(i) => i != 0,
+    })
 }
 
 #[derive(Debug, Clone)]
@@ -68,28 +78,31 @@ pub struct MemoryFilter {
 
 const INSERT_COLUMNS: &str = "chat_id, category, content, subject, confidence, source, source_message_ids, \
     created_at, updated_at, last_seen_at, archived, archived_at, search_text, key";
-const INSERT_VALUES: &str = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14";
+/// The columns of `INSERT_COLUMNS` read from a JSON array `r` (PostgreSQL's bulk insert).
+const PG_IMPORT_COLUMNS: &str = "(r->>0)::bigint, r->>1, r->>2, r->>3, (r->>4)::float8, r->>5, r->>6, \
+    (r->>7)::bigint, (r->>8)::bigint, (r->>9)::bigint, (r->>10)::boolean, (r->>11)::bigint, r->>12, r->>13";
+const INSERT_VALUES: &str = "$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14";
 
-/// Binds a new memory to `?1`…`?14` in the order of `INSERT_COLUMNS`.
-fn bind_new<'q>(
-    q: QueryScalar<'q, Sqlite, i64, SqliteArguments<'q>>,
-    m: &'q NewMemory,
-    now: i64,
-) -> QueryScalar<'q, Sqlite, i64, SqliteArguments<'q>> {
-    q.bind(m.scope.chat_id())
-        .bind(m.category)
-        .bind(&m.content)
-        .bind(&m.subject)
-        .bind(m.confidence.clamp(0.0, 1.0))
-        .bind(m.source)
-        .bind(serde_json::to_string(&m.source_message_ids).unwrap_or_else(|_| "[]".into()))
-        .bind(m.created_at.unwrap_or(now))
-        .bind(now)
-        .bind(m.last_seen_at.unwrap_or(now))
-        .bind(m.archived)
-        .bind(m.archived.then_some(now))
-        .bind(search_text(&m.content))
-        .bind(&m.key)
+/// Binds a new memory to `$1`…`$14` in the order of `INSERT_COLUMNS` (a macro: the query's
+/// type differs per backend).
+macro_rules! bind_new {
+    ($q:expr, $m:expr, $now:expr) => {{
+        let (m, now): (&NewMemory, i64) = ($m, $now);
+        $q.bind(m.scope.chat_id())
+            .bind(m.category)
+            .bind(super::text(&m.content))
+            .bind(super::text_opt(m.subject.as_deref()))
+            .bind(m.confidence.clamp(0.0, 1.0))
+            .bind(m.source)
+            .bind(serde_json::to_string(&m.source_message_ids).unwrap_or_else(|_| "[]".into()))
+            .bind(m.created_at.unwrap_or(now))
+            .bind(now)
+            .bind(m.last_seen_at.unwrap_or(now))
+            .bind(m.archived)
+            .bind(m.archived.then_some(now))
+            .bind(search_text(&m.content))
+            .bind(super::text_opt(m.key.as_deref()))
+    }};
 }
 
 pub(super) const SELECT: &str = "SELECT m.*, c.channel, c.external_chat_id FROM memories m LEFT JOIN chats c ON c.id = m.chat_id";
@@ -97,15 +110,15 @@ pub(super) const SELECT: &str = "SELECT m.*, c.channel, c.external_chat_id FROM 
 /// Inserts `m` and, when it is active, its postings in the term index; for callers that
 /// hold a transaction.
 pub(super) async fn insert_row(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn<'_>,
     m: &NewMemory,
     now: i64,
 ) -> Result<Option<i64>> {
     let sql =
         format!("INSERT INTO memories ({INSERT_COLUMNS}) VALUES ({INSERT_VALUES}) RETURNING id");
-    let id: Option<i64> = bind_new(sqlx::query_scalar(&sql), m, now)
-        .fetch_optional(&mut *conn)
-        .await?;
+    let id: Option<i64> = on_conn!(conn.re(), c => bind_new!(sqlx::query_scalar(&sql), m, now)
+        .fetch_optional(c)
+        .await)?;
     if let Some(id) = id
         && !m.archived
     {
@@ -132,40 +145,36 @@ pub(super) fn merged_sources(stored: &str, new: &[i64]) -> Vec<i64> {
 }
 
 /// Adds `source_ids` to memory `id`'s sources (the newest `MAX_SOURCE_IDS` are kept).
-pub(super) async fn add_sources(
-    conn: &mut SqliteConnection,
-    id: i64,
-    source_ids: &[i64],
-) -> Result<()> {
+pub(super) async fn add_sources(conn: &mut Conn<'_>, id: i64, source_ids: &[i64]) -> Result<()> {
     if source_ids.is_empty() {
         return Ok(());
     }
-    let old: String = sqlx::query_scalar("SELECT source_message_ids FROM memories WHERE id = ?1")
+    let old: String = on_conn!(conn.re(), c => sqlx::query_scalar("SELECT source_message_ids FROM memories WHERE id = $1")
         .bind(id)
-        .fetch_one(&mut *conn)
-        .await?;
+        .fetch_one(c)
+        .await)?;
     let ids = merged_sources(&old, source_ids);
-    sqlx::query("UPDATE memories SET source_message_ids = ?2 WHERE id = ?1")
+    on_conn!(conn.re(), c => sqlx::query("UPDATE memories SET source_message_ids = $2 WHERE id = $1")
         .bind(id)
         .bind(serde_json::to_string(&ids).unwrap_or_else(|_| "[]".into()))
-        .execute(&mut *conn)
+        .execute(c)
         .await
-        .map(|_| ())
+        .map(|_| ()))
 }
 
 /// The active memory of `scope` named `key`, if any.
 pub(super) async fn key_holder(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn<'_>,
     scope: MemoryScope,
     key: &str,
 ) -> Result<Option<i64>> {
-    sqlx::query_scalar(
-        "SELECT id FROM memories WHERE COALESCE(chat_id, 0) = ?1 AND key = ?2 AND archived = 0",
+    on_conn!(conn.re(), c => sqlx::query_scalar(
+        "SELECT id FROM memories WHERE COALESCE(chat_id, 0) = $1 AND key = $2 AND archived = FALSE",
     )
     .bind(memory_terms::scope_key(scope))
     .bind(key)
-    .fetch_optional(&mut *conn)
-    .await
+    .fetch_optional(c)
+    .await)
 }
 
 /// Gives memory `id` new wording and category, with the upkeep every change of a memory's
@@ -174,26 +183,26 @@ pub(super) async fn key_holder(
 /// its confidence is raised to at least that and it is marked seen now; without, it is a
 /// person's correction and neither changes. False when there is no such memory.
 pub(super) async fn rewrite(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn<'_>,
     id: i64,
     content: &str,
     category: Category,
     seen_again: Option<f64>,
 ) -> Result<bool> {
-    let row: Option<(Option<i64>, bool)> = sqlx::query_as(
-        "UPDATE memories SET content = ?2, category = ?3, updated_at = ?4, search_text = ?5,
-            confidence = CASE WHEN ?6 IS NULL THEN confidence ELSE MAX(confidence, ?6) END,
-            last_seen_at = CASE WHEN ?6 IS NULL THEN last_seen_at ELSE ?4 END
-         WHERE id = ?1 RETURNING chat_id, archived",
-    )
+    let sql = "UPDATE memories SET content = $2, category = $3, updated_at = $4, search_text = $5,
+            confidence = CASE WHEN $6 IS NULL THEN confidence ELSE GREATEST(confidence, $6) END,
+            last_seen_at = CASE WHEN $6 IS NULL THEN last_seen_at ELSE $4 END
+         WHERE id = $1 RETURNING chat_id, archived";
+    let sql = conn.sql(sql);
+    let row: Option<(Option<i64>, bool)> = on_conn!(conn.re(), c => sqlx::query_as(&sql)
     .bind(id)
-    .bind(content)
+    .bind(super::text(content))
     .bind(category)
     .bind(now_ms())
     .bind(search_text(content))
     .bind(seen_again.map(|c| c.clamp(0.0, 1.0)))
-    .fetch_optional(&mut *conn)
-    .await?;
+    .fetch_optional(c)
+    .await)?;
     let Some((chat_id, archived)) = row else {
         return Ok(false);
     };
@@ -206,8 +215,8 @@ pub(super) async fn rewrite(
 
 impl Store {
     pub async fn insert_memory(&self, m: &NewMemory) -> Result<i64> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let id = insert_row(&mut tx, m, now_ms())
+        let mut tx = self.pool.begin_write().await?;
+        let id = insert_row(&mut tx.conn(), m, now_ms())
             .await?
             .ok_or(sqlx::Error::RowNotFound)?;
         tx.commit().await?;
@@ -217,10 +226,10 @@ impl Store {
     /// Inserts every memory as given, in one transaction; returns their ids in order.
     /// Unlike `import_memories` it does not look for equal content (a bulk load).
     pub async fn insert_memories(&self, memories: &[NewMemory]) -> Result<Vec<i64>> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.pool.begin_write().await?;
         let mut ids = Vec::with_capacity(memories.len());
         for m in memories {
-            let id = insert_row(&mut tx, m, now_ms())
+            let id = insert_row(&mut tx.conn(), m, now_ms())
                 .await?
                 .ok_or(sqlx::Error::RowNotFound)?;
             ids.push(id);
@@ -236,30 +245,47 @@ impl Store {
     /// history exact).
     pub async fn import_memories(&self, memories: &[NewMemory]) -> Result<usize> {
         const CHUNK: usize = 500;
-        let mut conn = self.pool.acquire().await?;
-        // A big import touches every index page many times: a large page cache keeps them
-        // in memory instead of spilling them to the WAL over and over.
-        sqlx::query("PRAGMA cache_size = -262144")
-            .execute(&mut *conn)
-            .await?;
-        let result = import_rows(&mut conn, memories, CHUNK).await;
-        sqlx::query("PRAGMA cache_size = -2000")
-            .execute(&mut *conn)
-            .await?;
-        result
+        match &self.pool {
+            db::Pool::Sqlite(pool) => {
+                let mut conn = pool.acquire().await?;
+                // A big import touches every index page many times: a large page cache keeps
+                // them in memory instead of spilling them to the WAL over and over.
+                sqlx::query("PRAGMA cache_size = -262144")
+                    .execute(&mut *conn)
+                    .await?;
+                let result = async {
+                    let mut tx =
+                        sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await?;
+                    let n = import_rows(&mut Conn::Sqlite(&mut tx), memories, CHUNK).await?;
+                    tx.commit().await?;
+                    Ok(n)
+                }
+                .await;
+                sqlx::query("PRAGMA cache_size = -2000")
+                    .execute(&mut *conn)
+                    .await?;
+                result
+            }
+            db::Pool::Postgres(_) => {
+                let mut tx = self.pool.begin_write().await?;
+                let n = import_rows(&mut tx.conn(), memories, CHUNK).await?;
+                tx.commit().await?;
+                Ok(n)
+            }
+        }
     }
 
     pub async fn get_memory(&self, id: i64) -> Result<Option<MemoryRow>> {
-        sqlx::query_as::<_, MemoryRow>(&format!("{SELECT} WHERE m.id = ?1"))
+        on_pool!(&self.pool, c => sqlx::query_as::<_, MemoryRow>(&format!("{SELECT} WHERE m.id = $1"))
             .bind(id)
-            .fetch_optional(&self.pool)
-            .await
+            .fetch_optional(c)
+            .await)
     }
 
     /// The active memory of `scope` named `key` (`memory_store{key}`), if any.
     pub async fn memory_by_key(&self, scope: MemoryScope, key: &str) -> Result<Option<i64>> {
         let mut conn = self.pool.acquire().await?;
-        key_holder(&mut conn, scope, key).await
+        key_holder(&mut conn.conn(), scope, key).await
     }
 
     /// A chat's active memories and the global ones, newest first, at most `limit`, with how
@@ -270,24 +296,24 @@ impl Store {
         category: Option<Category>,
         limit: u32,
     ) -> Result<(Vec<MemoryRow>, i64)> {
-        let rows = sqlx::query_as::<_, MemoryRow>(&format!(
-            "{SELECT} WHERE (m.chat_id = ?1 OR m.chat_id IS NULL) AND m.archived = 0
-               AND (?2 IS NULL OR m.category = ?2)
-             ORDER BY m.last_seen_at DESC, m.id DESC LIMIT ?3"
+        let rows = on_pool!(&self.pool, c => sqlx::query_as::<_, MemoryRow>(&format!(
+            "{SELECT} WHERE (m.chat_id = $1 OR m.chat_id IS NULL) AND m.archived = FALSE
+               AND ($2 IS NULL OR m.category = $2)
+             ORDER BY m.last_seen_at DESC, m.id DESC LIMIT $3"
         ))
         .bind(chat_id)
         .bind(category)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
-        let total: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM memories WHERE (chat_id = ?1 OR chat_id IS NULL) AND archived = 0
-               AND (?2 IS NULL OR category = ?2)",
+        .bind(i64::from(limit))
+        .fetch_all(c)
+        .await)?;
+        let total: i64 = on_pool!(&self.pool, c => sqlx::query_scalar(
+            "SELECT COUNT(*) FROM memories WHERE (chat_id = $1 OR chat_id IS NULL) AND archived = FALSE
+               AND ($2 IS NULL OR category = $2)",
         )
         .bind(chat_id)
         .bind(category)
-        .fetch_one(&self.pool)
-        .await?;
+        .fetch_one(c)
+        .await)?;
         Ok((rows, total))
     }
 
@@ -295,12 +321,12 @@ impl Store {
     /// ones. (The prompt itself reads only what retrieval picks; this is for checks and
     /// listings that need the whole set.)
     pub async fn injectable_memories(&self, chat_id: i64) -> Result<Vec<MemoryRow>> {
-        sqlx::query_as::<_, MemoryRow>(&format!(
-            "{SELECT} WHERE (m.chat_id = ?1 OR m.chat_id IS NULL) AND m.archived = 0 ORDER BY m.id"
+        on_pool!(&self.pool, c => sqlx::query_as::<_, MemoryRow>(&format!(
+            "{SELECT} WHERE (m.chat_id = $1 OR m.chat_id IS NULL) AND m.archived = FALSE ORDER BY m.id"
         ))
         .bind(chat_id)
-        .fetch_all(&self.pool)
-        .await
+        .fetch_all(c)
+        .await)
     }
 
     /// Every active memory of a chat (plus the global ones when `with_global`), lean: the
@@ -311,14 +337,15 @@ impl Store {
     /// tens of microseconds per row; this asks SQLite to aggregate the rows into one JSON
     /// array instead, an order of magnitude faster at 10k rows.
     pub async fn rank_rows(&self, chat_id: i64, with_global: bool) -> Result<Vec<RankRow>> {
-        let json: String = sqlx::query_scalar(
-            "SELECT COALESCE(json_group_array(json_array(id, chat_id IS NULL, category, content, confidence, last_seen_at)), '[]')
-             FROM (SELECT * FROM memories WHERE (chat_id = ?1 OR (?2 AND chat_id IS NULL)) AND archived = 0 ORDER BY id)",
-        )
+        let sql = self.pool.sql(
+            "SELECT CAST(COALESCE(json_group_array(json_array(id, chat_id IS NULL, category, content, confidence, last_seen_at)), '[]') AS TEXT)
+             FROM (SELECT * FROM memories WHERE (chat_id = $1 OR ($2 AND chat_id IS NULL)) AND archived = FALSE ORDER BY id) AS r",
+        );
+        let json: String = on_pool!(&self.pool, c => sqlx::query_scalar(&sql)
         .bind(chat_id)
         .bind(with_global)
-        .fetch_one(&self.pool)
-        .await?;
+        .fetch_one(c)
+        .await)?;
         serde_json::from_str(&json).map_err(|e| sqlx::Error::Decode(Box::new(e)))
     }
 
@@ -327,21 +354,21 @@ impl Store {
         match f.scope {
             None => {}
             Some(MemoryScope::Global) => sql.push_str(" AND m.chat_id IS NULL"),
-            Some(MemoryScope::Chat(_)) => sql.push_str(" AND m.chat_id = ?1"),
+            Some(MemoryScope::Chat(_)) => sql.push_str(" AND m.chat_id = $1"),
         }
         if f.category.is_some() {
-            sql.push_str(" AND m.category = ?2");
+            sql.push_str(" AND m.category = $2");
         }
         if !f.include_archived {
-            sql.push_str(" AND m.archived = 0");
+            sql.push_str(" AND m.archived = FALSE");
         }
-        sql.push_str(" ORDER BY m.id LIMIT ?3");
-        sqlx::query_as::<_, MemoryRow>(&sql)
+        sql.push_str(" ORDER BY m.id LIMIT COALESCE($3, 9223372036854775807)");
+        on_pool!(&self.pool, c => sqlx::query_as::<_, MemoryRow>(&sql)
             .bind(f.scope.and_then(MemoryScope::chat_id))
             .bind(f.category)
-            .bind(f.limit.map_or(-1, i64::from))
-            .fetch_all(&self.pool)
-            .await
+            .bind(f.limit.map(i64::from))
+            .fetch_all(c)
+            .await)
     }
 
     /// Replaces a memory's wording (a refinement of the same fact), raises its confidence to
@@ -353,8 +380,8 @@ impl Store {
         category: Category,
         confidence: f64,
     ) -> Result<bool> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let found = rewrite(&mut tx, id, content, category, Some(confidence)).await?;
+        let mut tx = self.pool.begin_write().await?;
+        let found = rewrite(&mut tx.conn(), id, content, category, Some(confidence)).await?;
         tx.commit().await?;
         Ok(found)
     }
@@ -376,26 +403,25 @@ impl Store {
         source_ids: &[i64],
         note: &str,
     ) -> Result<bool> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let Some(stored) =
-            sqlx::query_scalar::<_, Category>("SELECT category FROM memories WHERE id = ?1")
+        let mut tx = self.pool.begin_write().await?;
+        let Some(stored) = on_conn!(tx.conn(), c => sqlx::query_scalar::<_, Category>("SELECT category FROM memories WHERE id = $1")
                 .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?
+                .fetch_optional(c)
+                .await)?
         else {
             return Ok(false);
         };
         rewrite(
-            &mut tx,
+            &mut tx.conn(),
             id,
             wording,
             category.unwrap_or(stored),
             Some(confidence),
         )
         .await?;
-        add_sources(&mut tx, id, source_ids).await?;
+        add_sources(&mut tx.conn(), id, source_ids).await?;
         super::events::record(
-            &mut tx,
+            &mut tx.conn(),
             id,
             super::events::NewEvent {
                 kind: super::events::EventKind::Reinforced,
@@ -414,11 +440,12 @@ impl Store {
     /// Deletes one memory for good (its postings go with it, by cascade). Returns whether it
     /// existed.
     pub async fn delete_memory(&self, id: i64) -> Result<bool> {
-        let done = sqlx::query("DELETE FROM memories WHERE id = ?1")
+        let done = on_pool!(&self.pool, c => sqlx::query("DELETE FROM memories WHERE id = $1")
             .bind(id)
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected() == 1)
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))?;
+        Ok(done == 1)
     }
 
     /// The pool of one scope (`Some(Global)`: global memories only), or of every memory:
@@ -427,27 +454,28 @@ impl Store {
         let filter = match scope {
             None => "1 = 1",
             Some(MemoryScope::Global) => "chat_id IS NULL",
-            Some(MemoryScope::Chat(_)) => "chat_id = ?1",
+            Some(MemoryScope::Chat(_)) => "chat_id = $1",
         };
-        sqlx::query_as::<_, PoolCounts>(&format!(
-            "SELECT COALESCE(SUM(archived = 0), 0) AS active, COALESCE(SUM(archived = 1), 0) AS archived,
-                    COALESCE(SUM(archived = 0 AND confidence < 0.5), 0) AS low_confidence
+        on_pool!(&self.pool, c => sqlx::query_as::<_, PoolCounts>(&format!(
+            "SELECT COUNT(*) FILTER (WHERE NOT archived) AS active,
+                    COUNT(*) FILTER (WHERE archived) AS archived,
+                    COUNT(*) FILTER (WHERE NOT archived AND confidence < 0.5) AS low_confidence
              FROM memories WHERE {filter}"
         ))
         .bind(scope.and_then(MemoryScope::chat_id))
-        .fetch_one(&self.pool)
-        .await
+        .fetch_one(c)
+        .await)
     }
 }
 
-/// The body of [`Store::import_memories`], on one connection.
+/// The body of [`Store::import_memories`], inside the caller's write transaction `tx`.
 async fn import_rows(
-    conn: &mut SqliteConnection,
+    tx: &mut Conn<'_>,
     memories: &[NewMemory],
     chunk_rows: usize,
 ) -> Result<usize> {
+    let pg = tx.is_postgres();
     {
-        let mut tx = sqlx::Connection::begin_with(&mut *conn, "BEGIN IMMEDIATE").await?;
         let mut held: HashMap<MemoryScope, HashSet<String>> = HashMap::new();
         let now = now_ms();
         let mut fresh: Vec<NewMemory> = Vec::new();
@@ -457,11 +485,10 @@ async fn import_rows(
             let scope_held = match held.entry(m.scope) {
                 Entry::Occupied(e) => e.into_mut(),
                 Entry::Vacant(e) => {
-                    let rows: Vec<String> =
-                        sqlx::query_scalar("SELECT content FROM memories WHERE chat_id IS ?1")
+                    let rows: Vec<String> = on_conn!(tx.re(), c => sqlx::query_scalar("SELECT content FROM memories WHERE chat_id IS NOT DISTINCT FROM $1")
                             .bind(m.scope.chat_id())
-                            .fetch_all(&mut *tx)
-                            .await?;
+                            .fetch_all(c)
+                            .await)?;
                     e.insert(rows.into_iter().collect())
                 }
             };
@@ -473,7 +500,7 @@ async fn import_rows(
             if let Some(key) = m.key.clone()
                 && !m.archived
                 && (keys_taken.contains(&(m.scope, key.clone()))
-                    || key_holder(&mut tx, m.scope, &key).await?.is_some()
+                    || key_holder(tx, m.scope, &key).await?.is_some()
                     || !keys_taken.insert((m.scope, key)))
             {
                 m.key = None;
@@ -503,17 +530,26 @@ async fn import_rows(
                     ])
                 })
                 .collect();
-            let ids: Vec<i64> = sqlx::query_scalar(&format!(
-                "INSERT INTO memories ({INSERT_COLUMNS})
-                 SELECT {} FROM json_each(?1) ORDER BY key RETURNING id",
-                (0..14)
-                    .map(|i| format!("json_extract(value, '$[{i}]')"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ))
+            let sql = if pg {
+                format!(
+                    "INSERT INTO memories ({INSERT_COLUMNS})
+                     SELECT {PG_IMPORT_COLUMNS} FROM json_array_elements($1::json) WITH ORDINALITY AS t(r, i)
+                     ORDER BY i RETURNING id"
+                )
+            } else {
+                format!(
+                    "INSERT INTO memories ({INSERT_COLUMNS})
+                     SELECT {} FROM json_each($1) ORDER BY key RETURNING id",
+                    (0..14)
+                        .map(|i| format!("json_extract(value, '$[{i}]')"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            let ids: Vec<i64> = on_conn!(tx.re(), c => sqlx::query_scalar(&sql)
             .bind(serde_json::Value::Array(rows).to_string())
-            .fetch_all(&mut *tx)
-            .await?;
+            .fetch_all(c)
+            .await)?;
             // RETURNING gives no order; ids are handed out in insertion order, which is the
             // chunk's order
             let mut ids = ids;
@@ -537,28 +573,50 @@ async fn import_rows(
         // Their trigger would bump a term's count once per posting (most of an import's time
         // at 100k rows); inside this transaction — which holds the write lock, so no other
         // writer needs the trigger meanwhile — it is set aside, the counts are added once per
-        // term, and the trigger is put back exactly as the schema has it. A failure rolls all
-        // of it back, the trigger included.
+        // term, and the trigger is back for everyone else. A failure rolls all of it back,
+        // the trigger included. (SQLite: dropped and created again exactly as the schema has
+        // it; PostgreSQL: the trigger skips itself while `mneme.bulk_terms` is on, a setting
+        // local to this transaction.)
         postings.sort_unstable();
-        let df_trigger: Option<String> = sqlx::query_scalar(
-            "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'memory_term_df_up'",
-        )
-        .fetch_optional(&mut *tx)
-        .await?;
-        if df_trigger.is_some() {
-            sqlx::query("DROP TRIGGER memory_term_df_up")
-                .execute(&mut *tx)
-                .await?;
+        let df_trigger: Option<String> = if pg {
+            on_conn!(tx.re(), c => sqlx::query("SET LOCAL mneme.bulk_terms = 'on'").execute(c).await.map(|_| ()))?;
+            Some("SET LOCAL mneme.bulk_terms = 'off'".into())
+        } else {
+            on_conn!(tx.re(), c => sqlx::query_scalar(
+                "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'memory_term_df_up'",
+            )
+            .fetch_optional(c)
+            .await)?
+        };
+        if df_trigger.is_some() && !pg {
+            on_conn!(tx.re(), c => sqlx::query("DROP TRIGGER memory_term_df_up")
+                .execute(c)
+                .await.map(|_| ()))?;
         }
-        for part in postings.chunks(chunk_rows * 4) {
-            sqlx::query(
+        let (postings_sql, df_sql) = if pg {
+            (
+                "INSERT INTO memory_terms (scope, term, memory_id)
+                 SELECT (r->>0)::bigint, r->>1, (r->>2)::bigint FROM json_array_elements($1::json) AS t(r)",
+                "INSERT INTO memory_term_df (scope, term, n)
+                 SELECT (r->>0)::bigint, r->>1, (r->>2)::bigint FROM json_array_elements($1::json) AS t(r)
+                 ON CONFLICT (scope, term) DO UPDATE SET n = memory_term_df.n + excluded.n",
+            )
+        } else {
+            (
                 "INSERT INTO memory_terms (scope, term, memory_id)
                  SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
-                 FROM json_each(?1)",
+                 FROM json_each($1)",
+                "INSERT INTO memory_term_df (scope, term, n)
+                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
+                 FROM json_each($1) WHERE true
+                 ON CONFLICT (scope, term) DO UPDATE SET n = memory_term_df.n + excluded.n",
             )
-            .bind(serde_json::to_string(part).unwrap_or_else(|_| "[]".into()))
-            .execute(&mut *tx)
-            .await?;
+        };
+        for part in postings.chunks(chunk_rows * 4) {
+            on_conn!(tx.re(), c => sqlx::query(postings_sql)
+                .bind(serde_json::to_string(part).unwrap_or_else(|_| "[]".into()))
+                .execute(c)
+                .await.map(|_| ()))?;
         }
         if let Some(sql) = df_trigger {
             let mut df: Vec<(i64, &str, i64)> = Vec::new();
@@ -569,19 +627,13 @@ async fn import_rows(
                 }
             }
             for part in df.chunks(chunk_rows * 4) {
-                sqlx::query(
-                    "INSERT INTO memory_term_df (scope, term, n)
-                     SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')
-                     FROM json_each(?1) WHERE true
-                     ON CONFLICT (scope, term) DO UPDATE SET n = n + excluded.n",
-                )
-                .bind(serde_json::to_string(part).unwrap_or_else(|_| "[]".into()))
-                .execute(&mut *tx)
-                .await?;
+                on_conn!(tx.re(), c => sqlx::query(df_sql)
+                    .bind(serde_json::to_string(part).unwrap_or_else(|_| "[]".into()))
+                    .execute(c)
+                    .await.map(|_| ()))?;
             }
-            sqlx::query(&sql).execute(&mut *tx).await?;
+            on_conn!(tx.re(), c => sqlx::query(&sql).execute(c).await.map(|_| ()))?;
         }
-        tx.commit().await?;
         Ok(fresh.len())
     }
 }

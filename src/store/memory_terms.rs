@@ -7,10 +7,10 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
+use super::db::Conn;
 use serde::Deserialize;
-use sqlx::SqliteConnection;
 
-use super::{Result, Store, from_json, json_list};
+use super::{Result, Store, from_json, json_list, on_conn};
 use crate::base::{Category, MemoryScope};
 use crate::memory::{dedup, text};
 
@@ -47,45 +47,47 @@ pub(super) fn scope_key(scope: MemoryScope) -> i64 {
 
 /// Writes the postings of memory `id` for `content`, replacing any it had.
 pub(super) async fn index(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn<'_>,
     id: i64,
     scope: MemoryScope,
     content: &str,
 ) -> Result<()> {
-    sqlx::query("DELETE FROM memory_terms WHERE memory_id = ?1")
+    on_conn!(conn.re(), c => sqlx::query("DELETE FROM memory_terms WHERE memory_id = $1")
         .bind(id)
-        .execute(&mut *conn)
-        .await?;
+        .execute(c)
+        .await.map(|_| ()))?;
     let terms: BTreeSet<String> = text::terms(content).into_iter().collect();
     if terms.is_empty() {
         return Ok(());
     }
-    sqlx::query(
-        "INSERT OR IGNORE INTO memory_terms (scope, term, memory_id)
-         SELECT ?1, value, ?2 FROM json_each(?3)",
-    )
+    let sql = conn.sql(
+        "INSERT INTO memory_terms (scope, term, memory_id)
+         SELECT $1, value, $2 FROM json_each($3) WHERE true ON CONFLICT DO NOTHING",
+    );
+    on_conn!(conn.re(), c => sqlx::query(&sql)
     .bind(scope_key(scope))
     .bind(id)
     .bind(json_list(&terms.iter().collect::<Vec<_>>()))
-    .execute(&mut *conn)
-    .await?;
+    .execute(c)
+    .await.map(|_| ()))?;
     Ok(())
 }
 
 /// How many active memories of `scope` hold each of `terms` (absent = none).
 async fn document_frequency(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn<'_>,
     scope: MemoryScope,
     terms: &HashSet<String>,
 ) -> Result<HashMap<String, i64>> {
-    let json: String = sqlx::query_scalar(
-        "SELECT COALESCE(json_group_object(term, n), '{}') FROM memory_term_df
-         WHERE scope = ?1 AND term IN (SELECT value FROM json_each(?2))",
-    )
+    let sql = conn.sql(
+        "SELECT CAST(COALESCE(json_group_object(term, n), '{}') AS TEXT) FROM memory_term_df
+         WHERE scope = $1 AND term IN (SELECT value FROM json_each($2))",
+    );
+    let json: String = on_conn!(conn.re(), c => sqlx::query_scalar(&sql)
     .bind(scope_key(scope))
     .bind(json_list(&terms.iter().collect::<Vec<_>>()))
-    .fetch_one(&mut *conn)
-    .await?;
+    .fetch_one(c)
+    .await)?;
     from_json(&json)
 }
 
@@ -112,7 +114,7 @@ const SEEK_COST: i64 = 4;
 
 /// Active memories of `scope` sharing at least `min_shared` of `terms`, most shared first.
 async fn sharing(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn<'_>,
     scope: MemoryScope,
     plan: &Plan<'_>,
     terms: &[&String],
@@ -128,39 +130,47 @@ async fn sharing(
     let hits = match plan {
         Plan::Count => {
             "SELECT memory_id, COUNT(*) AS shared FROM memory_terms
-             WHERE scope = ?1 AND term IN (SELECT value FROM json_each(?2))
-             GROUP BY memory_id HAVING COUNT(*) >= ?3
-             ORDER BY shared DESC, memory_id DESC LIMIT ?4"
+             WHERE scope = $1 AND term IN (SELECT value FROM json_each($2))
+             GROUP BY memory_id HAVING COUNT(*) >= $3
+             ORDER BY shared DESC, memory_id DESC LIMIT $4"
         }
         Plan::Probe(_) => {
             "SELECT t.memory_id, COUNT(*) AS shared
              FROM (SELECT DISTINCT memory_id FROM memory_terms
-                   WHERE scope = ?1 AND term IN (SELECT value FROM json_each(?5))) c
+                   WHERE scope = $1 AND term IN (SELECT value FROM json_each($5))) c
              CROSS JOIN memory_terms t ON t.memory_id = c.memory_id
-             WHERE t.scope = ?1 AND +t.term IN (SELECT value FROM json_each(?2))
-             GROUP BY t.memory_id HAVING COUNT(*) >= ?3
-             ORDER BY shared DESC, t.memory_id DESC LIMIT ?4"
+             WHERE t.scope = $1 AND +t.term IN (SELECT value FROM json_each($2))
+             GROUP BY t.memory_id HAVING COUNT(*) >= $3
+             ORDER BY shared DESC, t.memory_id DESC LIMIT $4"
         }
     };
     // One JSON-aggregated row instead of one row per candidate: see `Store::rank_rows`.
     let sql = format!(
-        "SELECT COALESCE(json_group_array(json_array(
-                    m.id, m.category, m.content, m.subject, m.confidence, m.last_seen_at, h.shared)), '[]')
+        "SELECT CAST(COALESCE(json_group_array(json_array(
+                    m.id, m.category, m.content, m.subject, m.confidence, m.last_seen_at, h.shared)), '[]') AS TEXT)
          FROM ({hits}) h JOIN memories m ON m.id = h.memory_id
-         WHERE m.archived = 0"
+         WHERE m.archived = FALSE"
     );
+    let mut sql = conn.sql(&sql).into_owned();
+    if conn.is_postgres() {
+        // `+t.term` steers SQLite's planner; PostgreSQL has no unary plus for text…
+        // Nor a CROSS JOIN with a join condition: there it is a plain JOIN.
+        sql = sql
+            .replace("+t.term", "t.term")
+            .replace("CROSS JOIN memory_terms t ON", "JOIN memory_terms t ON");
+    }
     let probe = match plan {
         Plan::Count => Vec::new(),
         Plan::Probe(p) => p.clone(),
     };
-    let json: String = sqlx::query_scalar(&sql)
+    let json: String = on_conn!(conn.re(), c => sqlx::query_scalar(&sql)
         .bind(scope_key(scope))
         .bind(json_list(terms))
         .bind(min_shared.max(1))
         .bind(limit)
         .bind(json_list(&probe))
-        .fetch_one(&mut *conn)
-        .await?;
+        .fetch_one(c)
+        .await)?;
     let mut rows: Vec<SimilarMemory> = from_json(&json)?;
     rows.sort_by(|a, b| b.shared.cmp(&a.shared).then(b.id.cmp(&a.id)));
     Ok(rows)
@@ -172,7 +182,7 @@ async fn sharing(
 /// common terms are very common (a person's name in every memory of their chat), only the
 /// rare terms' postings are read.
 pub(super) async fn dedup_candidates(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn<'_>,
     scope: MemoryScope,
     fact_terms: &HashSet<String>,
     threshold: f64,
@@ -219,7 +229,7 @@ impl Store {
         threshold: f64,
     ) -> Result<Vec<SimilarMemory>> {
         let mut conn = self.pool.acquire().await?;
-        dedup_candidates(&mut conn, scope, fact_terms, threshold).await
+        dedup_candidates(&mut conn.conn(), scope, fact_terms, threshold).await
     }
 
     /// The active memory of `scope` that `content` nearly repeats (`dedup::is_near_duplicate`
@@ -248,25 +258,26 @@ impl Store {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let scope = MemoryScope::Chat(chat_id);
         let mut conn = self.pool.acquire().await?;
-        let df = document_frequency(&mut conn, scope, terms).await?;
+        let df = document_frequency(&mut conn.conn(), scope, terms).await?;
         let telling: Vec<&String> = rarest_first(terms, &df)
             .into_iter()
             .filter(|t| df.get(*t).is_some_and(|n| *n <= MAX_CONTEXT_TERM_DF))
             .take(CONTEXT_TERMS)
             .collect();
-        let mut rows = sharing(&mut conn, scope, &Plan::Count, &telling, 1, limit).await?;
+        let mut rows = sharing(&mut conn.conn(), scope, &Plan::Count, &telling, 1, limit).await?;
         let missing = limit - rows.len() as i64;
         if missing > 0 {
-            let json: String = sqlx::query_scalar(
-                "SELECT COALESCE(json_group_array(json_array(
-                            id, category, content, subject, confidence, last_seen_at, 0)), '[]')
-                 FROM (SELECT * FROM memories WHERE chat_id = ?1 AND archived = 0
-                       ORDER BY last_seen_at DESC, id DESC LIMIT ?2)",
-            )
+            let sql = self.pool.sql(
+                "SELECT CAST(COALESCE(json_group_array(json_array(
+                            id, category, content, subject, confidence, last_seen_at, 0)), '[]') AS TEXT)
+                 FROM (SELECT * FROM memories WHERE chat_id = $1 AND archived = FALSE
+                       ORDER BY last_seen_at DESC, id DESC LIMIT $2) AS r",
+            );
+            let json: String = on_conn!(conn.conn(), c => sqlx::query_scalar(&sql)
             .bind(chat_id)
             .bind(limit)
-            .fetch_one(&mut *conn)
-            .await?;
+            .fetch_one(c)
+            .await)?;
             let recent: Vec<SimilarMemory> = from_json(&json)?;
             let seen: HashSet<i64> = rows.iter().map(|r| r.id).collect();
             rows.extend(
@@ -283,13 +294,13 @@ impl Store {
     /// existed), a chunk per transaction. A no-op once the backlog is empty.
     pub(super) async fn index_backlog(&self) -> Result<()> {
         loop {
-            let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-            let rows: Vec<(i64, Option<i64>, String, bool)> = sqlx::query_as(
+            let mut tx = self.pool.begin_write().await?;
+            let rows: Vec<(i64, Option<i64>, String, bool)> = on_conn!(tx.conn(), c => sqlx::query_as(
                 "SELECT m.id, m.chat_id, m.content, m.archived FROM memory_terms_backlog b
                  JOIN memories m ON m.id = b.memory_id LIMIT 500",
             )
-            .fetch_all(&mut *tx)
-            .await?;
+            .fetch_all(c)
+            .await)?;
             if rows.is_empty() {
                 return Ok(());
             }
@@ -297,16 +308,17 @@ impl Store {
                 // archived since it was listed: it needs no postings
                 if !archived {
                     let scope = chat_id.map_or(MemoryScope::Global, MemoryScope::Chat);
-                    index(&mut tx, *id, scope, content).await?;
+                    index(&mut tx.conn(), *id, scope, content).await?;
                 }
             }
             let ids: Vec<i64> = rows.iter().map(|r| r.0).collect();
-            sqlx::query(
-                "DELETE FROM memory_terms_backlog WHERE memory_id IN (SELECT value FROM json_each(?1))",
-            )
+            let sql = self.pool.sql(
+                "DELETE FROM memory_terms_backlog WHERE memory_id IN (SELECT CAST(value AS BIGINT) FROM json_each($1))",
+            );
+            on_conn!(tx.conn(), c => sqlx::query(&sql)
             .bind(json_list(&ids))
-            .execute(&mut *tx)
-            .await?;
+            .execute(c)
+            .await.map(|_| ()))?;
             tx.commit().await?;
         }
     }

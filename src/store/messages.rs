@@ -3,7 +3,7 @@
 use sqlx::FromRow;
 
 use super::search::message_search_text;
-use super::{Result, SessionId, Store, now_ms};
+use super::{Result, SessionId, Store, now_ms, on_pool};
 
 #[derive(Debug, Clone, FromRow)]
 pub struct MessageRow {
@@ -43,26 +43,26 @@ impl Store {
     /// Stores a message. Returns `None` when the platform already delivered this message id
     /// for this chat (a redelivery), so the caller can skip it.
     pub async fn insert_message(&self, m: &NewMessage<'_>) -> Result<Option<i64>> {
-        sqlx::query_scalar(
+        on_pool!(&self.pool, c => sqlx::query_scalar(
             "INSERT INTO messages
                 (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id, created_at, needs_reply, platform_thread_id, search_text)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
              ON CONFLICT DO NOTHING
              RETURNING id",
         )
         .bind(m.chat_id)
         .bind(m.session_id)
-        .bind(m.sender_id)
-        .bind(m.sender_name)
+        .bind(super::text(m.sender_id))
+        .bind(super::text(m.sender_name))
         .bind(m.is_from_bot)
-        .bind(m.text)
-        .bind(m.platform_message_id)
+        .bind(super::text(m.text))
+        .bind(super::text_opt(m.platform_message_id))
         .bind(m.created_at.unwrap_or_else(now_ms))
         .bind(m.needs_reply)
-        .bind(m.platform_thread_id)
+        .bind(super::text_opt(m.platform_thread_id))
         .bind(message_search_text(m.text, m.searchable))
-        .fetch_optional(&self.pool)
-        .await
+        .fetch_optional(c)
+        .await)
     }
 
     /// The last `limit` messages of a session up to message `up_to` (inclusive), oldest first.
@@ -72,14 +72,14 @@ impl Store {
         up_to: i64,
         limit: u32,
     ) -> Result<Vec<MessageRow>> {
-        let mut rows = sqlx::query_as::<_, MessageRow>(
-            "SELECT * FROM messages WHERE session_id = ?1 AND id <= ?2 ORDER BY id DESC LIMIT ?3",
+        let mut rows = on_pool!(&self.pool, c => sqlx::query_as::<_, MessageRow>(
+            "SELECT * FROM messages WHERE session_id = $1 AND id <= $2 ORDER BY id DESC LIMIT $3",
         )
         .bind(session_id)
         .bind(up_to)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await?;
+        .bind(i64::from(limit))
+        .fetch_all(c)
+        .await)?;
         rows.reverse();
         Ok(rows)
     }
@@ -91,14 +91,14 @@ impl Store {
         after_id: i64,
         limit: u32,
     ) -> Result<Vec<MessageRow>> {
-        sqlx::query_as::<_, MessageRow>(
-            "SELECT * FROM messages WHERE chat_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+        on_pool!(&self.pool, c => sqlx::query_as::<_, MessageRow>(
+            "SELECT * FROM messages WHERE chat_id = $1 AND id > $2 ORDER BY id LIMIT $3",
         )
         .bind(chat_id)
         .bind(after_id)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await
+        .bind(i64::from(limit))
+        .fetch_all(c)
+        .await)
     }
 
     /// Searchable messages of a chat with ids in `from..=to`, oldest first, at most `limit`
@@ -110,80 +110,80 @@ impl Store {
         to: i64,
         limit: u32,
     ) -> Result<Vec<MessageRow>> {
-        sqlx::query_as::<_, MessageRow>(
-            "SELECT * FROM messages WHERE chat_id = ?1 AND id BETWEEN ?2 AND ?3
-               AND COALESCE(search_text, '') != '' ORDER BY id LIMIT ?4",
+        on_pool!(&self.pool, c => sqlx::query_as::<_, MessageRow>(
+            "SELECT * FROM messages WHERE chat_id = $1 AND id BETWEEN $2 AND $3
+               AND COALESCE(search_text, '') != '' ORDER BY id LIMIT $4",
         )
         .bind(chat_id)
         .bind(from)
         .bind(to)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await
+        .bind(i64::from(limit))
+        .fetch_all(c)
+        .await)
     }
 
     pub async fn message(&self, id: i64) -> Result<Option<MessageRow>> {
-        sqlx::query_as::<_, MessageRow>("SELECT * FROM messages WHERE id = ?1")
+        on_pool!(&self.pool, c => sqlx::query_as::<_, MessageRow>("SELECT * FROM messages WHERE id = $1")
             .bind(id)
-            .fetch_optional(&self.pool)
-            .await
+            .fetch_optional(c)
+            .await)
     }
 
     /// Records that the answer to message `id` was delivered.
     pub async fn mark_replied(&self, id: i64) -> Result<()> {
-        sqlx::query("UPDATE messages SET replied_at = ?2 WHERE id = ?1")
+        on_pool!(&self.pool, c => sqlx::query("UPDATE messages SET replied_at = $2 WHERE id = $1")
             .bind(id)
             .bind(now_ms())
-            .execute(&self.pool)
+            .execute(c)
             .await
-            .map(|_| ())
+            .map(|_| ()))
     }
 
     /// Counts one more turn started for message `id`; returns how many there have been.
     pub async fn begin_reply_attempt(&self, id: i64) -> Result<i64> {
-        sqlx::query_scalar(
-            "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = ?1
+        on_pool!(&self.pool, c => sqlx::query_scalar(
+            "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = $1
              RETURNING reply_attempts",
         )
         .bind(id)
-        .fetch_one(&self.pool)
-        .await
+        .fetch_one(c)
+        .await)
     }
 
     /// Messages of `channel` still owed an answer, sent at or after `since_ms`, oldest first.
     pub async fn awaiting_reply(&self, channel: &str, since_ms: i64) -> Result<Vec<MessageRow>> {
-        sqlx::query_as::<_, MessageRow>(
+        on_pool!(&self.pool, c => sqlx::query_as::<_, MessageRow>(
             "SELECT m.* FROM messages m JOIN chats c ON c.id = m.chat_id
-             WHERE c.channel = ?1 AND m.needs_reply = 1 AND m.replied_at IS NULL AND m.created_at >= ?2
+             WHERE c.channel = $1 AND m.needs_reply = TRUE AND m.replied_at IS NULL AND m.created_at >= $2
              ORDER BY m.id",
         )
         .bind(channel)
         .bind(since_ms)
-        .fetch_all(&self.pool)
-        .await
+        .fetch_all(c)
+        .await)
     }
 
     /// A value a channel keeps across restarts.
     pub async fn channel_state(&self, channel: &str, key: &str) -> Result<Option<String>> {
-        sqlx::query_scalar("SELECT value FROM channel_state WHERE channel = ?1 AND key = ?2")
+        on_pool!(&self.pool, c => sqlx::query_scalar("SELECT value FROM channel_state WHERE channel = $1 AND key = $2")
             .bind(channel)
             .bind(key)
-            .fetch_optional(&self.pool)
-            .await
+            .fetch_optional(c)
+            .await)
     }
 
     pub async fn set_channel_state(&self, channel: &str, key: &str, value: &str) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO channel_state (channel, key, value, updated_at) VALUES (?1, ?2, ?3, ?4)
+        on_pool!(&self.pool, c => sqlx::query(
+            "INSERT INTO channel_state (channel, key, value, updated_at) VALUES ($1, $2, $3, $4)
              ON CONFLICT (channel, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
         )
         .bind(channel)
         .bind(key)
-        .bind(value)
+        .bind(super::text(value))
         .bind(now_ms())
-        .execute(&self.pool)
+        .execute(c)
         .await
-        .map(|_| ())
+        .map(|_| ()))
     }
 
     /// Deletes `channel`'s values whose key starts with `key_prefix` and that were last set
@@ -194,22 +194,22 @@ impl Store {
         key_prefix: &str,
         before_ms: i64,
     ) -> Result<()> {
-        sqlx::query(
+        on_pool!(&self.pool, c => sqlx::query(
             "DELETE FROM channel_state
-             WHERE channel = ?1 AND substr(key, 1, length(?2)) = ?2 AND updated_at < ?3",
+             WHERE channel = $1 AND substr(key, 1, length($2)) = $2 AND updated_at < $3",
         )
         .bind(channel)
         .bind(key_prefix)
         .bind(before_ms)
-        .execute(&self.pool)
+        .execute(c)
         .await
-        .map(|_| ())
+        .map(|_| ()))
     }
 
     pub async fn count_messages(&self, chat_id: i64) -> Result<i64> {
-        sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE chat_id = ?1")
+        on_pool!(&self.pool, c => sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE chat_id = $1")
             .bind(chat_id)
-            .fetch_one(&self.pool)
-            .await
+            .fetch_one(c)
+            .await)
     }
 }

@@ -1,27 +1,32 @@
 //! Persistence: the only place that speaks SQL.
 //!
-//! [`Store`] wraps a SQLite pool (WAL, busy timeout, foreign keys) with the schema from
-//! `migrations/sqlite/` embedded at compile time. Everything above this module works with the
+//! [`Store`] wraps a SQLite pool (WAL, busy timeout, foreign keys) or a PostgreSQL pool, with
+//! the schema from `migrations/sqlite/` or `migrations/postgres/` embedded at compile time
+//! (`db.rs` says how one query serves both). Everything above this module works with the
 //! typed rows and small methods defined here, never with queries.
 
 mod chats;
 mod console;
+mod db;
+mod dialect;
 mod events;
 mod history;
 mod jobs;
+mod leases;
 mod lifecycle;
 mod memories;
 mod memory_terms;
 mod messages;
 mod reflector;
 mod search;
+mod turns;
 mod usage;
 mod vectors;
 
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::SqlitePool;
+use sqlx::postgres::PgPoolOptions;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 
 pub use chats::{ChatRow, SessionId};
@@ -29,6 +34,7 @@ pub use console::ChatSummary;
 pub use events::EventKind;
 pub use history::MemoryEvent;
 pub use jobs::JobRow;
+pub use leases::{DISCORD_GATEWAY, Lease, LeaseBook, SCHEDULE, TELEGRAM_POLLING};
 pub use lifecycle::LifeRow;
 pub use memories::{MemoryFilter, NewMemory, PoolCounts, RankRow};
 pub use memory_terms::{MAX_DEDUP_CANDIDATES, SimilarMemory};
@@ -37,6 +43,55 @@ pub use reflector::{DueChat, ReflectionTx, ReflectorState, RunRecord, RunStats, 
 pub use search::{Bm25Hit, MessageHit, SearchScope, message_search_text, search_text};
 pub use usage::{InjectionLog, UsageRow, UsageSummary};
 pub use vectors::{PendingEmbedding, StoredVector, decode_vector, encode_vector};
+
+use db::{on_conn, on_pool};
+
+/// For tests: a database of their own on the test PostgreSQL server.
+#[doc(hidden)]
+pub mod testing {
+    pub use super::db::create_scratch_database;
+
+    /// The stores a backend-independent test runs on: SQLite in memory, and a fresh
+    /// PostgreSQL database when `MNEME_TEST_DATABASE_URL` names a server. Without it the
+    /// PostgreSQL half is skipped, visibly (`scripts/test` lists it) — or fails under `CI`.
+    #[cfg(test)]
+    pub(crate) async fn backends() -> Vec<super::Store> {
+        let mut stores = vec![super::Store::open("sqlite::memory:").await.unwrap()];
+        match std::env::var("MNEME_TEST_DATABASE_URL") {
+            Ok(url) if !url.trim().is_empty() => {
+                let url = create_scratch_database(url.trim())
+                    .await
+                    .expect("a scratch database on MNEME_TEST_DATABASE_URL's server");
+                stores.push(super::Store::open(&url).await.unwrap());
+            }
+            _ => {
+                let test = std::thread::current()
+                    .name()
+                    .unwrap_or("a store test")
+                    .to_string();
+                if std::env::var_os("CI").is_some() {
+                    panic!(
+                        "{test} needs PostgreSQL: set MNEME_TEST_DATABASE_URL (scripts/test-prepare starts one)"
+                    );
+                }
+                let line = format!(
+                    "mneme::{test}: PostgreSQL half needs MNEME_TEST_DATABASE_URL (scripts/test-prepare)"
+                );
+                eprintln!("SKIPPED {line}");
+                if let Some(log) = std::env::var_os("MNEME_SKIP_LOG")
+                    && let Ok(mut f) = std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(log)
+                {
+                    use std::io::Write;
+                    let _ = writeln!(f, "{line}");
+                }
+            }
+        }
+        stores
+    }
+}
 
 pub type Result<T> = std::result::Result<T, sqlx::Error>;
 
@@ -50,6 +105,21 @@ fn from_json<T: serde::de::DeserializeOwned>(json: &str) -> Result<T> {
     serde_json::from_str(json).map_err(|e| sqlx::Error::Decode(Box::new(e)))
 }
 
+/// Text as every backend can keep it: PostgreSQL's text cannot hold NUL, which a chat message
+/// or a model's output may carry, so it becomes U+FFFD (on SQLite too, so both store the same).
+pub(crate) fn text(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.contains('\0') {
+        std::borrow::Cow::Owned(s.replace('\0', "\u{fffd}"))
+    } else {
+        std::borrow::Cow::Borrowed(s)
+    }
+}
+
+/// [`text`] of an optional value.
+pub(crate) fn text_opt(s: Option<&str>) -> Option<std::borrow::Cow<'_, str>> {
+    s.map(text)
+}
+
 /// Milliseconds since the Unix epoch, the unit of every time column.
 pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
@@ -58,7 +128,29 @@ pub fn now_ms() -> i64 {
 /// Handle to the database; cheap to clone.
 #[derive(Clone)]
 pub struct Store {
-    pool: SqlitePool,
+    pool: db::Pool,
+    /// The leases this process asks for (`leases.rs`).
+    leases: LeaseBook,
+    /// The chats' turn locks, where several processes may answer (PostgreSQL; `turns.rs`).
+    turns: Option<std::sync::Arc<turns::TurnLocks>>,
+}
+
+/// Which database a `database_url` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// The backend of `url`: `postgres://` / `postgresql://` or SQLite (`sqlite:…`).
+    pub fn of_url(url: &str) -> Self {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Self::Postgres
+        } else {
+            Self::Sqlite
+        }
+    }
 }
 
 /// Checks that `path` is a sound Mneme database: SQLite's `PRAGMA integrity_check` says ok
@@ -91,17 +183,62 @@ pub async fn check_database_file(path: &std::path::Path) -> anyhow::Result<()> {
 impl Store {
     /// Writes a consistent copy of the whole database to `path` (SQLite's `VACUUM INTO`: an
     /// online backup, safe while others write).
+    /// SQLite only: a PostgreSQL database is backed up with its own tools (`pg_dump`).
     pub async fn backup_into(&self, path: &std::path::Path) -> Result<()> {
-        sqlx::query("VACUUM INTO ?1")
-            .bind(path.to_string_lossy().into_owned())
-            .execute(&self.pool)
-            .await
-            .map(|_| ())
+        match &self.pool {
+            db::Pool::Sqlite(pool) => sqlx::query("VACUUM INTO $1")
+                .bind(path.to_string_lossy().into_owned())
+                .execute(pool)
+                .await
+                .map(|_| ()),
+            db::Pool::Postgres(_) => Err(sqlx::Error::Configuration(
+                "mneme backup writes SQLite files; back up PostgreSQL with pg_dump".into(),
+            )),
+        }
     }
 
-    /// Opens (creating if needed) the database at `url` (`sqlite://PATH` or `sqlite::memory:`)
-    /// and brings its schema up to date.
+    /// Which backend this store runs on.
+    pub fn backend(&self) -> Backend {
+        if self.pool.is_postgres() {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        }
+    }
+
+    /// Opens the database at `url` (`sqlite://PATH`, `sqlite::memory:`, or
+    /// `postgres://USER:PASSWORD@HOST/DB`), creating a SQLite file if needed, and brings its
+    /// schema up to date.
     pub async fn open(url: &str) -> Result<Self> {
+        let store = match Backend::of_url(url) {
+            Backend::Sqlite => Self::open_sqlite(url).await?,
+            Backend::Postgres => Self::open_postgres(url).await?,
+        };
+        // Memories from before the term index (migration 0002) get their postings once.
+        store.index_backlog().await?;
+        // …and their search text (migration 0003), which feeds the full-text indexes.
+        store.search_backlog().await?;
+        Ok(store)
+    }
+
+    async fn open_postgres(url: &str) -> Result<Self> {
+        let pool = PgPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await?;
+        // sqlx's PostgreSQL migrator holds an advisory lock while it runs: replicas starting
+        // together migrate one at a time.
+        sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+        let pool = db::Pool::Postgres(pool);
+        Ok(Self {
+            turns: turns::for_pool(&pool),
+            pool,
+            leases: LeaseBook::default(),
+        })
+    }
+
+    async fn open_sqlite(url: &str) -> Result<Self> {
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
@@ -143,20 +280,16 @@ impl Store {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
-        let store = Self { pool };
-        // Memories from before the term index (migration 0002) get their postings once.
-        store.index_backlog().await?;
-        // …and their search text (migration 0003), which feeds the full-text indexes.
-        store.search_backlog().await?;
-        Ok(store)
+        Ok(Self {
+            pool: db::Pool::Sqlite(pool),
+            leases: LeaseBook::default(),
+            turns: None,
+        })
     }
 
     /// Cheap liveness probe.
     pub async fn ping(&self) -> Result<()> {
-        sqlx::query("SELECT 1")
-            .execute(&self.pool)
-            .await
-            .map(|_| ())
+        on_pool!(&self.pool, p => sqlx::query("SELECT 1").execute(p).await.map(|_| ()))
     }
 
     pub async fn close(&self) {
@@ -204,17 +337,27 @@ mod tests {
     }
 
     async fn term_counts(store: &Store) -> (Vec<(i64, String, i64)>, Vec<(i64, String, i64)>) {
-        let kept = sqlx::query_as("SELECT scope, term, n FROM memory_term_df ORDER BY 1, 2")
-            .fetch_all(&store.pool)
+        let kept = on_pool!(&store.pool, p => sqlx::query_as("SELECT scope, term, n FROM memory_term_df ORDER BY 1, 2")
+            .fetch_all(p)
             .await
-            .unwrap();
-        let real = sqlx::query_as(
+            .unwrap());
+        let real = on_pool!(&store.pool, p => sqlx::query_as(
             "SELECT scope, term, COUNT(*) FROM memory_terms GROUP BY 1, 2 ORDER BY 1, 2",
         )
-        .fetch_all(&store.pool)
+        .fetch_all(p)
         .await
-        .unwrap();
+        .unwrap());
         (kept, real)
+    }
+
+    async fn exec(store: &Store, sql: &str, ids: &[i64]) {
+        on_pool!(&store.pool, p => {
+            let mut q = sqlx::query(sql);
+            for id in ids {
+                q = q.bind(*id);
+            }
+            q.execute(p).await.unwrap();
+        });
     }
 
     /// An import adds the term counts once per term instead of through the per-posting
@@ -222,127 +365,132 @@ mod tests {
     #[tokio::test]
     async fn an_import_keeps_the_term_counts_and_the_trigger() {
         use crate::base::MemoryScope;
-        let store = Store::open("sqlite::memory:").await.unwrap();
-        let chat = store
-            .ensure_chat(&crate::base::ChatKey::new("cli", "a"), false, None)
-            .await
-            .unwrap()
-            .id;
-        store
-            .insert_memory(&fact(MemoryScope::Chat(chat), "Alice likes green tea"))
-            .await
-            .unwrap();
-        let batch: Vec<NewMemory> = (0..1_200)
-            .map(|i| {
-                let scope = if i % 3 == 0 {
-                    MemoryScope::Global
-                } else {
-                    MemoryScope::Chat(chat)
-                };
-                fact(
-                    scope,
-                    &format!("Alice likes tea number {} and 猫 {}", i % 7, i),
-                )
-            })
-            .collect();
-        assert_eq!(store.import_memories(&batch).await.unwrap(), 1_200);
-        let (kept, real) = term_counts(&store).await;
-        assert!(kept.iter().any(|(_, t, n)| t == "alice" && *n > 400));
-        assert_eq!(kept, real);
-        // The trigger is back: an ordinary insert counts its terms again.
-        store
-            .insert_memory(&fact(MemoryScope::Chat(chat), "Bob likes zebras"))
-            .await
-            .unwrap();
-        let (kept, real) = term_counts(&store).await;
-        assert!(kept.iter().any(|(_, t, _)| t == "zebras"));
-        assert_eq!(kept, real);
+        for store in testing::backends().await {
+            let chat = store
+                .ensure_chat(&crate::base::ChatKey::new("cli", "a"), false, None)
+                .await
+                .unwrap()
+                .id;
+            store
+                .insert_memory(&fact(MemoryScope::Chat(chat), "Alice likes green tea"))
+                .await
+                .unwrap();
+            let batch: Vec<NewMemory> = (0..1_200)
+                .map(|i| {
+                    let scope = if i % 3 == 0 {
+                        MemoryScope::Global
+                    } else {
+                        MemoryScope::Chat(chat)
+                    };
+                    fact(
+                        scope,
+                        &format!("Alice likes tea number {} and 猫 {}", i % 7, i),
+                    )
+                })
+                .collect();
+            assert_eq!(store.import_memories(&batch).await.unwrap(), 1_200);
+            let (kept, real) = term_counts(&store).await;
+            assert!(kept.iter().any(|(_, t, n)| t == "alice" && *n > 400));
+            assert_eq!(kept, real, "{:?}", store.backend());
+            // The trigger is back: an ordinary insert counts its terms again.
+            store
+                .insert_memory(&fact(MemoryScope::Chat(chat), "Bob likes zebras"))
+                .await
+                .unwrap();
+            let (kept, real) = term_counts(&store).await;
+            assert!(kept.iter().any(|(_, t, _)| t == "zebras"));
+            assert_eq!(kept, real, "{:?}", store.backend());
+        }
     }
 
     /// The counts the triggers keep agree with counting, through every kind of write.
     #[tokio::test]
     async fn active_counts_follow_every_write() {
         use crate::base::MemoryScope;
-        let store = Store::open("sqlite::memory:").await.unwrap();
-        let chat = |name: &'static str| {
-            let store = store.clone();
-            async move {
-                store
-                    .ensure_chat(&crate::base::ChatKey::new("cli", name), false, None)
+        for store in testing::backends().await {
+            let chat = |name: &'static str| {
+                let store = store.clone();
+                async move {
+                    store
+                        .ensure_chat(&crate::base::ChatKey::new("cli", name), false, None)
+                        .await
+                        .unwrap()
+                        .id
+                }
+            };
+            let (a, b) = (chat("a").await, chat("b").await);
+            let counted = |chat_id: i64| {
+                let store = store.clone();
+                async move {
+                    let n: i64 = on_pool!(&store.pool, p => sqlx::query_scalar(
+                        "SELECT COUNT(*) FROM memories WHERE (chat_id = $1 OR chat_id IS NULL) AND NOT archived",
+                    )
+                    .bind(chat_id)
+                    .fetch_one(p)
                     .await
-                    .unwrap()
-                    .id
+                    .unwrap());
+                    n
+                }
+            };
+            let check = async || {
+                for id in [a, b] {
+                    assert_eq!(store.count_injectable(id).await.unwrap(), counted(id).await);
+                }
+            };
+            let mut ids = Vec::new();
+            for (i, scope) in [
+                MemoryScope::Chat(a),
+                MemoryScope::Chat(a),
+                MemoryScope::Chat(b),
+                MemoryScope::Global,
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                ids.push(
+                    store
+                        .insert_memory(&fact(scope, &format!("fact {i}")))
+                        .await
+                        .unwrap(),
+                );
             }
-        };
-        let (a, b) = (chat("a").await, chat("b").await);
-        let counted = |chat_id: i64| {
-            let store = store.clone();
-            async move {
-                let n: i64 = sqlx::query_scalar(
-                    "SELECT COUNT(*) FROM memories WHERE (chat_id = ?1 OR chat_id IS NULL) AND archived = 0",
-                )
-                .bind(chat_id)
-                .fetch_one(&store.pool)
-                .await
-                .unwrap();
-                n
-            }
-        };
-        let check = async || {
-            for id in [a, b] {
-                assert_eq!(store.count_injectable(id).await.unwrap(), counted(id).await);
-            }
-        };
-        let mut ids = Vec::new();
-        for (i, scope) in [
-            MemoryScope::Chat(a),
-            MemoryScope::Chat(a),
-            MemoryScope::Chat(b),
-            MemoryScope::Global,
-        ]
-        .into_iter()
-        .enumerate()
-        {
-            ids.push(
-                store
-                    .insert_memory(&fact(scope, &format!("fact {i}")))
-                    .await
-                    .unwrap(),
-            );
+            check().await;
+            let batch: Vec<NewMemory> = (0..30)
+                .map(|i| NewMemory {
+                    archived: i % 5 == 0,
+                    ..fact(MemoryScope::Chat(b), &format!("imported {i}"))
+                })
+                .collect();
+            store.import_memories(&batch).await.unwrap();
+            check().await;
+            exec(
+                &store,
+                "UPDATE memories SET archived = TRUE WHERE id = $1",
+                &[ids[0]],
+            )
+            .await;
+            exec(
+                &store,
+                "UPDATE memories SET archived = FALSE WHERE id = $1",
+                &[ids[0]],
+            )
+            .await;
+            exec(
+                &store,
+                "UPDATE memories SET archived = TRUE WHERE id = $1",
+                &[ids[1]],
+            )
+            .await;
+            check().await;
+            exec(
+                &store,
+                "DELETE FROM memories WHERE id IN ($1, $2)",
+                &[ids[2], ids[3]],
+            )
+            .await;
+            check().await;
+            assert_eq!(store.count_injectable(a).await.unwrap(), 1);
         }
-        check().await;
-        let batch: Vec<NewMemory> = (0..30)
-            .map(|i| NewMemory {
-                archived: i % 5 == 0,
-                ..fact(MemoryScope::Chat(b), &format!("imported {i}"))
-            })
-            .collect();
-        store.import_memories(&batch).await.unwrap();
-        check().await;
-        sqlx::query("UPDATE memories SET archived = 1 WHERE id = ?1")
-            .bind(ids[0])
-            .execute(&store.pool)
-            .await
-            .unwrap();
-        sqlx::query("UPDATE memories SET archived = 0 WHERE id = ?1")
-            .bind(ids[0])
-            .execute(&store.pool)
-            .await
-            .unwrap();
-        sqlx::query("UPDATE memories SET archived = 1 WHERE id = ?1")
-            .bind(ids[1])
-            .execute(&store.pool)
-            .await
-            .unwrap();
-        check().await;
-        sqlx::query("DELETE FROM memories WHERE id IN (?1, ?2)")
-            .bind(ids[2])
-            .bind(ids[3])
-            .execute(&store.pool)
-            .await
-            .unwrap();
-        check().await;
-        assert_eq!(store.count_injectable(a).await.unwrap(), 1);
     }
 
     #[test]

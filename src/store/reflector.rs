@@ -4,7 +4,9 @@
 
 use std::collections::HashSet;
 
-use sqlx::{FromRow, Sqlite, Transaction};
+use sqlx::FromRow;
+
+use super::db::{Tx, on_conn, on_pool};
 
 use super::memories::insert_row;
 use super::memory_terms::{self, SimilarMemory};
@@ -89,7 +91,7 @@ pub struct SetAside {
 impl Store {
     /// Chats with messages after their cursor, backoff or not (see `next_attempt_at`).
     pub async fn chats_with_new_messages(&self) -> Result<Vec<DueChat>> {
-        sqlx::query_as::<_, DueChat>(
+        on_pool!(&self.pool, c => sqlx::query_as::<_, DueChat>(
             "SELECT c.*, COALESCE(s.last_message_id, 0) AS last_message_id,
                     COALESCE(s.failures, 0) AS failures, COALESCE(s.next_attempt_at, 0) AS next_attempt_at
              FROM chats c LEFT JOIN memory_reflector_state s ON s.chat_id = c.id
@@ -97,17 +99,17 @@ impl Store {
                            WHERE m.chat_id = c.id AND m.id > COALESCE(s.last_message_id, 0))
              ORDER BY c.id",
         )
-        .fetch_all(&self.pool)
-        .await
+        .fetch_all(c)
+        .await)
     }
 
     pub async fn reflector_state(&self, chat_id: i64) -> Result<ReflectorState> {
-        let state = sqlx::query_as::<_, ReflectorState>(
-            "SELECT last_message_id, failures, next_attempt_at FROM memory_reflector_state WHERE chat_id = ?1",
+        let state = on_pool!(&self.pool, c => sqlx::query_as::<_, ReflectorState>(
+            "SELECT last_message_id, failures, next_attempt_at FROM memory_reflector_state WHERE chat_id = $1",
         )
         .bind(chat_id)
-        .fetch_optional(&self.pool)
-        .await?;
+        .fetch_optional(c)
+        .await)?;
         Ok(state.unwrap_or_default())
     }
 
@@ -119,24 +121,24 @@ impl Store {
         now: i64,
         delay_ms: impl Fn(i64) -> i64,
     ) -> Result<ReflectorState> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let failures: i64 = sqlx::query_scalar(
-            "INSERT INTO memory_reflector_state (chat_id, failures, updated_at) VALUES (?1, 1, ?2)
-             ON CONFLICT (chat_id) DO UPDATE SET failures = failures + 1, updated_at = ?2
+        let mut tx = self.pool.begin_write().await?;
+        let failures: i64 = on_conn!(tx.conn(), c => sqlx::query_scalar(
+            "INSERT INTO memory_reflector_state (chat_id, failures, updated_at) VALUES ($1, 1, $2)
+             ON CONFLICT (chat_id) DO UPDATE SET failures = memory_reflector_state.failures + 1, updated_at = $2
              RETURNING failures",
         )
         .bind(chat_id)
         .bind(now)
-        .fetch_one(&mut *tx)
-        .await?;
-        let state = sqlx::query_as::<_, ReflectorState>(
-            "UPDATE memory_reflector_state SET next_attempt_at = ?2 WHERE chat_id = ?1
+        .fetch_one(c)
+        .await)?;
+        let state = on_conn!(tx.conn(), c => sqlx::query_as::<_, ReflectorState>(
+            "UPDATE memory_reflector_state SET next_attempt_at = $2 WHERE chat_id = $1
              RETURNING last_message_id, failures, next_attempt_at",
         )
         .bind(chat_id)
         .bind(now.saturating_add(delay_ms(failures)))
-        .fetch_one(&mut *tx)
-        .await?;
+        .fetch_one(c)
+        .await)?;
         tx.commit().await?;
         Ok(state)
     }
@@ -144,15 +146,15 @@ impl Store {
     /// Counts one more unreadable answer for the batch at the chat's cursor; returns how many
     /// in a row there have been.
     pub async fn record_parse_failure(&self, chat_id: i64, now: i64) -> Result<i64> {
-        sqlx::query_scalar(
-            "INSERT INTO memory_reflector_state (chat_id, parse_failures, updated_at) VALUES (?1, 1, ?2)
-             ON CONFLICT (chat_id) DO UPDATE SET parse_failures = parse_failures + 1, updated_at = ?2
+        on_pool!(&self.pool, c => sqlx::query_scalar(
+            "INSERT INTO memory_reflector_state (chat_id, parse_failures, updated_at) VALUES ($1, 1, $2)
+             ON CONFLICT (chat_id) DO UPDATE SET parse_failures = memory_reflector_state.parse_failures + 1, updated_at = $2
              RETURNING parse_failures",
         )
         .bind(chat_id)
         .bind(now)
-        .fetch_one(&self.pool)
-        .await
+        .fetch_one(c)
+        .await)
     }
 
     /// Sets the batch after `cursor` up to `last_message_id` aside — recorded with why — and
@@ -167,65 +169,65 @@ impl Store {
         error: &str,
         now: i64,
     ) -> Result<bool> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let at: Option<i64> = sqlx::query_scalar(
-            "SELECT last_message_id FROM memory_reflector_state WHERE chat_id = ?1",
+        let mut tx = self.pool.begin_write().await?;
+        let at: Option<i64> = on_conn!(tx.conn(), c => sqlx::query_scalar(
+            "SELECT last_message_id FROM memory_reflector_state WHERE chat_id = $1",
         )
         .bind(chat_id)
-        .fetch_optional(&mut *tx)
-        .await?;
+        .fetch_optional(c)
+        .await)?;
         if at.unwrap_or(0) != cursor {
             return Ok(false);
         }
-        sqlx::query(
+        on_conn!(tx.conn(), c => sqlx::query(
             "INSERT INTO memory_reflector_set_aside
                 (chat_id, after_message_id, last_message_id, attempts, error, set_aside_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(chat_id)
         .bind(cursor)
         .bind(last_message_id)
         .bind(attempts)
-        .bind(error)
+        .bind(super::text(error))
         .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO memory_reflector_state (chat_id, last_message_id, updated_at) VALUES (?1, ?2, ?3)
+        .execute(c)
+        .await.map(|_| ()))?;
+        on_conn!(tx.conn(), c => sqlx::query(
+            "INSERT INTO memory_reflector_state (chat_id, last_message_id, updated_at) VALUES ($1, $2, $3)
              ON CONFLICT (chat_id) DO UPDATE
-                SET last_message_id = ?2, failures = 0, next_attempt_at = 0, parse_failures = 0, updated_at = ?3",
+                SET last_message_id = $2, failures = 0, next_attempt_at = 0, parse_failures = 0, updated_at = $3",
         )
         .bind(chat_id)
         .bind(last_message_id)
         .bind(now)
-        .execute(&mut *tx)
-        .await?;
+        .execute(c)
+        .await.map(|_| ()))?;
         tx.commit().await?;
         Ok(true)
     }
 
     /// Batches set aside, newest first: (chat, after, last message id, attempts, error, when).
     pub async fn set_aside_batches(&self, limit: i64) -> Result<Vec<SetAside>> {
-        sqlx::query_as::<_, SetAside>(
+        on_pool!(&self.pool, c => sqlx::query_as::<_, SetAside>(
             "SELECT c.channel || ':' || c.external_chat_id AS chat, s.after_message_id, s.last_message_id,
                     s.attempts, s.error, s.set_aside_at
              FROM memory_reflector_set_aside s JOIN chats c ON c.id = s.chat_id
-             ORDER BY s.id DESC LIMIT ?1",
+             ORDER BY s.id DESC LIMIT $1",
         )
         .bind(limit)
-        .fetch_all(&self.pool)
-        .await
+        .fetch_all(c)
+        .await)
     }
 
     /// Opens a run record; `finish_run` completes it. A run left unfinished was interrupted.
     pub async fn start_run(&self, chat_id: i64, started_at: i64) -> Result<i64> {
-        sqlx::query_scalar(
-            "INSERT INTO memory_reflector_runs (chat_id, started_at) VALUES (?1, ?2) RETURNING id",
+        on_pool!(&self.pool, c => sqlx::query_scalar(
+            "INSERT INTO memory_reflector_runs (chat_id, started_at) VALUES ($1, $2) RETURNING id",
         )
         .bind(chat_id)
         .bind(started_at)
-        .fetch_one(&self.pool)
-        .await
+        .fetch_one(c)
+        .await)
     }
 
     pub async fn finish_run(
@@ -237,11 +239,11 @@ impl Store {
         parse_ok: bool,
         error: Option<&str>,
     ) -> Result<()> {
-        sqlx::query(
-            "UPDATE memory_reflector_runs SET finished_at = ?2, messages_read = ?3, extracted = ?4,
-                inserted = ?5, updated = ?6, superseded = ?7, skipped = ?8, dedup_method = ?9,
-                parse_ok = ?10, error = ?11
-             WHERE id = ?1",
+        on_pool!(&self.pool, c => sqlx::query(
+            "UPDATE memory_reflector_runs SET finished_at = $2, messages_read = $3, extracted = $4,
+                inserted = $5, updated = $6, superseded = $7, skipped = $8, dedup_method = $9,
+                parse_ok = $10, error = $11
+             WHERE id = $1",
         )
         .bind(run_id)
         .bind(finished_at)
@@ -253,22 +255,22 @@ impl Store {
         .bind(stats.skipped)
         .bind(dedup_method)
         .bind(parse_ok)
-        .bind(error)
-        .execute(&self.pool)
+        .bind(super::text_opt(error))
+        .execute(c)
         .await
-        .map(|_| ())
+        .map(|_| ()))
     }
 
     /// Run records, newest first; one chat's only when given.
     pub async fn reflector_runs(&self, chat_id: Option<i64>, limit: u32) -> Result<Vec<RunRecord>> {
-        sqlx::query_as::<_, RunRecord>(
-            "SELECT * FROM memory_reflector_runs WHERE ?1 IS NULL OR chat_id = ?1
-             ORDER BY id DESC LIMIT ?2",
+        on_pool!(&self.pool, c => sqlx::query_as::<_, RunRecord>(
+            "SELECT * FROM memory_reflector_runs WHERE $1 IS NULL OR chat_id = $1
+             ORDER BY id DESC LIMIT $2",
         )
         .bind(chat_id)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await
+        .bind(i64::from(limit))
+        .fetch_all(c)
+        .await)
     }
 
     /// Begins storing a batch of `chat_id` whose cursor should be `expected_cursor`. The
@@ -280,13 +282,13 @@ impl Store {
         chat_id: i64,
         expected_cursor: i64,
     ) -> Result<Option<ReflectionTx>> {
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-        let cursor: Option<i64> = sqlx::query_scalar(
-            "SELECT last_message_id FROM memory_reflector_state WHERE chat_id = ?1",
+        let mut tx = self.pool.begin_write().await?;
+        let cursor: Option<i64> = on_conn!(tx.conn(), c => sqlx::query_scalar(
+            "SELECT last_message_id FROM memory_reflector_state WHERE chat_id = $1",
         )
         .bind(chat_id)
-        .fetch_optional(&mut *tx)
-        .await?;
+        .fetch_optional(c)
+        .await)?;
         if cursor.unwrap_or(0) != expected_cursor {
             tx.rollback().await?;
             return Ok(None);
@@ -298,7 +300,7 @@ impl Store {
 /// The write transaction of one batch: facts in, cursor forward, all or nothing. Dropping it
 /// without `commit` (an error, a crash, an aborted task) rolls everything back.
 pub struct ReflectionTx {
-    tx: Transaction<'static, Sqlite>,
+    tx: Tx,
     chat_id: i64,
 }
 
@@ -315,20 +317,21 @@ impl ReflectionTx {
         threshold: f64,
     ) -> Result<Vec<SimilarMemory>> {
         let scope = self.scope();
-        memory_terms::dedup_candidates(&mut self.tx, scope, fact_terms, threshold).await
+        memory_terms::dedup_candidates(&mut self.tx.conn(), scope, fact_terms, threshold).await
     }
 
     /// Memory `id` if it is active and belongs to this chat; anything else (another chat,
     /// global, archived, unknown) is `None`.
     pub async fn active_chat_memory(&mut self, id: i64) -> Result<Option<SimilarMemory>> {
-        let json: Option<String> = sqlx::query_scalar(
-            "SELECT json_array(id, category, content, subject, confidence, last_seen_at, 0)
-             FROM memories WHERE id = ?1 AND chat_id = ?2 AND archived = 0",
-        )
+        let sql = self.tx.conn().sql(
+            "SELECT CAST(json_array(id, category, content, subject, confidence, last_seen_at, 0) AS TEXT)
+             FROM memories WHERE id = $1 AND chat_id = $2 AND archived = FALSE",
+        );
+        let json: Option<String> = on_conn!(self.tx.conn(), c => sqlx::query_scalar(&sql)
         .bind(id)
         .bind(self.chat_id)
-        .fetch_optional(&mut *self.tx)
-        .await?;
+        .fetch_optional(c)
+        .await)?;
         json.map(|j| from_json(&j)).transpose()
     }
 
@@ -338,7 +341,7 @@ impl ReflectionTx {
             scope: self.scope(),
             ..m.clone()
         };
-        insert_row(&mut self.tx, &m, now)
+        insert_row(&mut self.tx.conn(), &m, now)
             .await?
             .ok_or(sqlx::Error::RowNotFound)
     }
@@ -346,7 +349,7 @@ impl ReflectionTx {
     /// Stores the embedding of memory `id` (inserted by this batch) from `model`.
     pub async fn store_vector(&mut self, id: i64, model: &str, vector: &[f32]) -> Result<()> {
         let scope = self.scope();
-        write_vector(&mut self.tx, id, scope, model, vector).await
+        write_vector(&mut self.tx.conn(), id, scope, model, vector).await
     }
 
     /// A fact seen again: new confidence, seen now, its sources added, its subject filled
@@ -362,29 +365,29 @@ impl ReflectionTx {
         note: &str,
         now: i64,
     ) -> Result<()> {
-        let old: String = sqlx::query_scalar(
-            "SELECT source_message_ids FROM memories WHERE id = ?1 AND chat_id = ?2",
+        let old: String = on_conn!(self.tx.conn(), c => sqlx::query_scalar(
+            "SELECT source_message_ids FROM memories WHERE id = $1 AND chat_id = $2",
         )
         .bind(id)
         .bind(self.chat_id)
-        .fetch_one(&mut *self.tx)
-        .await?;
+        .fetch_one(c)
+        .await)?;
         let ids = merged_sources(&old, source_ids);
-        sqlx::query(
-            "UPDATE memories SET confidence = ?3, last_seen_at = ?4, updated_at = ?4,
-                source_message_ids = ?5, subject = COALESCE(subject, ?6)
-             WHERE id = ?1 AND chat_id = ?2",
+        on_conn!(self.tx.conn(), c => sqlx::query(
+            "UPDATE memories SET confidence = $3, last_seen_at = $4, updated_at = $4,
+                source_message_ids = $5, subject = COALESCE(subject, $6)
+             WHERE id = $1 AND chat_id = $2",
         )
         .bind(id)
         .bind(self.chat_id)
         .bind(confidence.clamp(0.0, 1.0))
         .bind(now)
         .bind(json_list(&ids))
-        .bind(subject)
-        .execute(&mut *self.tx)
-        .await?;
+        .bind(super::text_opt(subject))
+        .execute(c)
+        .await.map(|_| ()))?;
         super::events::record(
-            &mut self.tx,
+            &mut self.tx.conn(),
             id,
             super::events::NewEvent {
                 kind: super::events::EventKind::Reinforced,
@@ -400,13 +403,12 @@ impl ReflectionTx {
 
     /// Memory `id` takes the more specific `wording` of the same fact (the reflector's merge).
     pub async fn reword(&mut self, id: i64, wording: &str) -> Result<()> {
-        let category: Category =
-            sqlx::query_scalar("SELECT category FROM memories WHERE id = ?1 AND chat_id = ?2")
+        let category: Category = on_conn!(self.tx.conn(), c => sqlx::query_scalar("SELECT category FROM memories WHERE id = $1 AND chat_id = $2")
                 .bind(id)
                 .bind(self.chat_id)
-                .fetch_one(&mut *self.tx)
-                .await?;
-        super::memories::rewrite(&mut self.tx, id, wording, category, None)
+                .fetch_one(c)
+                .await)?;
+        super::memories::rewrite(&mut self.tx.conn(), id, wording, category, None)
             .await
             .map(|_| ())
     }
@@ -415,42 +417,43 @@ impl ReflectionTx {
     /// links back to it through `supersedes_id` unless it already links elsewhere. False when
     /// `old_id` is not an active memory of this chat.
     pub async fn archive_superseded(&mut self, old_id: i64, by_id: i64, now: i64) -> Result<bool> {
-        let archived = sqlx::query(
-            "UPDATE memories SET archived = 1, archived_at = ?3, updated_at = ?3
-             WHERE id = ?1 AND chat_id = ?2 AND archived = 0",
+        let archived = on_conn!(self.tx.conn(), c => sqlx::query(
+            "UPDATE memories SET archived = TRUE, archived_at = $3, updated_at = $3
+             WHERE id = $1 AND chat_id = $2 AND archived = FALSE",
         )
         .bind(old_id)
         .bind(self.chat_id)
         .bind(now)
-        .execute(&mut *self.tx)
-        .await?;
-        if archived.rows_affected() != 1 {
+        .execute(c)
+        .await
+        .map(|r| r.rows_affected()))?;
+        if archived != 1 {
             return Ok(false);
         }
-        sqlx::query(
-            "UPDATE memories SET supersedes_id = COALESCE(supersedes_id, ?2) WHERE id = ?1 AND chat_id = ?3",
+        on_conn!(self.tx.conn(), c => sqlx::query(
+            "UPDATE memories SET supersedes_id = COALESCE(supersedes_id, $2) WHERE id = $1 AND chat_id = $3",
         )
         .bind(by_id)
         .bind(old_id)
         .bind(self.chat_id)
-        .execute(&mut *self.tx)
-        .await?;
+        .execute(c)
+        .await.map(|_| ()))?;
         Ok(true)
     }
 
     /// Moves the cursor to `last_message_id`, clears the backoff and commits the batch.
     pub async fn commit(mut self, last_message_id: i64, now: i64) -> Result<()> {
-        sqlx::query(
+        on_conn!(self.tx.conn(), c => sqlx::query(
             "INSERT INTO memory_reflector_state (chat_id, last_message_id, failures, next_attempt_at, parse_failures, updated_at)
-             VALUES (?1, ?2, 0, 0, 0, ?3)
+             VALUES ($1, $2, 0, 0, 0, $3)
              ON CONFLICT (chat_id) DO UPDATE
-                SET last_message_id = ?2, failures = 0, next_attempt_at = 0, parse_failures = 0, updated_at = ?3",
+                SET last_message_id = $2, failures = 0, next_attempt_at = 0, parse_failures = 0, updated_at = $3",
         )
         .bind(self.chat_id)
         .bind(last_message_id)
         .bind(now)
-        .execute(&mut *self.tx)
-        .await?;
+        .execute(c)
+        .await.map(|_| ()))?;
         self.tx.commit().await
     }
 }

@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 
-use super::{Result, Store, from_json, json_list};
+use super::{Result, Store, from_json, json_list, on_conn, on_pool};
 use crate::base::{MemoryRow, MemoryScope};
 use crate::memory::text;
 
@@ -65,6 +65,34 @@ impl SearchScope {
     }
 }
 
+/// The FTS5 expression of `memory::keywords::fts_expression` (`"dog" OR "rex"`) as a
+/// PostgreSQL `tsquery` over the same terms: each keyword's stem as a prefix (`'dog':* |
+/// 'rex':*`), which finds "dogs" for "dog" as FTS5's Porter stemmer does. Built as text and
+/// cast, so no text-search parser or dictionary (nor the database's locale) is involved: the
+/// lexemes are `search_text`'s own terms.
+pub fn tsquery(fts_expression: &str) -> String {
+    let mut lexemes: Vec<String> = Vec::new();
+    for part in fts_expression.split(" OR ") {
+        let word: String = part
+            .trim()
+            .trim_matches('"')
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .collect::<String>()
+            .to_lowercase();
+        if word.is_empty() {
+            continue;
+        }
+        let stem = crate::memory::keywords::stem(&word);
+        let lexeme = if stem.is_empty() { word } else { stem };
+        let lexeme = format!("'{lexeme}':*");
+        if !lexemes.contains(&lexeme) {
+            lexemes.push(lexeme);
+        }
+    }
+    lexemes.join(" | ")
+}
+
 /// `search_text` of a memory or a person's message.
 pub fn search_text(content: &str) -> String {
     text::terms(content).join(" ")
@@ -90,19 +118,34 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<Bm25Hit>> {
         let keys = scope.scope_keys();
-        let json: String = sqlx::query_scalar(
-            "SELECT COALESCE(json_group_array(json_array(id, s)), '[]') FROM (
-                SELECT f.rowid AS id, bm25(memory_fts) AS s
-                FROM memory_fts f JOIN memories m ON m.id = f.rowid
-                WHERE memory_fts MATCH ?1 AND m.archived = 0
-                  AND (?2 IS NULL OR COALESCE(m.chat_id, 0) IN (SELECT value FROM json_each(?2)))
-                ORDER BY s LIMIT ?3)",
-        )
-        .bind(fts_query)
+        let (sql, query) = if self.pool.is_postgres() {
+            (
+                "SELECT CAST(COALESCE(json_agg(json_build_array(id, s)), '[]') AS TEXT) FROM (
+                    SELECT m.id, -ts_rank_cd(m.search_tsv, q) AS s
+                    FROM memories m, CAST($1 AS tsquery) AS q
+                    WHERE m.search_tsv @@ q AND NOT m.archived
+                      AND ($2 IS NULL OR COALESCE(m.chat_id, 0) IN
+                           (SELECT CAST(value AS BIGINT) FROM json_array_elements_text($2::json)))
+                    ORDER BY s LIMIT $3) AS r",
+                tsquery(fts_query),
+            )
+        } else {
+            (
+                "SELECT COALESCE(json_group_array(json_array(id, s)), '[]') FROM (
+                    SELECT f.rowid AS id, bm25(memory_fts) AS s
+                    FROM memory_fts f JOIN memories m ON m.id = f.rowid
+                    WHERE memory_fts MATCH $1 AND m.archived = FALSE
+                      AND ($2 IS NULL OR COALESCE(m.chat_id, 0) IN (SELECT value FROM json_each($2)))
+                    ORDER BY s LIMIT $3)",
+                fts_query.to_owned(),
+            )
+        };
+        let json: String = on_pool!(&self.pool, c => sqlx::query_scalar(sql)
+        .bind(&query)
         .bind(keys.as_deref().map(json_list))
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-        .fetch_one(&self.pool)
-        .await?;
+        .fetch_one(c)
+        .await)?;
         let rows: Vec<(i64, f64)> = from_json(&json)?;
         Ok(rows
             .into_iter()
@@ -117,20 +160,34 @@ impl Store {
         fts_query: &str,
         limit: usize,
     ) -> Result<Vec<MessageHit>> {
-        let json: String = sqlx::query_scalar(
-            "SELECT COALESCE(json_group_array(json_object('id', id, 'bm25', s, 'sender_name', sender_name,
-                        'is_from_bot', json(CASE WHEN is_from_bot THEN 'true' ELSE 'false' END),
-                        'text', text, 'created_at', created_at)), '[]') FROM (
-                SELECT m.id, bm25(message_fts) AS s, m.sender_name, m.is_from_bot, m.text, m.created_at
-                FROM message_fts f JOIN messages m ON m.id = f.rowid
-                WHERE message_fts MATCH ?1 AND m.chat_id = ?2
-                ORDER BY s LIMIT ?3)",
-        )
-        .bind(fts_query)
+        let (sql, query) = if self.pool.is_postgres() {
+            (
+                "SELECT CAST(COALESCE(json_agg(json_build_object('id', id, 'bm25', s, 'sender_name', sender_name,
+                            'is_from_bot', is_from_bot, 'text', text, 'created_at', created_at)), '[]') AS TEXT) FROM (
+                    SELECT m.id, -ts_rank_cd(m.search_tsv, q) AS s, m.sender_name, m.is_from_bot, m.text, m.created_at
+                    FROM messages m, CAST($1 AS tsquery) AS q
+                    WHERE m.search_tsv @@ q AND m.chat_id = $2
+                    ORDER BY s LIMIT $3) AS r",
+                tsquery(fts_query),
+            )
+        } else {
+            (
+                "SELECT COALESCE(json_group_array(json_object('id', id, 'bm25', s, 'sender_name', sender_name,
+                            'is_from_bot', json(CASE WHEN is_from_bot THEN 'true' ELSE 'false' END),
+                            'text', text, 'created_at', created_at)), '[]') FROM (
+                    SELECT m.id, bm25(message_fts) AS s, m.sender_name, m.is_from_bot, m.text, m.created_at
+                    FROM message_fts f JOIN messages m ON m.id = f.rowid
+                    WHERE message_fts MATCH $1 AND m.chat_id = $2
+                    ORDER BY s LIMIT $3)",
+                fts_query.to_owned(),
+            )
+        };
+        let json: String = on_pool!(&self.pool, c => sqlx::query_scalar(sql)
+        .bind(&query)
         .bind(chat_id)
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-        .fetch_one(&self.pool)
-        .await?;
+        .fetch_one(c)
+        .await)?;
         from_json(&json)
     }
 
@@ -141,47 +198,48 @@ impl Store {
         scope: SearchScope,
     ) -> Result<Vec<MemoryRow>> {
         let keys = scope.scope_keys();
-        sqlx::query_as::<_, MemoryRow>(
+        let sql = self.pool.sql(
             "SELECT m.*, c.channel, c.external_chat_id FROM memories m LEFT JOIN chats c ON c.id = m.chat_id
-             WHERE m.id IN (SELECT value FROM json_each(?1)) AND m.archived = 0
-               AND (?2 IS NULL OR COALESCE(m.chat_id, 0) IN (SELECT value FROM json_each(?2)))",
-        )
+             WHERE m.id IN (SELECT CAST(value AS BIGINT) FROM json_each($1)) AND m.archived = FALSE
+               AND ($2 IS NULL OR COALESCE(m.chat_id, 0) IN (SELECT CAST(value AS BIGINT) FROM json_each($2)))",
+        );
+        on_pool!(&self.pool, c => sqlx::query_as::<_, MemoryRow>(&sql)
         .bind(json_list(ids))
         .bind(keys.as_deref().map(json_list))
-        .fetch_all(&self.pool)
-        .await
+        .fetch_all(c)
+        .await)
     }
 
     /// Active memories of `scope` seen most recently, PROFILE first: what a prompt carries
     /// beside the search hits (who the person is, what came up lately). Read by index.
     pub async fn background_memories(&self, chat_id: i64, limit: usize) -> Result<Vec<MemoryRow>> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        sqlx::query_as::<_, MemoryRow>(
-            "SELECT m.*, c.channel, c.external_chat_id FROM (
-                SELECT * FROM (SELECT * FROM memories WHERE chat_id = ?1 AND archived = 0
-                               ORDER BY last_seen_at DESC LIMIT ?2)
+        on_pool!(&self.pool, c => sqlx::query_as::<_, MemoryRow>(
+            "SELECT m.*, c.channel, c.external_chat_id FROM memories m LEFT JOIN chats c ON c.id = m.chat_id
+             WHERE m.id IN (
+                SELECT id FROM (SELECT id FROM memories WHERE chat_id = $1 AND archived = FALSE
+                                ORDER BY last_seen_at DESC LIMIT $2) AS own
                 UNION
-                SELECT * FROM (SELECT * FROM memories WHERE chat_id IS NULL AND archived = 0
-                               ORDER BY last_seen_at DESC LIMIT ?2)
-             ) m LEFT JOIN chats c ON c.id = m.chat_id
-             ORDER BY m.category = 'PROFILE' DESC, m.last_seen_at DESC, m.id DESC LIMIT ?2",
+                SELECT id FROM (SELECT id FROM memories WHERE chat_id IS NULL AND archived = FALSE
+                                ORDER BY last_seen_at DESC LIMIT $2) AS global)
+             ORDER BY m.category = 'PROFILE' DESC, m.last_seen_at DESC, m.id DESC LIMIT $2",
         )
         .bind(chat_id)
         .bind(limit)
-        .fetch_all(&self.pool)
-        .await
+        .fetch_all(c)
+        .await)
     }
 
     /// How many active memories a chat's prompt could draw on (its own and the global ones).
     pub async fn count_injectable(&self, chat_id: i64) -> Result<i64> {
         // Kept by triggers (migration 0007); global is scope 0.
-        sqlx::query_scalar(
-            "SELECT COALESCE((SELECT n FROM memory_active_counts WHERE scope = ?1), 0)
+        on_pool!(&self.pool, c => sqlx::query_scalar(
+            "SELECT COALESCE((SELECT n FROM memory_active_counts WHERE scope = $1), 0)
                   + COALESCE((SELECT n FROM memory_active_counts WHERE scope = 0), 0)",
         )
         .bind(chat_id)
-        .fetch_one(&self.pool)
-        .await
+        .fetch_one(c)
+        .await)
     }
 
     /// Computes `search_text` for rows written before it existed, a chunk per transaction.
@@ -189,13 +247,13 @@ impl Store {
     pub(super) async fn search_backlog(&self) -> Result<()> {
         for (table, column) in [("memories", "content"), ("messages", "text")] {
             loop {
-                let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-                let rows: Vec<(i64, String)> = sqlx::query_as(&format!(
-                    "SELECT id, {column} FROM {table} WHERE search_text IS NULL ORDER BY id LIMIT ?1"
+                let mut tx = self.pool.begin_write().await?;
+                let rows: Vec<(i64, String)> = on_conn!(tx.conn(), c => sqlx::query_as(&format!(
+                    "SELECT id, {column} FROM {table} WHERE search_text IS NULL ORDER BY id LIMIT $1"
                 ))
                 .bind(BACKLOG_CHUNK)
-                .fetch_all(&mut *tx)
-                .await?;
+                .fetch_all(c)
+                .await)?;
                 if rows.is_empty() {
                     break;
                 }
@@ -205,13 +263,13 @@ impl Store {
                     } else {
                         search_text(text)
                     };
-                    sqlx::query(&format!(
-                        "UPDATE {table} SET search_text = ?2 WHERE id = ?1"
+                    on_conn!(tx.conn(), c => sqlx::query(&format!(
+                        "UPDATE {table} SET search_text = $2 WHERE id = $1"
                     ))
                     .bind(id)
                     .bind(search)
-                    .execute(&mut *tx)
-                    .await?;
+                    .execute(c)
+                    .await.map(|_| ()))?;
                 }
                 tx.commit().await?;
             }
@@ -223,6 +281,15 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fts_expressions_become_prefix_tsqueries_of_stems() {
+        assert_eq!(tsquery("\"dogs\" OR \"rex\""), "'dog':* | 'rex':*");
+        assert_eq!(tsquery("\"住在\" OR \"东京\""), "'住在':* | '东京':*");
+        // Nothing that could break out of a lexeme survives.
+        assert_eq!(tsquery("\"it's\" OR \"a|b\""), "'it':* | 'ab':*");
+        assert_eq!(tsquery(""), "");
+    }
 
     #[test]
     fn commands_and_acknowledgements_are_not_searchable() {

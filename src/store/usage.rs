@@ -2,7 +2,7 @@
 
 use sqlx::FromRow;
 
-use super::{Result, Store, now_ms};
+use super::{Result, Store, now_ms, on_pool};
 
 /// Tokens spent by one chat (or the background, `chat` = None) on one model.
 #[derive(Debug, Clone, FromRow)]
@@ -50,42 +50,42 @@ impl Store {
         input_tokens: u64,
         output_tokens: u64,
     ) -> Result<()> {
-        sqlx::query(
+        on_pool!(&self.pool, c => sqlx::query(
             "INSERT INTO llm_usage (chat_id, provider, model, purpose, input_tokens, output_tokens, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
         .bind(chat_id)
-        .bind(provider)
-        .bind(model)
+        .bind(super::text(provider))
+        .bind(super::text(model))
         .bind(purpose)
         .bind(i64::try_from(input_tokens).unwrap_or(i64::MAX))
         .bind(i64::try_from(output_tokens).unwrap_or(i64::MAX))
         .bind(now_ms())
-        .execute(&self.pool)
+        .execute(c)
         .await
-        .map(|_| ())
+        .map(|_| ()))
     }
 
     /// Token usage grouped by chat, provider, model and purpose; one chat only when given.
     pub async fn usage_by_chat(&self, chat_id: Option<i64>) -> Result<Vec<UsageRow>> {
-        sqlx::query_as::<_, UsageRow>(
+        on_pool!(&self.pool, c => sqlx::query_as::<_, UsageRow>(
             "SELECT CASE WHEN c.id IS NULL THEN NULL ELSE c.channel || ':' || c.external_chat_id END AS chat,
                     u.provider, u.model, u.purpose, COUNT(*) AS calls,
-                    SUM(u.input_tokens) AS input_tokens, SUM(u.output_tokens) AS output_tokens
+                    CAST(SUM(u.input_tokens) AS BIGINT) AS input_tokens, CAST(SUM(u.output_tokens) AS BIGINT) AS output_tokens
              FROM llm_usage u LEFT JOIN chats c ON c.id = u.chat_id
-             WHERE ?1 IS NULL OR u.chat_id = ?1
-             GROUP BY u.chat_id, u.provider, u.model, u.purpose
+             WHERE $1 IS NULL OR u.chat_id = $1
+             GROUP BY u.chat_id, c.id, c.channel, c.external_chat_id, u.provider, u.model, u.purpose
              ORDER BY chat, u.model",
         )
         .bind(chat_id)
-        .fetch_all(&self.pool)
-        .await
+        .fetch_all(c)
+        .await)
     }
 
     pub async fn log_injection(&self, chat_id: i64, log: InjectionLog) -> Result<()> {
-        sqlx::query(
+        on_pool!(&self.pool, c => sqlx::query(
             "INSERT INTO memory_injection_logs (chat_id, created_at, candidates, selected, omitted, tokens)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(chat_id)
         .bind(now_ms())
@@ -93,19 +93,19 @@ impl Store {
         .bind(log.selected)
         .bind(log.omitted)
         .bind(log.tokens)
-        .execute(&self.pool)
+        .execute(c)
         .await
-        .map(|_| ())
+        .map(|_| ()))
     }
 
     pub async fn last_injection(&self, chat_id: i64) -> Result<Option<InjectionLog>> {
-        let row: Option<(i64, i64, i64, i64)> = sqlx::query_as(
+        let row: Option<(i64, i64, i64, i64)> = on_pool!(&self.pool, c => sqlx::query_as(
             "SELECT candidates, selected, omitted, tokens FROM memory_injection_logs
-             WHERE chat_id = ?1 ORDER BY id DESC LIMIT 1",
+             WHERE chat_id = $1 ORDER BY id DESC LIMIT 1",
         )
         .bind(chat_id)
-        .fetch_optional(&self.pool)
-        .await?;
+        .fetch_optional(c)
+        .await)?;
         Ok(
             row.map(|(candidates, selected, omitted, tokens)| InjectionLog {
                 candidates,
@@ -118,21 +118,21 @@ impl Store {
 
     /// Reflector and injection totals since `since_ms`.
     pub async fn usage_summary(&self, since_ms: i64) -> Result<UsageSummary> {
-        sqlx::query_as::<_, UsageSummary>(
+        on_pool!(&self.pool, c => sqlx::query_as::<_, UsageSummary>(
             "SELECT
-                (SELECT COUNT(*) FROM memory_reflector_runs WHERE started_at >= ?1) AS reflector_runs,
-                (SELECT COUNT(*) FROM memory_reflector_runs WHERE started_at >= ?1 AND error IS NOT NULL) AS reflector_failures,
-                (SELECT COALESCE(SUM(extracted), 0) FROM memory_reflector_runs WHERE started_at >= ?1) AS reflector_extracted,
-                (SELECT COALESCE(SUM(inserted), 0) FROM memory_reflector_runs WHERE started_at >= ?1) AS reflector_inserted,
-                (SELECT COALESCE(SUM(updated), 0) FROM memory_reflector_runs WHERE started_at >= ?1) AS reflector_updated,
-                (SELECT COALESCE(SUM(superseded), 0) FROM memory_reflector_runs WHERE started_at >= ?1) AS reflector_superseded,
-                (SELECT COALESCE(SUM(skipped), 0) FROM memory_reflector_runs WHERE started_at >= ?1) AS reflector_skipped,
-                (SELECT COUNT(*) FROM memory_injection_logs WHERE created_at >= ?1) AS injections,
-                (SELECT COALESCE(SUM(candidates), 0) FROM memory_injection_logs WHERE created_at >= ?1) AS injected_candidates,
-                (SELECT COALESCE(SUM(selected), 0) FROM memory_injection_logs WHERE created_at >= ?1) AS injected_selected",
+                (SELECT COUNT(*) FROM memory_reflector_runs WHERE started_at >= $1) AS reflector_runs,
+                (SELECT COUNT(*) FROM memory_reflector_runs WHERE started_at >= $1 AND error IS NOT NULL) AS reflector_failures,
+                (SELECT CAST(COALESCE(SUM(extracted), 0) AS BIGINT) FROM memory_reflector_runs WHERE started_at >= $1) AS reflector_extracted,
+                (SELECT CAST(COALESCE(SUM(inserted), 0) AS BIGINT) FROM memory_reflector_runs WHERE started_at >= $1) AS reflector_inserted,
+                (SELECT CAST(COALESCE(SUM(updated), 0) AS BIGINT) FROM memory_reflector_runs WHERE started_at >= $1) AS reflector_updated,
+                (SELECT CAST(COALESCE(SUM(superseded), 0) AS BIGINT) FROM memory_reflector_runs WHERE started_at >= $1) AS reflector_superseded,
+                (SELECT CAST(COALESCE(SUM(skipped), 0) AS BIGINT) FROM memory_reflector_runs WHERE started_at >= $1) AS reflector_skipped,
+                (SELECT COUNT(*) FROM memory_injection_logs WHERE created_at >= $1) AS injections,
+                (SELECT CAST(COALESCE(SUM(candidates), 0) AS BIGINT) FROM memory_injection_logs WHERE created_at >= $1) AS injected_candidates,
+                (SELECT CAST(COALESCE(SUM(selected), 0) AS BIGINT) FROM memory_injection_logs WHERE created_at >= $1) AS injected_selected",
         )
         .bind(since_ms)
-        .fetch_one(&self.pool)
-        .await
+        .fetch_one(c)
+        .await)
     }
 }

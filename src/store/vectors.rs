@@ -4,7 +4,9 @@
 //! vectors is whoever embeds: the background sync (`memory::embedding_sync`) and the reflector,
 //! which stores the vectors of the facts it inserts in the batch's own transaction.
 
-use sqlx::{FromRow, SqliteConnection};
+use sqlx::FromRow;
+
+use super::db::{Conn, on_conn, on_pool};
 
 use super::memory_terms::scope_key;
 use super::{Result, Store, from_json, json_list, now_ms};
@@ -70,19 +72,19 @@ pub fn decode_vector(bytes: &[u8]) -> Option<Vec<f32>> {
 
 /// Replaces the vector of memory `id` and takes it off the queue.
 pub(super) async fn write_vector(
-    conn: &mut SqliteConnection,
+    conn: &mut Conn<'_>,
     id: i64,
     scope: MemoryScope,
     model: &str,
     vector: &[f32],
 ) -> Result<()> {
-    sqlx::query("DELETE FROM memory_vectors WHERE memory_id = ?1")
+    on_conn!(conn.re(), c => sqlx::query("DELETE FROM memory_vectors WHERE memory_id = $1")
         .bind(id)
-        .execute(&mut *conn)
-        .await?;
-    sqlx::query(
+        .execute(c)
+        .await.map(|_| ()))?;
+    on_conn!(conn.re(), c => sqlx::query(
         "INSERT INTO memory_vectors (memory_id, scope, model, dim, vector, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(id)
     .bind(scope_key(scope))
@@ -90,12 +92,12 @@ pub(super) async fn write_vector(
     .bind(vector.len() as i64)
     .bind(encode_vector(vector))
     .bind(now_ms())
-    .execute(&mut *conn)
-    .await?;
-    sqlx::query("DELETE FROM memory_embedding_queue WHERE memory_id = ?1")
+    .execute(c)
+    .await.map(|_| ()))?;
+    on_conn!(conn.re(), c => sqlx::query("DELETE FROM memory_embedding_queue WHERE memory_id = $1")
         .bind(id)
-        .execute(&mut *conn)
-        .await?;
+        .execute(c)
+        .await.map(|_| ()))?;
     Ok(())
 }
 
@@ -103,19 +105,18 @@ impl Store {
     /// How often the vectors of a scope (0 = global) were written or removed; a holder of
     /// the scope's vectors whose count differs must reload.
     pub async fn vector_generation(&self, scope: i64) -> Result<i64> {
-        let generation: Option<i64> =
-            sqlx::query_scalar("SELECT gen FROM memory_vector_generations WHERE scope = ?1")
+        let generation: Option<i64> = on_pool!(&self.pool, c => sqlx::query_scalar("SELECT gen FROM memory_vector_generations WHERE scope = $1")
                 .bind(scope)
-                .fetch_optional(&self.pool)
-                .await?;
+                .fetch_optional(c)
+                .await)?;
         Ok(generation.unwrap_or(0))
     }
 
     /// Every scope that holds or held vectors.
     pub async fn vector_scopes(&self) -> Result<Vec<i64>> {
-        sqlx::query_scalar("SELECT scope FROM memory_vector_generations ORDER BY scope")
-            .fetch_all(&self.pool)
-            .await
+        on_pool!(&self.pool, c => sqlx::query_scalar("SELECT scope FROM memory_vector_generations ORDER BY scope")
+            .fetch_all(c)
+            .await)
     }
 
     /// The vectors of `scope` made by `model` with `dim` dimensions and written after
@@ -127,16 +128,16 @@ impl Store {
         dim: usize,
         after_seq: i64,
     ) -> Result<Vec<StoredVector>> {
-        let rows: Vec<(i64, i64, Vec<u8>)> = sqlx::query_as(
+        let rows: Vec<(i64, i64, Vec<u8>)> = on_pool!(&self.pool, c => sqlx::query_as(
             "SELECT seq, memory_id, vector FROM memory_vectors
-             WHERE scope = ?1 AND seq > ?2 AND model = ?3 AND dim = ?4 ORDER BY seq",
+             WHERE scope = $1 AND seq > $2 AND model = $3 AND dim = $4 ORDER BY seq",
         )
         .bind(scope)
         .bind(after_seq)
         .bind(model)
         .bind(dim as i64)
-        .fetch_all(&self.pool)
-        .await?;
+        .fetch_all(c)
+        .await)?;
         Ok(rows
             .into_iter()
             .filter_map(|(seq, memory_id, blob)| {
@@ -162,16 +163,22 @@ impl Store {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let json: String = sqlx::query_scalar(
+        let sql = if self.pool.is_postgres() {
+            "SELECT CAST(COALESCE(json_agg(json_build_array(memory_id, encode(vector, 'hex'))), '[]') AS TEXT)
+             FROM memory_vectors
+             WHERE memory_id IN (SELECT CAST(value AS BIGINT) FROM json_array_elements_text($1::json))
+               AND model = $2 AND dim = $3"
+        } else {
             "SELECT COALESCE(json_group_array(json_array(memory_id, hex(vector))), '[]')
              FROM memory_vectors
-             WHERE memory_id IN (SELECT value FROM json_each(?1)) AND model = ?2 AND dim = ?3",
-        )
+             WHERE memory_id IN (SELECT value FROM json_each($1)) AND model = $2 AND dim = $3"
+        };
+        let json: String = on_pool!(&self.pool, c => sqlx::query_scalar(sql)
         .bind(json_list(ids))
         .bind(model)
         .bind(dim as i64)
-        .fetch_one(&self.pool)
-        .await?;
+        .fetch_one(c)
+        .await)?;
         let rows: Vec<(i64, String)> = from_json(&json)?;
         Ok(rows
             .into_iter()
@@ -182,15 +189,16 @@ impl Store {
 
     /// The memories of `scope` with a vector from `model` at `dim` dimensions.
     pub async fn vector_memory_ids(&self, scope: i64, model: &str, dim: usize) -> Result<Vec<i64>> {
-        let json: String = sqlx::query_scalar(
-            "SELECT COALESCE(json_group_array(memory_id), '[]') FROM memory_vectors
-             WHERE scope = ?1 AND model = ?2 AND dim = ?3",
-        )
+        let sql = self.pool.sql(
+            "SELECT CAST(COALESCE(json_group_array(memory_id), '[]') AS TEXT) FROM memory_vectors
+             WHERE scope = $1 AND model = $2 AND dim = $3",
+        );
+        let json: String = on_pool!(&self.pool, c => sqlx::query_scalar(&sql)
         .bind(scope)
         .bind(model)
         .bind(dim as i64)
-        .fetch_one(&self.pool)
-        .await?;
+        .fetch_one(c)
+        .await)?;
         from_json(&json)
     }
 
@@ -198,35 +206,37 @@ impl Store {
     /// model, a new dimension, or rows written while embeddings were off). Returns how many
     /// were added to the queue.
     pub async fn queue_stale_embeddings(&self, model: &str, dim: usize) -> Result<u64> {
-        let done = sqlx::query(
-            "INSERT OR IGNORE INTO memory_embedding_queue (memory_id)
+        let done = on_pool!(&self.pool, c => sqlx::query(
+            "INSERT INTO memory_embedding_queue (memory_id)
              SELECT m.id FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id
-             WHERE m.archived = 0 AND (v.memory_id IS NULL OR v.model != ?1 OR v.dim != ?2)",
+             WHERE m.archived = FALSE AND (v.memory_id IS NULL OR v.model != $1 OR v.dim != $2)
+             ON CONFLICT DO NOTHING",
         )
         .bind(model)
         .bind(dim as i64)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected())
+        .execute(c)
+            .await
+            .map(|r| r.rows_affected()))?;
+        Ok(done)
     }
 
     /// Up to `limit` queued memories, oldest first.
     pub async fn pending_embeddings(&self, limit: usize) -> Result<Vec<PendingEmbedding>> {
-        sqlx::query_as::<_, PendingEmbedding>(
+        on_pool!(&self.pool, c => sqlx::query_as::<_, PendingEmbedding>(
             "SELECT m.id AS memory_id, m.chat_id, m.content FROM memory_embedding_queue q
-             JOIN memories m ON m.id = q.memory_id WHERE m.archived = 0
-             ORDER BY q.memory_id LIMIT ?1",
+             JOIN memories m ON m.id = q.memory_id WHERE m.archived = FALSE
+             ORDER BY q.memory_id LIMIT $1",
         )
         .bind(i64::try_from(limit).unwrap_or(i64::MAX))
-        .fetch_all(&self.pool)
-        .await
+        .fetch_all(c)
+        .await)
     }
 
     /// How many memories wait for an embedding.
     pub async fn embedding_queue_len(&self) -> Result<i64> {
-        sqlx::query_scalar("SELECT COUNT(*) FROM memory_embedding_queue")
-            .fetch_one(&self.pool)
-            .await
+        on_pool!(&self.pool, c => sqlx::query_scalar("SELECT COUNT(*) FROM memory_embedding_queue")
+            .fetch_one(c)
+            .await)
     }
 
     /// Stores the vectors of embedded queue items in one transaction. An item whose memory
@@ -240,21 +250,30 @@ impl Store {
         // Write intent from the start: a transaction that reads and then writes cannot wait for
         // another writer (SQLite refuses the upgrade at once); two syncs in one process, or
         // `mneme chat` beside `mneme start`, then take turns instead.
-        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let mut tx = self.pool.begin_write().await?;
         let ids: Vec<i64> = items.iter().map(|(p, _)| p.memory_id).collect();
-        let current: Vec<(i64, String)> = sqlx::query_as(
-            "SELECT id, content FROM memories WHERE archived = 0 AND id IN (SELECT value FROM json_each(?1))",
-        )
+        let sql = self.pool.sql(
+            "SELECT id, content FROM memories WHERE archived = FALSE
+               AND id IN (SELECT CAST(value AS BIGINT) FROM json_each($1))",
+        );
+        let current: Vec<(i64, String)> = on_conn!(tx.conn(), c => sqlx::query_as(&sql)
         .bind(json_list(&ids))
-        .fetch_all(&mut *tx)
-        .await?;
+        .fetch_all(c)
+        .await)?;
         let mut stored = 0;
         for (pending, vector) in items {
             let unchanged = current
                 .iter()
                 .any(|(id, content)| *id == pending.memory_id && *content == pending.content);
             if unchanged {
-                write_vector(&mut tx, pending.memory_id, pending.scope(), model, vector).await?;
+                write_vector(
+                    &mut tx.conn(),
+                    pending.memory_id,
+                    pending.scope(),
+                    model,
+                    vector,
+                )
+                .await?;
                 stored += 1;
             }
         }
@@ -264,9 +283,9 @@ impl Store {
 
     /// Vectors stored per model, for `mneme usage` and start-up logs.
     pub async fn vector_counts(&self) -> Result<Vec<(String, i64, i64)>> {
-        sqlx::query_as("SELECT model, dim, COUNT(*) FROM memory_vectors GROUP BY model, dim")
-            .fetch_all(&self.pool)
-            .await
+        on_pool!(&self.pool, c => sqlx::query_as("SELECT model, dim, COUNT(*) FROM memory_vectors GROUP BY model, dim")
+            .fetch_all(c)
+            .await)
     }
 }
 
@@ -294,35 +313,36 @@ mod tests {
     /// nothing for ids without one (or with another model's).
     #[tokio::test]
     async fn vectors_of_reads_exact_stored_vectors() {
-        let store = Store::open("sqlite::memory:").await.unwrap();
-        let mut ids = Vec::new();
-        for text in ["one", "two", "three"] {
-            ids.push(
-                store
-                    .insert_memory(&crate::store::tests::fact(
-                        MemoryScope::Global,
-                        &format!("fact {text}"),
-                    ))
-                    .await
-                    .unwrap(),
-            );
+        for store in crate::store::testing::backends().await {
+            let mut ids = Vec::new();
+            for text in ["one", "two", "three"] {
+                ids.push(
+                    store
+                        .insert_memory(&crate::store::tests::fact(
+                            MemoryScope::Global,
+                            &format!("fact {text}"),
+                        ))
+                        .await
+                        .unwrap(),
+                );
+            }
+            let pending = store.pending_embeddings(10).await.unwrap();
+            let exact = |id: i64| vec![id as f32 * 0.1, -0.3, 1.0e-7, 0.123_456_79];
+            let items: Vec<_> = pending
+                .into_iter()
+                .filter(|p| p.memory_id != ids[2])
+                .map(|p| {
+                    let v = exact(p.memory_id);
+                    (p, v)
+                })
+                .collect();
+            store.store_embeddings("m", &items).await.unwrap();
+            let mut got = store.vectors_of(&ids, "m", 4).await.unwrap();
+            got.sort_by_key(|g| g.0);
+            assert_eq!(got, vec![(ids[0], exact(ids[0])), (ids[1], exact(ids[1]))]);
+            assert!(store.vectors_of(&ids, "other", 4).await.unwrap().is_empty());
+            assert!(store.vectors_of(&ids, "m", 3).await.unwrap().is_empty());
+            assert!(store.vectors_of(&[], "m", 4).await.unwrap().is_empty());
         }
-        let pending = store.pending_embeddings(10).await.unwrap();
-        let exact = |id: i64| vec![id as f32 * 0.1, -0.3, 1.0e-7, 0.123_456_79];
-        let items: Vec<_> = pending
-            .into_iter()
-            .filter(|p| p.memory_id != ids[2])
-            .map(|p| {
-                let v = exact(p.memory_id);
-                (p, v)
-            })
-            .collect();
-        store.store_embeddings("m", &items).await.unwrap();
-        let mut got = store.vectors_of(&ids, "m", 4).await.unwrap();
-        got.sort_by_key(|g| g.0);
-        assert_eq!(got, vec![(ids[0], exact(ids[0])), (ids[1], exact(ids[1]))]);
-        assert!(store.vectors_of(&ids, "other", 4).await.unwrap().is_empty());
-        assert!(store.vectors_of(&ids, "m", 3).await.unwrap().is_empty());
-        assert!(store.vectors_of(&[], "m", 4).await.unwrap().is_empty());
     }
 }

@@ -7,7 +7,10 @@
 //!   the Dockerfile's `BASE_IMAGE` argument;
 //! - the `build` stage (which needs `rust:1-bookworm`) → `mneme-test-binary:test`, an image
 //!   holding the `mneme` this test run built on the host (debug symbols stripped), through the
-//!   `BINARY_STAGE` argument; BuildKit then skips the `build` stage entirely.
+//!   `BINARY_STAGE` argument; BuildKit then skips the `build` stage entirely;
+//! - `postgres:15` (in `docker-compose.replicas.yml`) → `mneme-test-postgres:test`, built from
+//!   `docker/postgres/` on the same base with Debian's PostgreSQL, keeping the official image's
+//!   `POSTGRES_USER` / `POSTGRES_PASSWORD` / `POSTGRES_DB` contract.
 //!
 //! BuildKit is needed for that skip. Docker's own client has it through the buildx plugin;
 //! Debian's `docker.io` client (20.10, `/usr/bin/docker`) has it built in with
@@ -21,6 +24,23 @@ use std::time::{Duration, Instant};
 pub const IMAGE: &str = "mneme:test";
 pub const BASE_IMAGE: &str = "mneme-test-base:bookworm";
 pub const BINARY_IMAGE: &str = "mneme-test-binary:test";
+pub const POSTGRES_IMAGE: &str = "mneme-test-postgres:test";
+
+/// Builds `mneme-test-postgres:test` once per test run (after `mneme:test`, whose build made
+/// the base image).
+pub fn postgres_image() -> &'static Result<(), String> {
+    static BUILT: OnceLock<Result<(), String>> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        image().clone()?;
+        let client = buildkit_client()?;
+        let base = format!("BASE_IMAGE={BASE_IMAGE}");
+        run_build(
+            &client,
+            &repo().join("docker/postgres"),
+            &["-t", POSTGRES_IMAGE, "--build-arg", &base],
+        )
+    })
+}
 
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -7,6 +7,7 @@ pub mod fake_discord;
 pub mod fake_embeddings;
 pub mod fake_llm;
 pub mod fake_telegram;
+pub mod postgres;
 pub mod reflector;
 pub mod skip;
 pub mod web;
@@ -140,6 +141,17 @@ impl Daemon {
         stderr
     }
 
+    /// SIGKILL: gone at once, nothing said, nothing closed (a crashed machine, the OOM killer).
+    pub async fn kill(mut self) {
+        let pid = self.child.id().expect("still running").to_string();
+        let sent = std::process::Command::new("kill")
+            .args(["-KILL", &pid])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let _ = self.child.wait().await;
+    }
+
     /// Waits (10 s at most) for it to exit; returns how, and what it logged.
     pub async fn exited(mut self) -> (std::process::ExitStatus, String) {
         use tokio::io::AsyncReadExt;
@@ -206,14 +218,25 @@ pub fn assert_nothing_lost(original: &str, delivered: &str) {
     }
 }
 
-/// The YAML of a config that talks to `llm` and keeps its data in `dir`.
+/// The YAML of a config that talks to `llm` and keeps its data in `dir` — and its database
+/// there too, or, with `MNEME_TEST_BACKEND=postgres`, in a fresh PostgreSQL database.
 pub fn config_yaml(llm: &FakeLlm, dir: &Path, extra: &str) -> String {
     format!(
         "data_dir: {}\nllm_base_url: {}\nmodel: fake-model\nllm_timeout_secs: 5\nllm_max_retries: 1\n\
-         channels:\n  web:\n    enabled: false\n{extra}",
+         {}channels:\n  web:\n    enabled: false\n{extra}",
         dir.join("data").display(),
-        llm.url
+        llm.url,
+        postgres::database_url(dir)
+            .map(|url| format!("database_url: \"{url}\"\n"))
+            .unwrap_or_default(),
     )
+}
+
+/// The database URL of a test's store in `dir`: a SQLite file there, or a fresh PostgreSQL
+/// database with `MNEME_TEST_BACKEND=postgres`.
+pub fn database_url(dir: &Path) -> String {
+    postgres::database_url(dir)
+        .unwrap_or_else(|| format!("sqlite://{}", dir.join("mneme.db").display()))
 }
 
 pub fn config(llm: &FakeLlm, dir: &Path, extra: &str) -> Config {

@@ -35,9 +35,12 @@ pub fn free_port() -> u16 {
 pub fn web_only_yaml(llm: &FakeLlm, dir: &Path, port: u16) -> String {
     format!(
         "data_dir: {}\nllm_base_url: {}\nmodel: fake-model\nllm_timeout_secs: 5\nllm_max_retries: 1\nreflector_enabled: false\n\
-         channels:\n  web:\n    enabled: true\n    host: 127.0.0.1\n    port: {port}\n",
+         {}channels:\n  web:\n    enabled: true\n    host: 127.0.0.1\n    port: {port}\n",
         dir.join("data").display(),
-        llm.url
+        llm.url,
+        super::postgres::database_url(dir)
+            .map(|url| format!("database_url: \"{url}\"\n"))
+            .unwrap_or_default(),
     )
 }
 

@@ -83,6 +83,18 @@ impl Channel for DiscordChannel {
     }
 
     async fn run(&self, agent: Arc<Agent>, shutdown: CancellationToken) -> anyhow::Result<()> {
+        // The bot has one gateway session: one replica holds it.
+        let gateway = crate::store::DISCORD_GATEWAY;
+        super::run_under_lease(&agent, CHANNEL, gateway, &shutdown, |stop| {
+            self.session(agent.clone(), stop)
+        })
+        .await
+    }
+}
+
+impl DiscordChannel {
+    /// One gateway session, until `shutdown` (also cancelled when the gateway lease is lost).
+    async fn session(&self, agent: Arc<Agent>, shutdown: CancellationToken) -> anyhow::Result<()> {
         let Some(me) = gateway::whoami(&self.config, &shutdown).await? else {
             return Ok(());
         };
@@ -107,7 +119,8 @@ impl Channel for DiscordChannel {
             let shared = answerer.clone();
             async move { send::answer(&shared, &pending).await }
         })
-        .with_group_rate(group_rate);
+        .with_group_rate(group_rate)
+        .coordinated(shared.agent.clone(), self.config.answer_backlog_mins);
         // Answers owed from before the restart (a crash or shutdown between storing and
         // delivering). Done here, once, not on READY: READY comes again after a re-identify.
         workers

@@ -117,6 +117,23 @@ impl Channel for TelegramChannel {
     }
 
     async fn run(&self, agent: Arc<Agent>, shutdown: CancellationToken) -> anyhow::Result<()> {
+        if self.webhook.is_some() {
+            // Every replica serves the webhook: any of them takes any update.
+            return self.session(agent, shutdown).await;
+        }
+        // Two pollers on one token make Telegram answer 409: one replica polls.
+        let polling = crate::store::TELEGRAM_POLLING;
+        super::run_under_lease(&agent, CHANNEL, polling, &shutdown, |stop| {
+            self.session(agent.clone(), stop)
+        })
+        .await
+    }
+}
+
+impl TelegramChannel {
+    /// Serves until `shutdown` (in polling mode also cancelled when the polling lease is
+    /// lost): getMe, the owed answers, then the updates.
+    async fn session(&self, agent: Arc<Agent>, shutdown: CancellationToken) -> anyhow::Result<()> {
         let Some(me) = self.whoami(&shutdown).await? else {
             return Ok(());
         };
@@ -142,7 +159,8 @@ impl Channel for TelegramChannel {
             let shared = answerer.clone();
             async move { send::answer(&shared, &pending).await }
         })
-        .with_group_rate(group_rate);
+        .with_group_rate(group_rate)
+        .coordinated(shared.agent.clone(), self.config.answer_backlog_mins);
         // Answers owed from before the restart (a crash between storing and delivering).
         workers
             .dispatch_owed(&shared.agent, self.config.answer_backlog_mins, &shutdown)

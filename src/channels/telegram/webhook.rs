@@ -42,6 +42,9 @@ const MAX_BODY_BYTES: usize = 1024 * 1024;
 /// stranger one Telegram call); with the workers' `DRAIN_TIMEOUT` after it, within the 10 s a
 /// stopping daemon has.
 const REQUESTS_AT_SHUTDOWN: Duration = Duration::from_secs(2);
+/// How often a replica looks for answers owed by another that died (several replicas on
+/// PostgreSQL; a no-op on SQLite), and how old such a message must be.
+const SWEEP_EVERY: Duration = Duration::from_secs(2);
 
 /// The webhook's settings and its listening socket, bound when the channel is made.
 pub(super) struct Webhook {
@@ -127,6 +130,27 @@ impl Webhook {
         // Serving at once: a webhook set before this start is called already.
         let mut server = tokio::spawn(server.into_future());
         tracing::info!(address = %self.addr, path = %hook.path, "telegram: webhook server listening");
+        // Several replicas behind a load balancer: what one stored and did not answer (it
+        // died) is picked up by the others. Looked for without holding the chat workers,
+        // which the webhook's requests need.
+        let sweeper = hook.clone();
+        let overdue = hook.workers.lock().await.as_ref().and_then(|w| w.overdue());
+        let sweeping = tokio::spawn(async move {
+            let Some(overdue) = overdue else { return };
+            let mut ticks = tokio::time::interval(SWEEP_EVERY);
+            loop {
+                tokio::select! {
+                    _ = ticks.tick() => {}
+                    () = sweeper.shutdown.cancelled() => return,
+                }
+                let owed = overdue.find(SWEEP_EVERY).await;
+                if !owed.is_empty()
+                    && let Some(workers) = sweeper.workers.lock().await.as_mut()
+                {
+                    workers.dispatch_overdue(owed);
+                }
+            }
+        });
         set_webhook(&shared, &self.url, &self.secret, &shutdown).await;
 
         let (result, deadline) = tokio::select! {
@@ -144,6 +168,7 @@ impl Webhook {
                 (r, deadline)
             }
         };
+        sweeping.abort();
         // The requests are done with (a request cut off unlocks when its connection ends):
         // the answers in flight may finish.
         match tokio::time::timeout_at(deadline, hook.workers.lock()).await {

@@ -1,0 +1,196 @@
+//! The two backends behind one [`Store`](super::Store): SQLite (one process, one file) and
+//! PostgreSQL (one server, any number of replicas).
+//!
+//! Most statements are written once in SQL both understand (`$1` placeholders, `ON CONFLICT`,
+//! `RETURNING`, `IS NOT DISTINCT FROM`, `COUNT(*) FILTER (…)`, `TRUE`/`FALSE`); where the two
+//! differ (JSON lists and aggregates, `MAX(a, b)` vs `GREATEST`) [`Pool::sql`] / [`Conn::sql`]
+//! put a statement into the backend's words (`dialect.rs`); full-text search and bulk loads
+//! are written once per backend. The macros [`on_pool!`] and [`on_conn!`]
+//! run one block of query-building code against whichever backend is open: the block is
+//! compiled once per backend, so each runs with its driver's own types.
+
+use std::borrow::Cow;
+
+use sqlx::pool::PoolConnection;
+use sqlx::{PgConnection, PgPool, Postgres, Sqlite, SqliteConnection, SqlitePool, Transaction};
+
+use super::Result;
+
+/// The advisory lock every PostgreSQL write transaction takes: writers run one at a time, as
+/// they do on SQLite (`BEGIN IMMEDIATE`), so a read-then-write inside a transaction (a
+/// reflector batch checking its cursor, an import checking what the scope holds) cannot race
+/// another writer — in this process or in another replica.
+const PG_WRITE_LOCK: i64 = 0x6d6e_656d_6501; // "mneme" + 1
+
+/// A connection pool of either backend.
+#[derive(Clone, Debug)]
+pub enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// One connection (often a transaction's) of either backend.
+pub enum Conn<'c> {
+    Sqlite(&'c mut SqliteConnection),
+    Postgres(&'c mut PgConnection),
+}
+
+/// A write transaction of either backend; dropped without `commit`, it rolls back.
+pub enum Tx {
+    Sqlite(Transaction<'static, Sqlite>),
+    Postgres(Transaction<'static, Postgres>),
+}
+
+/// A connection taken from the pool (returned when dropped).
+pub enum PoolConn {
+    Sqlite(PoolConnection<Sqlite>),
+    Postgres(PoolConnection<Postgres>),
+}
+
+impl PoolConn {
+    pub fn conn(&mut self) -> Conn<'_> {
+        match self {
+            Self::Sqlite(c) => Conn::Sqlite(c),
+            Self::Postgres(c) => Conn::Postgres(c),
+        }
+    }
+}
+
+impl Pool {
+    pub async fn acquire(&self) -> Result<PoolConn> {
+        Ok(match self {
+            Self::Sqlite(p) => PoolConn::Sqlite(p.acquire().await?),
+            Self::Postgres(p) => PoolConn::Postgres(p.acquire().await?),
+        })
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        matches!(self, Self::Postgres(_))
+    }
+
+    /// `sql` in this backend's words (see `dialect.rs`).
+    pub fn sql<'a>(&self, sql: &'a str) -> Cow<'a, str> {
+        dialect(self.is_postgres(), sql)
+    }
+
+    /// A transaction that writes: SQLite takes its write lock at once (`BEGIN IMMEDIATE`),
+    /// PostgreSQL the one advisory write lock (see [`PG_WRITE_LOCK`]).
+    pub async fn begin_write(&self) -> Result<Tx> {
+        match self {
+            Self::Sqlite(p) => Ok(Tx::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?)),
+            Self::Postgres(p) => {
+                let mut tx = p.begin().await?;
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(PG_WRITE_LOCK)
+                    .execute(&mut *tx)
+                    .await?;
+                Ok(Tx::Postgres(tx))
+            }
+        }
+    }
+
+    pub async fn close(&self) {
+        match self {
+            Self::Sqlite(p) => p.close().await,
+            Self::Postgres(p) => p.close().await,
+        }
+    }
+}
+
+impl Tx {
+    pub fn conn(&mut self) -> Conn<'_> {
+        match self {
+            Self::Sqlite(t) => Conn::Sqlite(t),
+            Self::Postgres(t) => Conn::Postgres(t),
+        }
+    }
+
+    pub async fn commit(self) -> Result<()> {
+        match self {
+            Self::Sqlite(t) => t.commit().await,
+            Self::Postgres(t) => t.commit().await,
+        }
+    }
+
+    pub async fn rollback(self) -> Result<()> {
+        match self {
+            Self::Sqlite(t) => t.rollback().await,
+            Self::Postgres(t) => t.rollback().await,
+        }
+    }
+}
+
+impl Conn<'_> {
+    /// The same connection, borrowed again (to pass on while keeping this one).
+    pub fn re(&mut self) -> Conn<'_> {
+        match self {
+            Self::Sqlite(c) => Conn::Sqlite(c),
+            Self::Postgres(c) => Conn::Postgres(c),
+        }
+    }
+
+    pub fn is_postgres(&self) -> bool {
+        matches!(self, Self::Postgres(_))
+    }
+
+    /// `sql` in this backend's words (see `dialect.rs`).
+    pub fn sql<'a>(&self, sql: &'a str) -> Cow<'a, str> {
+        dialect(self.is_postgres(), sql)
+    }
+}
+
+fn dialect(postgres: bool, sql: &str) -> Cow<'_, str> {
+    if postgres {
+        Cow::Owned(super::dialect::for_postgres(sql))
+    } else {
+        super::dialect::for_sqlite(sql)
+    }
+}
+
+/// `on_pool!(pool, p => expr)`: `expr` with `p` the backend's pool (`&SqlitePool` or
+/// `&PgPool`).
+macro_rules! on_pool {
+    ($pool:expr, $p:ident => $body:expr) => {
+        match $pool {
+            $crate::store::db::Pool::Sqlite($p) => $body,
+            $crate::store::db::Pool::Postgres($p) => $body,
+        }
+    };
+}
+
+/// `on_conn!(conn, c => expr)`: `expr` with `c` the backend's connection
+/// (`&mut SqliteConnection` or `&mut PgConnection`); `conn` is a [`Conn`] (pass `x.re()` to
+/// keep using `x`, or `tx.conn()` for a transaction).
+macro_rules! on_conn {
+    ($conn:expr, $c:ident => $body:expr) => {
+        match $conn {
+            $crate::store::db::Conn::Sqlite($c) => $body,
+            $crate::store::db::Conn::Postgres($c) => $body,
+        }
+    };
+}
+
+pub(crate) use {on_conn, on_pool};
+
+/// A new, empty database on the PostgreSQL server `server_url` names (same credentials; the
+/// role needs CREATEDB), for tests that each want a database of their own. Returns its URL.
+#[doc(hidden)]
+pub async fn create_scratch_database(server_url: &str) -> Result<String> {
+    use sqlx::Connection;
+    static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut url = url::Url::parse(server_url)
+        .map_err(|e| sqlx::Error::Configuration(format!("not a URL: {e}").into()))?;
+    let name = format!(
+        "mneme_t_{}_{}_{}",
+        std::process::id(),
+        COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+        fastrand::u32(..)
+    );
+    let mut conn = sqlx::PgConnection::connect(server_url).await?;
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await?;
+    conn.close().await?;
+    url.set_path(&name);
+    Ok(url.to_string())
+}

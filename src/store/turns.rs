@@ -1,0 +1,126 @@
+//! Whose turn it is to answer a chat, when several replicas share one PostgreSQL database.
+//!
+//! Any replica may store a chat's message (the Telegram webhook behind a load balancer), so
+//! two could answer one chat at once, out of order, or the same message twice. A chat's
+//! answers are given under its turn lock — a session advisory lock, all of one process's on
+//! one connection of their own (held locks cost no pooled connection while the model thinks) —
+//! and the holder answers the chat's owed messages oldest first, each only while it is still
+//! owed. When a replica dies its connection ends and PostgreSQL releases its locks: another
+//! replica takes the chat over. On SQLite (one process) the locks are not needed: the chat
+//! workers keep each chat's order already.
+
+use std::sync::Arc;
+
+use sqlx::Connection;
+use sqlx::postgres::{PgConnectOptions, PgConnection};
+
+use super::db::{Pool, on_pool};
+use super::{MessageRow, Result, Store};
+
+/// One process's turn locks on PostgreSQL: the connection that holds them, opened on first
+/// use and again after it failed (which released whatever it held).
+pub struct TurnLocks {
+    options: Arc<PgConnectOptions>,
+    conn: tokio::sync::Mutex<Option<PgConnection>>,
+}
+
+/// The advisory lock key of chat `chat_id`'s turn: apart from the leases' hashed keys.
+fn turn_key(chat_id: i64) -> i64 {
+    0x4d4e_0000_0000_0000 | (chat_id & 0x0000_ffff_ffff_ffff)
+}
+
+impl TurnLocks {
+    pub fn new(options: Arc<PgConnectOptions>) -> Self {
+        Self {
+            options,
+            conn: tokio::sync::Mutex::new(None),
+        }
+    }
+
+    async fn run(&self, sql: &str, chat_id: i64) -> Result<bool> {
+        let mut slot = self.conn.lock().await;
+        if slot.is_none() {
+            *slot = Some(PgConnection::connect_with(&self.options).await?);
+        }
+        let conn = slot.as_mut().expect("connected above");
+        let done = sqlx::query_scalar(sql)
+            .bind(turn_key(chat_id))
+            .fetch_one(&mut *conn)
+            .await;
+        if done.is_err() {
+            // Whatever this connection held is gone with it.
+            if let Some(conn) = slot.take() {
+                let _ = conn.close().await;
+            }
+        }
+        done
+    }
+}
+
+impl Store {
+    /// Whether answers need turn locks: several processes may answer this database's chats.
+    pub fn coordinates_turns(&self) -> bool {
+        self.turns.is_some()
+    }
+
+    /// Takes chat `chat_id`'s turn for this process if no other process has it. Always true
+    /// on SQLite.
+    pub async fn try_take_turn(&self, chat_id: i64) -> Result<bool> {
+        match &self.turns {
+            None => Ok(true),
+            Some(locks) => locks.run("SELECT pg_try_advisory_lock($1)", chat_id).await,
+        }
+    }
+
+    /// Gives chat `chat_id`'s turn back.
+    pub async fn end_turn(&self, chat_id: i64) -> Result<()> {
+        if let Some(locks) = &self.turns {
+            locks.run("SELECT pg_advisory_unlock($1)", chat_id).await?;
+        }
+        Ok(())
+    }
+
+    /// Whether message `id` still waits for its answer.
+    pub async fn is_owed(&self, id: i64) -> Result<bool> {
+        let owed: Option<bool> = on_pool!(&self.pool, c => sqlx::query_scalar(
+            "SELECT needs_reply AND replied_at IS NULL FROM messages WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(c)
+        .await)?;
+        Ok(owed.unwrap_or(false))
+    }
+
+    /// The messages of chat `chat_id` still owed an answer, sent at or after `since_ms`,
+    /// oldest first.
+    pub async fn owed_in_chat(&self, chat_id: i64, since_ms: i64) -> Result<Vec<MessageRow>> {
+        on_pool!(&self.pool, c => sqlx::query_as::<_, MessageRow>(
+            "SELECT * FROM messages
+             WHERE chat_id = $1 AND needs_reply = TRUE AND replied_at IS NULL AND created_at >= $2
+             ORDER BY id",
+        )
+        .bind(chat_id)
+        .bind(since_ms)
+        .fetch_all(c)
+        .await)
+    }
+}
+
+/// The turn locks of a pool: PostgreSQL's, or none.
+pub(super) fn for_pool(pool: &Pool) -> Option<Arc<TurnLocks>> {
+    match pool {
+        Pool::Postgres(p) => Some(Arc::new(TurnLocks::new(p.connect_options()))),
+        Pool::Sqlite(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turn_keys_are_per_chat_and_apart_from_lease_keys() {
+        assert_ne!(turn_key(1), turn_key(2));
+        assert_ne!(turn_key(1), super::super::leases::lock_key("schedule"));
+    }
+}
