@@ -12,6 +12,9 @@
 //! `MNEME_TEST_DATABASE_URL`; `scripts/test-prepare` writes one to target/test-database-url) the
 //! rows are repeated on PostgreSQL, each on a fresh database, and once more with two replicas on
 //! one database, each chat's updates POSTed to the replicas in turn (as a balancer would).
+//! MNEME_LOAD_ROWS=webhook (a word of the row names) runs only the matching rows; with
+//! MNEME_LOAD_PERF=DIR each row's daemons are sampled by `perf record -g` during the load, one
+//! `DIR/<row>.data` per row, for `perf report`.
 
 #[path = "../tests/support/mod.rs"]
 #[allow(unused_imports)] // dead_code is allowed inside support itself
@@ -199,6 +202,7 @@ async fn row(
     let daemon_cpu = || pid_texts.iter().map(|p| cpu_secs(p)).sum::<f64>();
     let cpu_before = cpu_secs("self");
     let daemon_cpu_before = daemon_cpu();
+    let perf = perf_record(&pid_texts, mode, database_url.is_some(), replicas);
 
     // Each chat waits for its own answers; one task hands them out as the fake takes them.
     let mut on_sent = tg.on_sent();
@@ -236,6 +240,12 @@ async fn row(
     let loaded_mb = rss(&pids);
     let daemon_cpu = daemon_cpu() - daemon_cpu_before;
     let bench_cpu = cpu_secs("self") - cpu_before;
+    if let Some(mut perf) = perf {
+        let _ = std::process::Command::new("kill")
+            .args(["-INT", &perf.id().to_string()])
+            .status();
+        let _ = perf.wait();
+    }
     router.abort();
     let mut exits = Vec::new();
     for (child, pid) in children.iter_mut().zip(&pid_texts) {
@@ -363,6 +373,47 @@ async fn row(
     Ok(())
 }
 
+/// With MNEME_LOAD_PERF set, `perf record -g` on the daemons (`pids`) until it is sent SIGINT.
+fn perf_record(
+    pids: &[String],
+    mode: Mode,
+    postgres: bool,
+    replicas: usize,
+) -> Option<std::process::Child> {
+    let dir = std::env::var("MNEME_LOAD_PERF")
+        .ok()
+        .filter(|d| !d.is_empty())?;
+    std::fs::create_dir_all(&dir).ok()?;
+    let name = format!(
+        "{}-{}-{replicas}.data",
+        if postgres { "postgres" } else { "sqlite" },
+        if mode == Mode::Webhook {
+            "webhook"
+        } else {
+            "polling"
+        },
+    );
+    let out = std::path::Path::new(&dir).join(name);
+    let child = std::process::Command::new("perf")
+        .args(["record", "-q", "-F", "1999", "-g", "-o"])
+        .arg(&out)
+        .args(["-p", &pids.join(",")])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn();
+    match child {
+        Ok(child) => {
+            // perf attaches in a moment; the load is short.
+            std::thread::sleep(Duration::from_millis(300));
+            Some(child)
+        }
+        Err(e) => {
+            println!("  perf not run: {e}");
+            None
+        }
+    }
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     if !std::env::args().any(|a| a == "--bench") {
@@ -392,7 +443,16 @@ async fn main() {
         rows.push(("PostgreSQL, long polling", Mode::Polling, true, 1));
         rows.push(("PostgreSQL, two replicas, webhook", Mode::Webhook, true, 2));
     }
+    let only = std::env::var("MNEME_LOAD_ROWS").unwrap_or_default();
+    let only = only.to_lowercase();
+    let wanted = |name: &str| {
+        only.split(',')
+            .any(|w| name.to_lowercase().contains(w.trim()))
+    };
     for (name, mode, on_postgres, replicas) in rows {
+        if !wanted(name) {
+            continue;
+        }
         println!("{name}");
         // Each PostgreSQL row on a database of its own.
         let database = (on_postgres)

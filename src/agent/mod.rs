@@ -314,7 +314,11 @@ impl Agent {
         deltas: Option<&UnboundedSender<String>>,
     ) -> anyhow::Result<Reply> {
         let started = Instant::now();
-        let attempt = self.store.begin_reply_attempt(pending.message_id).await?;
+        let (message, attempt) = self
+            .store
+            .begin_reply_attempt(pending.message_id)
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("message {} is gone", pending.message_id))?;
         if attempt > MAX_REPLY_ATTEMPTS {
             // Turns for this message kept failing before their answer was delivered (a crash
             // while answering, a reply the platform refuses): stop re-running it.
@@ -331,7 +335,7 @@ impl Agent {
                 kind: ReplyKind::Error,
             });
         }
-        let reply = self.answer(pending, deltas).await?;
+        let reply = self.answer(pending, message, deltas).await?;
         let kind = match reply.kind {
             ReplyKind::Model => "model",
             ReplyKind::Remembered => "remembered",
@@ -345,13 +349,9 @@ impl Agent {
     async fn answer(
         &self,
         pending: &Pending,
+        message: crate::store::MessageRow,
         deltas: Option<&UnboundedSender<String>>,
     ) -> anyhow::Result<Reply> {
-        let message = self
-            .store
-            .message(pending.message_id)
-            .await?
-            .ok_or_else(|| anyhow::anyhow!("message {} is gone", pending.message_id))?;
         let chat = self
             .store
             .chat_by_id(message.chat_id)

@@ -53,11 +53,12 @@ pub enum Acted {
 /// sender is told so, both through `notify`; a message is stored, and the answer it is owed
 /// queued on `workers`. Nothing of a stranger's is stored. A message that cannot be stored
 /// (the database busy: another process holds its write lock) is retried until it is, or until
-/// `shutdown` — never dropped.
+/// `shutdown` — never dropped. Callers may act on several messages at once: they are stored
+/// and queued one at a time, in the order they came (the workers' intake lock).
 pub async fn act(
     agent: &Agent,
     notices: &StrangerNotices,
-    workers: &mut ChatWorkers,
+    workers: &ChatWorkers,
     decision: Decision,
     allowlist_key: &str,
     notify: impl AsyncFnOnce(&str),
@@ -76,14 +77,15 @@ pub async fn act(
         Decision::TextOnly => notify(TEXT_ONLY).await,
         Decision::Message(mut msg) => {
             let mut notice = None;
-            if msg.is_group && msg.addressed {
-                let chat = msg.chat.to_string();
-                if let Rate::Limited { tell } = workers.rate.check(&chat, &msg.sender_id, now_ms())
-                {
-                    // Kept as history (and for the reflector), not answered.
-                    msg.addressed = false;
-                    notice = tell.then_some(SLOW_DOWN);
-                }
+            let chat = msg.chat.to_string();
+            let intake = workers.intake().await;
+            if msg.is_group
+                && msg.addressed
+                && let Rate::Limited { tell } = workers.check_rate(&chat, &msg.sender_id, now_ms())
+            {
+                // Kept as history (and for the reflector), not answered.
+                msg.addressed = false;
+                notice = tell.then_some(SLOW_DOWN);
             }
             let what = format!("store a message of {}", msg.chat);
             match retry_until(&what, shutdown, || agent.receive(&msg)).await {
@@ -101,6 +103,7 @@ pub async fn act(
                 Some(Received::Stored | Received::Duplicate) => {}
                 None => return Acted::NotStored,
             }
+            drop(intake);
             if let Some(text) = notice {
                 notify(text).await;
             }

@@ -34,9 +34,10 @@ pub async fn reply_text(
     }
 }
 
-/// How long a delivered answer's record is retried (the database busy) before it is left; then
-/// the answer may be given again after a restart.
-const RECORD_WITHIN: std::time::Duration = std::time::Duration::from_secs(60);
+/// How long a delivered answer's record is retried (the database busy: another process's long
+/// write, such as an import) before it is left; then the answer may be given again after a
+/// restart. Meanwhile the chat's next answers wait, as they would for the database anyway.
+const RECORD_WITHIN: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// Records that the answer to `pending` was delivered, retrying while the database is busy:
 /// a delivery not recorded would be answered again after a restart.

@@ -31,7 +31,15 @@ impl Store {
         is_group: bool,
         title: Option<&str>,
     ) -> Result<ChatRow> {
-        on_pool!(&self.pool, p => sqlx::query_as::<_, ChatRow>(
+        // Most messages come from a chat known as it is: read, and write only what changed
+        // (a write is what every other writer waits for).
+        if let Some(chat) = self.find_chat(key).await?
+            && chat.is_group == is_group
+            && title.is_none_or(|t| chat.title.as_deref() == Some(&*super::text(t)))
+        {
+            return Ok(chat);
+        }
+        on_pool!(&self.writer, p => sqlx::query_as::<_, ChatRow>(
             "INSERT INTO chats (channel, external_chat_id, title, is_group, created_at)
              VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (channel, external_chat_id) DO UPDATE
@@ -88,7 +96,7 @@ impl Store {
     /// Ends the open session (if any) and starts a new one: the model's history starts over.
     pub async fn start_session(&self, chat_id: i64) -> Result<SessionId> {
         let now = now_ms();
-        let mut tx = self.pool.begin_write().await?;
+        let mut tx = self.writer.begin_write().await?;
         let id = on_conn!(tx.conn(), c => {
             sqlx::query("UPDATE sessions SET ended_at = $2 WHERE chat_id = $1 AND ended_at IS NULL")
                 .bind(chat_id)

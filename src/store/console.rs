@@ -48,7 +48,7 @@ impl Store {
         content: &str,
         category: Category,
     ) -> Result<Option<MemoryRow>> {
-        let mut tx = self.pool.begin_write().await?;
+        let mut tx = self.writer.begin_write().await?;
         if !rewrite(&mut tx.conn(), id, content, category, None).await? {
             return Ok(None);
         }

@@ -67,7 +67,7 @@ impl Store {
              ON CONFLICT (scope) DO UPDATE
                 SET last_memory_id = GREATEST(memory_consolidation_state.last_memory_id, $2)",
         );
-        on_pool!(&self.pool, c => sqlx::query(&sql)
+        on_pool!(&self.writer, c => sqlx::query(&sql)
         .bind(super::memory_terms::scope_key(scope))
         .bind(id)
         .execute(c)
@@ -86,7 +86,7 @@ impl Store {
         wording: &str,
         note: &str,
     ) -> Result<bool> {
-        let mut tx = self.pool.begin_write().await?;
+        let mut tx = self.writer.begin_write().await?;
         let rows: Vec<(i64, String, String, f64, i64, crate::base::Category)> = on_conn!(tx.conn(), c => sqlx::query_as(
             "SELECT id, content, source_message_ids, confidence, last_seen_at, category FROM memories
              WHERE id IN ($1, $2) AND archived = FALSE",
@@ -163,7 +163,7 @@ impl Store {
     /// Brings archived memory `id` back (a merge or an archive undone): active again, in the
     /// term index, searchable, queued for an embedding. False when it is not archived.
     pub async fn unarchive_memory(&self, id: i64) -> Result<bool> {
-        let mut tx = self.pool.begin_write().await?;
+        let mut tx = self.writer.begin_write().await?;
         let row: Option<(Option<i64>, String)> = on_conn!(tx.conn(), c => sqlx::query_as(
             "UPDATE memories SET archived = FALSE, archived_at = NULL, updated_at = $2
              WHERE id = $1 AND archived = TRUE RETURNING chat_id, content",

@@ -19,7 +19,7 @@ pub struct JobRow {
 impl Store {
     /// The job is scheduled (at start-up): its schedule and next run; its history stays.
     pub async fn job_scheduled(&self, name: &str, schedule: &str, next: Option<i64>) -> Result<()> {
-        on_pool!(&self.pool, c => sqlx::query(
+        on_pool!(&self.writer, c => sqlx::query(
             "INSERT INTO scheduled_jobs (name, schedule, next_run_at) VALUES ($1, $2, $3)
              ON CONFLICT (name) DO UPDATE SET schedule = excluded.schedule, next_run_at = excluded.next_run_at",
         )
@@ -33,7 +33,7 @@ impl Store {
 
     /// A run of the job starts now.
     pub async fn job_started(&self, name: &str, now: i64) -> Result<()> {
-        on_pool!(&self.pool, c => sqlx::query(
+        on_pool!(&self.writer, c => sqlx::query(
             "UPDATE scheduled_jobs SET last_started_at = $2, last_ok = NULL, last_error = NULL WHERE name = $1",
         )
         .bind(name)
@@ -51,7 +51,7 @@ impl Store {
         error: Option<&str>,
         next: Option<i64>,
     ) -> Result<()> {
-        on_pool!(&self.pool, c => sqlx::query(
+        on_pool!(&self.writer, c => sqlx::query(
             "UPDATE scheduled_jobs SET last_finished_at = $2, last_ok = $3, last_error = $4, next_run_at = $5
              WHERE name = $1",
         )
@@ -67,7 +67,7 @@ impl Store {
 
     /// The job is not scheduled any more (its config emptied): forget it.
     pub async fn job_unscheduled(&self, name: &str) -> Result<()> {
-        on_pool!(&self.pool, c => sqlx::query("DELETE FROM scheduled_jobs WHERE name = $1")
+        on_pool!(&self.writer, c => sqlx::query("DELETE FROM scheduled_jobs WHERE name = $1")
             .bind(name)
             .execute(c)
             .await

@@ -250,6 +250,7 @@ mod tests {
                 .await
                 .unwrap();
             let other = Store {
+                writer: Pool::Postgres(pool.clone()),
                 pool: Pool::Postgres(pool),
                 leases: LeaseBook::default(),
                 turns: None,

@@ -67,7 +67,7 @@ impl Store {
             "UPDATE memories SET archived = TRUE, archived_at = $2, updated_at = $2
              WHERE archived = FALSE AND id IN (SELECT CAST(value AS BIGINT) FROM json_each($1))",
         );
-        on_pool!(&self.pool, c => sqlx::query(&sql)
+        on_pool!(&self.writer, c => sqlx::query(&sql)
         .bind(json_list(ids))
         .bind(now)
         .execute(c)

@@ -215,7 +215,7 @@ pub(super) async fn rewrite(
 
 impl Store {
     pub async fn insert_memory(&self, m: &NewMemory) -> Result<i64> {
-        let mut tx = self.pool.begin_write().await?;
+        let mut tx = self.writer.begin_write().await?;
         let id = insert_row(&mut tx.conn(), m, now_ms())
             .await?
             .ok_or(sqlx::Error::RowNotFound)?;
@@ -226,7 +226,7 @@ impl Store {
     /// Inserts every memory as given, in one transaction; returns their ids in order.
     /// Unlike `import_memories` it does not look for equal content (a bulk load).
     pub async fn insert_memories(&self, memories: &[NewMemory]) -> Result<Vec<i64>> {
-        let mut tx = self.pool.begin_write().await?;
+        let mut tx = self.writer.begin_write().await?;
         let mut ids = Vec::with_capacity(memories.len());
         for m in memories {
             let id = insert_row(&mut tx.conn(), m, now_ms())
@@ -245,7 +245,7 @@ impl Store {
     /// history exact).
     pub async fn import_memories(&self, memories: &[NewMemory]) -> Result<usize> {
         const CHUNK: usize = 500;
-        match &self.pool {
+        match &self.writer {
             db::Pool::Sqlite(pool) => {
                 let mut conn = pool.acquire().await?;
                 // A big import touches every index page many times: a large page cache keeps
@@ -267,7 +267,7 @@ impl Store {
                 result
             }
             db::Pool::Postgres(_) => {
-                let mut tx = self.pool.begin_write().await?;
+                let mut tx = self.writer.begin_write().await?;
                 let n = import_rows(&mut tx.conn(), memories, CHUNK).await?;
                 tx.commit().await?;
                 Ok(n)
@@ -380,7 +380,7 @@ impl Store {
         category: Category,
         confidence: f64,
     ) -> Result<bool> {
-        let mut tx = self.pool.begin_write().await?;
+        let mut tx = self.writer.begin_write().await?;
         let found = rewrite(&mut tx.conn(), id, content, category, Some(confidence)).await?;
         tx.commit().await?;
         Ok(found)
@@ -403,7 +403,7 @@ impl Store {
         source_ids: &[i64],
         note: &str,
     ) -> Result<bool> {
-        let mut tx = self.pool.begin_write().await?;
+        let mut tx = self.writer.begin_write().await?;
         let Some(stored) = on_conn!(tx.conn(), c => sqlx::query_scalar::<_, Category>("SELECT category FROM memories WHERE id = $1")
                 .bind(id)
                 .fetch_optional(c)
@@ -440,7 +440,7 @@ impl Store {
     /// Deletes one memory for good (its postings go with it, by cascade). Returns whether it
     /// existed.
     pub async fn delete_memory(&self, id: i64) -> Result<bool> {
-        let done = on_pool!(&self.pool, c => sqlx::query("DELETE FROM memories WHERE id = $1")
+        let done = on_pool!(&self.writer, c => sqlx::query("DELETE FROM memories WHERE id = $1")
             .bind(id)
             .execute(c)
             .await

@@ -294,7 +294,7 @@ impl Store {
     /// existed), a chunk per transaction. A no-op once the backlog is empty.
     pub(super) async fn index_backlog(&self) -> Result<()> {
         loop {
-            let mut tx = self.pool.begin_write().await?;
+            let mut tx = self.writer.begin_write().await?;
             let rows: Vec<(i64, Option<i64>, String, bool)> = on_conn!(tx.conn(), c => sqlx::query_as(
                 "SELECT m.id, m.chat_id, m.content, m.archived FROM memory_terms_backlog b
                  JOIN memories m ON m.id = b.memory_id LIMIT 500",

@@ -43,7 +43,7 @@ impl Store {
     /// Stores a message. Returns `None` when the platform already delivered this message id
     /// for this chat (a redelivery), so the caller can skip it.
     pub async fn insert_message(&self, m: &NewMessage<'_>) -> Result<Option<i64>> {
-        on_pool!(&self.pool, c => sqlx::query_scalar(
+        on_pool!(&self.writer, c => sqlx::query_scalar(
             "INSERT INTO messages
                 (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id, created_at, needs_reply, platform_thread_id, search_text)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
@@ -131,7 +131,7 @@ impl Store {
 
     /// Records that the answer to message `id` was delivered.
     pub async fn mark_replied(&self, id: i64) -> Result<()> {
-        on_pool!(&self.pool, c => sqlx::query("UPDATE messages SET replied_at = $2 WHERE id = $1")
+        on_pool!(&self.writer, c => sqlx::query("UPDATE messages SET replied_at = $2 WHERE id = $1")
             .bind(id)
             .bind(now_ms())
             .execute(c)
@@ -139,15 +139,22 @@ impl Store {
             .map(|_| ()))
     }
 
-    /// Counts one more turn started for message `id`; returns how many there have been.
-    pub async fn begin_reply_attempt(&self, id: i64) -> Result<i64> {
-        on_pool!(&self.pool, c => sqlx::query_scalar(
-            "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = $1
-             RETURNING reply_attempts",
+    /// Counts one more turn started for message `id`; returns the message and how many turns
+    /// there have been (`None`: no such message).
+    pub async fn begin_reply_attempt(&self, id: i64) -> Result<Option<(MessageRow, i64)>> {
+        #[derive(FromRow)]
+        struct Attempt {
+            #[sqlx(flatten)]
+            message: MessageRow,
+            reply_attempts: i64,
+        }
+        let row: Option<Attempt> = on_pool!(&self.writer, c => sqlx::query_as(
+            "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = $1 RETURNING *",
         )
         .bind(id)
-        .fetch_one(c)
-        .await)
+        .fetch_optional(c)
+        .await)?;
+        Ok(row.map(|a| (a.message, a.reply_attempts)))
     }
 
     /// Messages of `channel` still owed an answer, sent at or after `since_ms`, oldest first.
@@ -173,7 +180,7 @@ impl Store {
     }
 
     pub async fn set_channel_state(&self, channel: &str, key: &str, value: &str) -> Result<()> {
-        on_pool!(&self.pool, c => sqlx::query(
+        on_pool!(&self.writer, c => sqlx::query(
             "INSERT INTO channel_state (channel, key, value, updated_at) VALUES ($1, $2, $3, $4)
              ON CONFLICT (channel, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
         )
@@ -194,7 +201,7 @@ impl Store {
         key_prefix: &str,
         before_ms: i64,
     ) -> Result<()> {
-        on_pool!(&self.pool, c => sqlx::query(
+        on_pool!(&self.writer, c => sqlx::query(
             "DELETE FROM channel_state
              WHERE channel = $1 AND substr(key, 1, length($2)) = $2 AND updated_at < $3",
         )

@@ -128,7 +128,12 @@ pub fn now_ms() -> i64 {
 /// Handle to the database; cheap to clone.
 #[derive(Clone)]
 pub struct Store {
+    /// Reads, and on PostgreSQL writes too.
     pool: db::Pool,
+    /// Writes. On SQLite one connection of its own: the process's writers queue for it in
+    /// order instead of meeting SQLite's busy handler, which sleeps (1, 2, 5, 10… ms) between
+    /// tries; reads keep the other pool. On PostgreSQL the same pool as `pool`.
+    writer: db::Pool,
     /// The leases this process asks for (`leases.rs`).
     leases: LeaseBook,
     /// The chats' turn locks, where several processes may answer (PostgreSQL; `turns.rs`).
@@ -233,6 +238,7 @@ impl Store {
         let pool = db::Pool::Postgres(pool);
         Ok(Self {
             turns: turns::for_pool(&pool),
+            writer: pool.clone(),
             pool,
             leases: LeaseBook::default(),
         })
@@ -277,11 +283,24 @@ impl Store {
         let pool = SqlitePoolOptions::new()
             // An in-memory database lives in one connection.
             .max_connections(if in_memory { 1 } else { 8 })
-            .connect_with(options)
+            // A file's connection does not go stale the way a network one does; a ping before
+            // each query would be one more round trip to the connection's thread for nothing.
+            .test_before_acquire(false)
+            .connect_with(options.clone())
             .await?;
         sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
+        let writer = if in_memory {
+            pool.clone()
+        } else {
+            SqlitePoolOptions::new()
+                .max_connections(1)
+                .test_before_acquire(false)
+                .connect_with(options)
+                .await?
+        };
         Ok(Self {
             pool: db::Pool::Sqlite(pool),
+            writer: db::Pool::Sqlite(writer),
             leases: LeaseBook::default(),
             turns: None,
         })
@@ -293,6 +312,7 @@ impl Store {
     }
 
     pub async fn close(&self) {
+        self.writer.close().await;
         self.pool.close().await;
     }
 }

@@ -121,7 +121,7 @@ impl Store {
         now: i64,
         delay_ms: impl Fn(i64) -> i64,
     ) -> Result<ReflectorState> {
-        let mut tx = self.pool.begin_write().await?;
+        let mut tx = self.writer.begin_write().await?;
         let failures: i64 = on_conn!(tx.conn(), c => sqlx::query_scalar(
             "INSERT INTO memory_reflector_state (chat_id, failures, updated_at) VALUES ($1, 1, $2)
              ON CONFLICT (chat_id) DO UPDATE SET failures = memory_reflector_state.failures + 1, updated_at = $2
@@ -146,7 +146,7 @@ impl Store {
     /// Counts one more unreadable answer for the batch at the chat's cursor; returns how many
     /// in a row there have been.
     pub async fn record_parse_failure(&self, chat_id: i64, now: i64) -> Result<i64> {
-        on_pool!(&self.pool, c => sqlx::query_scalar(
+        on_pool!(&self.writer, c => sqlx::query_scalar(
             "INSERT INTO memory_reflector_state (chat_id, parse_failures, updated_at) VALUES ($1, 1, $2)
              ON CONFLICT (chat_id) DO UPDATE SET parse_failures = memory_reflector_state.parse_failures + 1, updated_at = $2
              RETURNING parse_failures",
@@ -169,7 +169,7 @@ impl Store {
         error: &str,
         now: i64,
     ) -> Result<bool> {
-        let mut tx = self.pool.begin_write().await?;
+        let mut tx = self.writer.begin_write().await?;
         let at: Option<i64> = on_conn!(tx.conn(), c => sqlx::query_scalar(
             "SELECT last_message_id FROM memory_reflector_state WHERE chat_id = $1",
         )
@@ -221,7 +221,7 @@ impl Store {
 
     /// Opens a run record; `finish_run` completes it. A run left unfinished was interrupted.
     pub async fn start_run(&self, chat_id: i64, started_at: i64) -> Result<i64> {
-        on_pool!(&self.pool, c => sqlx::query_scalar(
+        on_pool!(&self.writer, c => sqlx::query_scalar(
             "INSERT INTO memory_reflector_runs (chat_id, started_at) VALUES ($1, $2) RETURNING id",
         )
         .bind(chat_id)
@@ -239,7 +239,7 @@ impl Store {
         parse_ok: bool,
         error: Option<&str>,
     ) -> Result<()> {
-        on_pool!(&self.pool, c => sqlx::query(
+        on_pool!(&self.writer, c => sqlx::query(
             "UPDATE memory_reflector_runs SET finished_at = $2, messages_read = $3, extracted = $4,
                 inserted = $5, updated = $6, superseded = $7, skipped = $8, dedup_method = $9,
                 parse_ok = $10, error = $11
@@ -282,7 +282,7 @@ impl Store {
         chat_id: i64,
         expected_cursor: i64,
     ) -> Result<Option<ReflectionTx>> {
-        let mut tx = self.pool.begin_write().await?;
+        let mut tx = self.writer.begin_write().await?;
         let cursor: Option<i64> = on_conn!(tx.conn(), c => sqlx::query_scalar(
             "SELECT last_message_id FROM memory_reflector_state WHERE chat_id = $1",
         )

@@ -247,7 +247,7 @@ impl Store {
     pub(super) async fn search_backlog(&self) -> Result<()> {
         for (table, column) in [("memories", "content"), ("messages", "text")] {
             loop {
-                let mut tx = self.pool.begin_write().await?;
+                let mut tx = self.writer.begin_write().await?;
                 let rows: Vec<(i64, String)> = on_conn!(tx.conn(), c => sqlx::query_as(&format!(
                     "SELECT id, {column} FROM {table} WHERE search_text IS NULL ORDER BY id LIMIT $1"
                 ))

@@ -50,7 +50,7 @@ impl Store {
         input_tokens: u64,
         output_tokens: u64,
     ) -> Result<()> {
-        on_pool!(&self.pool, c => sqlx::query(
+        on_pool!(&self.writer, c => sqlx::query(
             "INSERT INTO llm_usage (chat_id, provider, model, purpose, input_tokens, output_tokens, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
@@ -83,7 +83,7 @@ impl Store {
     }
 
     pub async fn log_injection(&self, chat_id: i64, log: InjectionLog) -> Result<()> {
-        on_pool!(&self.pool, c => sqlx::query(
+        on_pool!(&self.writer, c => sqlx::query(
             "INSERT INTO memory_injection_logs (chat_id, created_at, candidates, selected, omitted, tokens)
              VALUES ($1, $2, $3, $4, $5, $6)",
         )

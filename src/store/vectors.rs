@@ -206,7 +206,7 @@ impl Store {
     /// model, a new dimension, or rows written while embeddings were off). Returns how many
     /// were added to the queue.
     pub async fn queue_stale_embeddings(&self, model: &str, dim: usize) -> Result<u64> {
-        let done = on_pool!(&self.pool, c => sqlx::query(
+        let done = on_pool!(&self.writer, c => sqlx::query(
             "INSERT INTO memory_embedding_queue (memory_id)
              SELECT m.id FROM memories m LEFT JOIN memory_vectors v ON v.memory_id = m.id
              WHERE m.archived = FALSE AND (v.memory_id IS NULL OR v.model != $1 OR v.dim != $2)
@@ -250,7 +250,7 @@ impl Store {
         // Write intent from the start: a transaction that reads and then writes cannot wait for
         // another writer (SQLite refuses the upgrade at once); two syncs in one process, or
         // `mneme chat` beside `mneme start`, then take turns instead.
-        let mut tx = self.pool.begin_write().await?;
+        let mut tx = self.writer.begin_write().await?;
         let ids: Vec<i64> = items.iter().map(|(p, _)| p.memory_id).collect();
         let sql = self.pool.sql(
             "SELECT id, content FROM memories WHERE archived = FALSE

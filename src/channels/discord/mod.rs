@@ -115,7 +115,7 @@ impl DiscordChannel {
 
         let answerer = shared.clone();
         let group_rate = shared.agent.config().group_rate_limit_per_min;
-        let mut workers = ChatWorkers::new(CHANNEL, move |pending| {
+        let workers = ChatWorkers::new(CHANNEL, move |pending| {
             let shared = answerer.clone();
             async move { send::answer(&shared, &pending).await }
         })
@@ -138,7 +138,7 @@ impl DiscordChannel {
                 stop.cancel();
                 r
             },
-            take_in(&shared, &mut intake, &mut workers, &stop),
+            take_in(&shared, &mut intake, &workers, &stop),
         );
         // No new turns. Answers in flight finish while the gateway says goodbye; messages that
         // arrived but were not taken in yet are stored and left owed for the next start.
@@ -176,7 +176,7 @@ impl DiscordChannel {
 async fn take_in(
     shared: &Arc<Shared>,
     intake: &mut mpsc::UnboundedReceiver<Arrival>,
-    workers: &mut ChatWorkers,
+    workers: &ChatWorkers,
     stop: &CancellationToken,
 ) -> Vec<Arrival> {
     let mut batch = Vec::new();
@@ -206,7 +206,7 @@ async fn take_in(
         batch.sort_by_key(|(m, _)| m.id);
         let mut taken = batch.drain(..);
         while let Some(m) = taken.next() {
-            if on_message(shared, Some(&mut *workers), &m, stop).await == Acted::NotStored {
+            if on_message(shared, Some(workers), &m, stop).await == Acted::NotStored {
                 return std::iter::once(m).chain(taken).collect();
             }
         }
@@ -217,7 +217,7 @@ async fn take_in(
 /// shutdown) it is only stored, and answered on the next start.
 async fn on_message(
     shared: &Arc<Shared>,
-    workers: Option<&mut ChatWorkers>,
+    workers: Option<&ChatWorkers>,
     (m, place): &Arrival,
     stop: &CancellationToken,
 ) -> Acted {

@@ -155,7 +155,7 @@ impl TelegramChannel {
 
         let answerer = shared.clone();
         let group_rate = shared.agent.config().group_rate_limit_per_min;
-        let mut workers = ChatWorkers::new(CHANNEL, move |pending| {
+        let workers = ChatWorkers::new(CHANNEL, move |pending| {
             let shared = answerer.clone();
             async move { send::answer(&shared, &pending).await }
         })
@@ -169,7 +169,7 @@ impl TelegramChannel {
             Some(hook) => hook.serve(shared, workers, shutdown).await,
             None => {
                 polling::delete_webhook(&shared, &shutdown).await;
-                polling::poll(&shared, &mut workers, &shutdown).await;
+                polling::poll(&shared, &workers, &shutdown).await;
                 workers.drain().await;
                 Ok(())
             }
@@ -204,7 +204,7 @@ fn next_backoff(backoff: &mut Duration) -> Duration {
 /// with at once.
 async fn on_update(
     shared: &Arc<Shared>,
-    workers: &mut ChatWorkers,
+    workers: &ChatWorkers,
     update: Update,
     shutdown: &CancellationToken,
 ) -> Acted {

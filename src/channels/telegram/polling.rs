@@ -37,7 +37,7 @@ pub(super) async fn delete_webhook(shared: &Shared, shutdown: &CancellationToken
 /// update not stored yet is left for Telegram to give again.
 pub(super) async fn poll(
     shared: &Arc<Shared>,
-    workers: &mut ChatWorkers,
+    workers: &ChatWorkers,
     shutdown: &CancellationToken,
 ) {
     let store = shared.agent.store();

@@ -8,8 +8,9 @@
 //! stored (503: shutdown came while the database was busy). A redelivered update finds its
 //! message stored already (unique per chat and message id) and is not answered twice.
 //!
-//! Per-chat order: requests take the chat workers one at a time, in the order they came (a
-//! fair lock), just as the poll loop takes a batch's updates one after the other.
+//! Per-chat order: requests are stored one at a time, in the order they came (the chat
+//! workers' intake lock, which is fair), just as the poll loop takes a batch's updates one
+//! after the other; answering, and the sweep for owed answers, do not wait for it.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -25,7 +26,6 @@ use teloxide::prelude::*;
 // `Request` is axum's here; teloxide's trait only lends `send`.
 use teloxide::requests::Request as _;
 use teloxide::types::AllowedUpdate;
-use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use super::{CHANNEL, PERSISTENT_FAILURE, Shared, next_backoff, on_update};
@@ -61,9 +61,9 @@ struct Hook {
     /// The path of `webhook_url`: the one path served.
     path: String,
     secret: Secret,
-    /// The chat workers, taken by one request at a time; `None` once shutdown has taken them
-    /// to drain.
-    workers: Mutex<Option<ChatWorkers>>,
+    /// The chat workers; once they drain (shutdown), a message stored is left owed for the
+    /// next start.
+    workers: ChatWorkers,
     shutdown: CancellationToken,
 }
 
@@ -121,7 +121,7 @@ impl Webhook {
             shared: shared.clone(),
             path: self.url.path().to_string(),
             secret: self.secret.clone(),
-            workers: Mutex::new(Some(workers)),
+            workers,
             shutdown: shutdown.clone(),
         });
         let app = Router::new().fallback(handle).with_state(hook.clone());
@@ -134,7 +134,7 @@ impl Webhook {
         // died) is picked up by the others. Looked for without holding the chat workers,
         // which the webhook's requests need.
         let sweeper = hook.clone();
-        let overdue = hook.workers.lock().await.as_ref().and_then(|w| w.overdue());
+        let overdue = hook.workers.overdue();
         let sweeping = tokio::spawn(async move {
             let Some(overdue) = overdue else { return };
             let mut ticks = tokio::time::interval(SWEEP_EVERY);
@@ -144,44 +144,28 @@ impl Webhook {
                     () = sweeper.shutdown.cancelled() => return,
                 }
                 let owed = overdue.find(SWEEP_EVERY).await;
-                if !owed.is_empty()
-                    && let Some(workers) = sweeper.workers.lock().await.as_mut()
-                {
-                    workers.dispatch_overdue(owed);
-                }
+                sweeper.workers.dispatch_overdue(owed);
             }
         });
         set_webhook(&shared, &self.url, &self.secret, &shutdown).await;
 
-        let (result, deadline) = tokio::select! {
-            r = &mut server => (r, tokio::time::Instant::now() + REQUESTS_AT_SHUTDOWN),
+        let result = tokio::select! {
+            r = &mut server => r,
             () = shutdown.cancelled() => {
-                let deadline = tokio::time::Instant::now() + REQUESTS_AT_SHUTDOWN;
-                let r = match tokio::time::timeout_at(deadline, &mut server).await {
+                match tokio::time::timeout(REQUESTS_AT_SHUTDOWN, &mut server).await {
                     Ok(r) => r,
                     Err(_) => {
                         tracing::warn!("telegram: webhook requests still open at shutdown were cut off (Telegram sends them again)");
                         server.abort();
                         Ok(Ok(()))
                     }
-                };
-                (r, deadline)
+                }
             }
         };
         sweeping.abort();
-        // The requests are done with (a request cut off unlocks when its connection ends):
-        // the answers in flight may finish.
-        match tokio::time::timeout_at(deadline, hook.workers.lock()).await {
-            Ok(mut slot) => {
-                if let Some(workers) = slot.take() {
-                    drop(slot);
-                    workers.drain().await;
-                }
-            }
-            Err(_) => tracing::warn!(
-                "telegram: answers in flight are left for the next start (a request still held the chat workers)"
-            ),
-        }
+        // The requests are done with: the answers in flight may finish. A request still
+        // storing now leaves its answer owed, for the next start.
+        hook.workers.drain().await;
         match result {
             Ok(Ok(())) if shutdown.is_cancelled() => Ok(()),
             Ok(Ok(())) => {
@@ -290,12 +274,7 @@ async fn handle(State(hook): State<Arc<Hook>>, request: Request) -> Response {
             return StatusCode::OK.into_response();
         }
     };
-    let mut slot = hook.workers.lock().await;
-    let Some(workers) = slot.as_mut() else {
-        // Shutting down: Telegram offers it again after the restart.
-        return StatusCode::SERVICE_UNAVAILABLE.into_response();
-    };
-    match on_update(&hook.shared, workers, update, &hook.shutdown).await {
+    match on_update(&hook.shared, &hook.workers, update, &hook.shutdown).await {
         Acted::Done => StatusCode::OK.into_response(),
         // Shutdown came while the database was busy: not stored, so Telegram must send it again.
         Acted::NotStored => StatusCode::SERVICE_UNAVAILABLE.into_response(),

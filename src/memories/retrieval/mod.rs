@@ -323,15 +323,20 @@ impl Retriever {
         query: &str,
     ) -> anyhow::Result<(Vec<MemoryRow>, usize)> {
         let store = self.store();
-        // Three independent reads, at once: the search, the background rows, the count.
-        let (found, background, total) = tokio::try_join!(
+        // Most chats have few memories and many have none: counted first, a chat with none
+        // costs one read instead of three.
+        let total = store.count_injectable(chat_id).await?;
+        if total == 0 {
+            return Ok((Vec::new(), 0));
+        }
+        // Two independent reads, at once: the search and the background rows.
+        let (found, background) = tokio::try_join!(
             self.search(SearchScope::Chat(chat_id), query, PROMPT_HITS),
             async {
                 Ok(store
                     .background_memories(chat_id, PROMPT_BACKGROUND)
                     .await?)
             },
-            async { Ok(store.count_injectable(chat_id).await?) },
         )?;
         let hit_scores: Vec<(i64, f64)> =
             found.hits.iter().map(|h| (h.memory.id, h.score)).collect();
