@@ -77,11 +77,11 @@ pub async fn act(
         Decision::TextOnly => notify(TEXT_ONLY).await,
         Decision::Message(mut msg) => {
             let mut notice = None;
-            let chat = msg.chat.to_string();
             let intake = workers.intake().await;
             if msg.is_group
                 && msg.addressed
-                && let Rate::Limited { tell } = workers.check_rate(&chat, &msg.sender_id, now_ms())
+                && let Rate::Limited { tell } =
+                    workers.check_rate(&msg.chat.to_string(), &msg.sender_id, now_ms())
             {
                 // Kept as history (and for the reflector), not answered.
                 msg.addressed = false;

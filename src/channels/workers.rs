@@ -81,7 +81,7 @@ struct Coordinator {
 
 impl Coordinator {
     fn in_flight(&self) -> std::sync::MutexGuard<'_, HashSet<i64>> {
-        self.in_flight.lock().unwrap_or_else(|e| e.into_inner())
+        lock(&self.in_flight)
     }
 }
 

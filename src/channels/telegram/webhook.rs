@@ -131,8 +131,8 @@ impl Webhook {
         let mut server = tokio::spawn(server.into_future());
         tracing::info!(address = %self.addr, path = %hook.path, "telegram: webhook server listening");
         // Several replicas behind a load balancer: what one stored and did not answer (it
-        // died) is picked up by the others. Looked for without holding the chat workers,
-        // which the webhook's requests need.
+        // died) is picked up by the others. Looking does not hold up the webhook's requests:
+        // only storing takes the intake lock.
         let sweeper = hook.clone();
         let overdue = hook.workers.overdue();
         let sweeping = tokio::spawn(async move {
