@@ -25,7 +25,7 @@ use crate::memories::Memories;
 use crate::memories::retrieval::Retriever;
 use crate::memory::files::MemoryFiles;
 use crate::metrics::metrics;
-use crate::store::{ChatRow, NewMessage, SessionId, Store};
+use crate::store::{Arrival, ChatRow, NewMessage, SessionId, Store};
 
 pub use prompt::PromptParts;
 
@@ -225,42 +225,52 @@ impl Agent {
 
     /// Stores a message. When it is addressed to the bot, returns it as owed an answer.
     pub async fn receive(&self, msg: &IncomingMessage) -> anyhow::Result<Received> {
-        let chat = self
-            .store
-            .ensure_chat(&msg.chat, msg.is_group, msg.chat_title.as_deref())
-            .await?;
-        let session = self.store.current_session(chat.id).await?;
-        let needs_reply = msg.addressed && !msg.text.trim().is_empty();
-        let stored = self
-            .store
-            .insert_message(&NewMessage {
-                chat_id: chat.id,
-                session_id: session,
-                sender_id: &msg.sender_id,
-                sender_name: &msg.sender_name,
-                is_from_bot: false,
-                text: &msg.text,
-                platform_message_id: msg.platform_message_id.as_deref(),
-                platform_thread_id: msg.platform_thread_id.as_deref(),
-                created_at: msg.sent_at,
-                needs_reply,
-                searchable: true,
+        let mut received = self.receive_all(std::slice::from_ref(msg)).await?;
+        received
+            .pop()
+            .ok_or_else(|| anyhow::anyhow!("a stored message went missing"))
+    }
+
+    /// Stores `msgs` in one write transaction, in their order (all of them, or on an error
+    /// none): one outcome per message, as [`Agent::receive`] gives it.
+    pub async fn receive_all(&self, msgs: &[IncomingMessage]) -> anyhow::Result<Vec<Received>> {
+        let needs_reply = |m: &IncomingMessage| m.addressed && !m.text.trim().is_empty();
+        let arrivals: Vec<Arrival<'_>> = msgs
+            .iter()
+            .map(|m| Arrival {
+                chat: &m.chat,
+                is_group: m.is_group,
+                chat_title: m.chat_title.as_deref(),
+                sender_id: &m.sender_id,
+                sender_name: &m.sender_name,
+                text: &m.text,
+                platform_message_id: m.platform_message_id.as_deref(),
+                platform_thread_id: m.platform_thread_id.as_deref(),
+                created_at: m.sent_at,
+                needs_reply: needs_reply(m),
             })
-            .await?;
-        if stored.is_some() {
-            metrics().message_received(&msg.chat.channel);
-        }
-        Ok(match stored {
-            None => Received::Duplicate,
-            Some(_) if !needs_reply => Received::Stored,
-            Some(message_id) => Received::Pending(Pending {
-                chat: msg.chat.clone(),
-                is_group: msg.is_group,
-                message_id,
-                platform_message_id: msg.platform_message_id.clone(),
-                platform_thread_id: msg.platform_thread_id.clone(),
-            }),
-        })
+            .collect();
+        let ids = self.store.store_arrivals(&arrivals).await?;
+        Ok(msgs
+            .iter()
+            .zip(ids)
+            .map(|(msg, stored)| {
+                if stored.is_some() {
+                    metrics().message_received(&msg.chat.channel);
+                }
+                match stored {
+                    None => Received::Duplicate,
+                    Some(_) if !needs_reply(msg) => Received::Stored,
+                    Some(message_id) => Received::Pending(Pending {
+                        chat: msg.chat.clone(),
+                        is_group: msg.is_group,
+                        message_id,
+                        platform_message_id: msg.platform_message_id.clone(),
+                        platform_thread_id: msg.platform_thread_id.clone(),
+                    }),
+                }
+            })
+            .collect())
     }
 
     /// Answers a stored message: a command, the remember fast path, or a model turn. One

@@ -3,11 +3,12 @@
 
 use tokio_util::sync::CancellationToken;
 
-use super::access::{Rate, SLOW_DOWN, StrangerNotices, stranger_notice};
+use super::access::{StrangerNotices, stranger_notice};
+pub use super::group_commit::{QUEUE_FULL, Taken, Ticket};
 pub use super::retry::retry_until;
 use super::turn::TEXT_ONLY;
 use super::workers::ChatWorkers;
-use crate::agent::{Agent, IncomingMessage, Received};
+use crate::agent::{Agent, IncomingMessage};
 use crate::store::now_ms;
 
 #[derive(Debug)]
@@ -49,24 +50,43 @@ pub enum Acted {
     NotStored,
 }
 
-/// Acts on `decision`: a stranger is told once a day (naming `allowlist_key`) and a text-only
+/// A [`Decision`] whose message, if any, is in line to be stored ([`line_up`]).
+pub enum Lined {
+    Ignore,
+    Stranger { user_id: String },
+    TextOnly,
+    Message(Ticket),
+}
+
+/// Puts `decision`'s message in line on `workers`, without waiting: messages are stored, and
+/// their answers queued, in the order of these calls. A caller with several updates at hand
+/// lines them all up, then [`act`]s on them side by side, so they are stored together.
+pub fn line_up(workers: &ChatWorkers, decision: Decision) -> Lined {
+    match decision {
+        Decision::Ignore => Lined::Ignore,
+        Decision::Stranger { user_id } => Lined::Stranger { user_id },
+        Decision::TextOnly => Lined::TextOnly,
+        Decision::Message(msg) => Lined::Message(workers.line_up(msg)),
+    }
+}
+
+/// Acts on `lined`: a stranger is told once a day (naming `allowlist_key`) and a text-only
 /// sender is told so, both through `notify`; a message is stored, and the answer it is owed
-/// queued on `workers`. Nothing of a stranger's is stored. A message that cannot be stored
-/// (the database busy: another process holds its write lock) is retried until it is, or until
-/// `shutdown` — never dropped. Callers may act on several messages at once: they are stored
-/// and queued one at a time, in the order they came (the workers' intake lock).
+/// queued on `workers` (see `group_commit`). Nothing of a stranger's is stored. A message that
+/// cannot be stored (the database busy: another process holds its write lock) is retried
+/// until it is, or until `shutdown` — never dropped.
 pub async fn act(
     agent: &Agent,
     notices: &StrangerNotices,
     workers: &ChatWorkers,
-    decision: Decision,
+    lined: Lined,
     allowlist_key: &str,
     notify: impl AsyncFnOnce(&str),
     shutdown: &CancellationToken,
 ) -> Acted {
-    match decision {
-        Decision::Ignore => {}
-        Decision::Stranger { user_id } => {
+    match lined {
+        Lined::Ignore => {}
+        Lined::Stranger { user_id } => {
             if notices
                 .should_notify(agent.store(), &user_id, now_ms())
                 .await
@@ -74,47 +94,18 @@ pub async fn act(
                 notify(&stranger_notice(&user_id, allowlist_key)).await;
             }
         }
-        Decision::TextOnly => notify(TEXT_ONLY).await,
-        Decision::Message(mut msg) => {
-            let mut notice = None;
-            let intake = workers.intake().await;
-            if msg.is_group
-                && msg.addressed
-                && let Rate::Limited { tell } =
-                    workers.check_rate(&msg.chat.to_string(), &msg.sender_id, now_ms())
-            {
-                // Kept as history (and for the reflector), not answered.
-                msg.addressed = false;
-                notice = tell.then_some(SLOW_DOWN);
-            }
-            let what = format!("store a message of {}", msg.chat);
-            match retry_until(&what, shutdown, || agent.receive(&msg)).await {
-                Some(Received::Pending(pending)) => {
-                    if let Err(pending) = workers.try_dispatch(pending) {
-                        // Its chat already waits on QUEUE_LIMIT answers: say so, and do not
-                        // leave it owed for the next start either.
-                        tracing::warn!(chat = %pending.chat, "a chat's queue is full; a message is not answered");
-                        if let Err(e) = agent.mark_replied(&pending).await {
-                            tracing::warn!(error = %e, "could not record a skipped answer");
-                        }
-                        notice = Some(QUEUE_FULL);
-                    }
+        Lined::TextOnly => notify(TEXT_ONLY).await,
+        Lined::Message(ticket) => match workers.take_in(agent, ticket, shutdown).await {
+            Taken::Stored { notice } => {
+                if let Some(text) = notice {
+                    notify(text).await;
                 }
-                Some(Received::Stored | Received::Duplicate) => {}
-                None => return Acted::NotStored,
             }
-            drop(intake);
-            if let Some(text) = notice {
-                notify(text).await;
-            }
-        }
+            Taken::NotStored => return Acted::NotStored,
+        },
     }
     Acted::Done
 }
-
-/// What a sender is told when their chat already has a full queue of answers to wait for.
-pub const QUEUE_FULL: &str = "I'm still answering the earlier messages in this chat, so I'll \
-     skip this one; send it again once I've caught up.";
 
 #[cfg(test)]
 mod tests {

@@ -3,7 +3,7 @@
 
 pub mod access;
 pub mod discord;
-
+mod group_commit;
 pub mod intake;
 mod retry;
 pub mod split;

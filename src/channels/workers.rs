@@ -5,10 +5,9 @@
 //! sender to wait beyond that), and a worker idle for [`IDLE_AFTER`] ends, so a process that
 //! has seen many chats does not keep a task and a queue for each of them.
 //!
-//! Shared (`&self`): the webhook takes many requests at once. A message's intake holds the
-//! intake lock ([`ChatWorkers::intake`]) from storing it to queuing its answer, so answers are
-//! queued in the order the messages were stored; dispatching and the owed-answer sweep do not
-//! wait for it.
+//! Shared (`&self`): the webhook takes many requests at once. Messages are lined up and
+//! stored together ([`ChatWorkers::line_up`], [`ChatWorkers::take_in`]), their answers queued
+//! in the order they were stored; dispatching and the owed-answer sweep do not wait for it.
 //!
 //! Where several replicas share a PostgreSQL database ([`ChatWorkers::coordinated`]), a chat's
 //! answers are given under its turn lock (`store::turns`): the holder answers the chat's owed
@@ -27,8 +26,10 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use super::access::{Rate, SenderRate};
-use crate::agent::{Agent, Pending};
+use super::group_commit::{IntakeLine, Taken, Ticket};
+use crate::agent::{Agent, IncomingMessage, Pending};
 use crate::store::now_ms;
+use tokio_util::sync::CancellationToken;
 
 /// How long shutdown waits for answers in flight before leaving them for the next start
 /// (they keep their `needs_reply` mark, so nothing is lost). Below the 10 s the daemon has.
@@ -55,8 +56,8 @@ pub struct ChatWorkers {
     /// The queues and their tasks; held only to look up or start a queue, never across an
     /// await.
     inner: Mutex<Inner>,
-    /// One intake at a time, in arrival order (see [`ChatWorkers::intake`]).
-    intake: tokio::sync::Mutex<()>,
+    /// Messages waiting to be stored, stored together (see `group_commit`).
+    intake: IntakeLine,
     /// Answers each person may ask for per minute in a group.
     rate: Mutex<SenderRate>,
 }
@@ -135,7 +136,7 @@ impl ChatWorkers {
             coordinator: None,
             idle_after: IDLE_AFTER,
             inner: Mutex::default(),
-            intake: tokio::sync::Mutex::new(()),
+            intake: IntakeLine::default(),
             rate: Mutex::new(SenderRate::new(0)),
         }
     }
@@ -165,14 +166,24 @@ impl ChatWorkers {
         self
     }
 
-    /// Held by a message's intake from storing it to queuing its answer: messages taken in at
-    /// the same time (webhook requests) are stored and queued one at a time, in the order they
-    /// came (the lock is fair), so a chat's answers are queued in the order its messages were
-    /// stored. One for all chats: measured with the load bench on 2 cores, intakes side by
-    /// side were slower, not faster (SQLite writes one at a time anyway; a PostgreSQL server
-    /// shares the cores), and the turns' own reads and writes waited behind them.
-    pub async fn intake(&self) -> tokio::sync::MutexGuard<'_, ()> {
-        self.intake.lock().await
+    /// Puts a new message in line to be stored (see `group_commit`): messages are stored,
+    /// and their answers queued, in the order of these calls.
+    pub fn line_up(&self, msg: IncomingMessage) -> Ticket {
+        self.intake.line_up(msg)
+    }
+
+    /// Waits until `ticket`'s message is stored and its answer queued: stored together with
+    /// whatever else is in line then. One store at a time for all chats: measured with the
+    /// load bench on 2 cores, intakes side by side were slower, not faster (SQLite writes one
+    /// at a time anyway; a PostgreSQL server shares the cores), and the turns' own reads and
+    /// writes waited behind them.
+    pub async fn take_in(
+        &self,
+        agent: &Agent,
+        ticket: Ticket,
+        shutdown: &CancellationToken,
+    ) -> Taken {
+        self.intake.take_in(agent, self, ticket, shutdown).await
     }
 
     /// Whether `sender` may be answered in group `chat` now (the group rate limit).

@@ -24,6 +24,7 @@ mod send;
 use std::sync::Arc;
 
 use async_trait::async_trait;
+use futures_util::future::join_all;
 use serenity::http::Http;
 use serenity::model::channel::Message;
 use serenity::model::id::UserId;
@@ -149,10 +150,10 @@ impl DiscordChannel {
             intake.close();
             let never = CancellationToken::new();
             for m in left {
-                on_message(&shared, None, &m, &never).await;
+                store_only(&shared, &m, &never).await;
             }
             while let Ok(m) = intake.try_recv() {
-                on_message(&shared, None, &m, &never).await;
+                store_only(&shared, &m, &never).await;
             }
         };
         let (stored, ()) = tokio::join!(
@@ -204,49 +205,69 @@ async fn take_in(
             }
         }
         batch.sort_by_key(|(m, _)| m.id);
-        let mut taken = batch.drain(..);
-        while let Some(m) = taken.next() {
-            if on_message(shared, Some(workers), &m, stop).await == Acted::NotStored {
-                return std::iter::once(m).chain(taken).collect();
-            }
+        // Lined up in that order, then stored together (one transaction).
+        let lined: Vec<_> = batch
+            .iter()
+            .map(|(m, place)| {
+                let decision = intake::classify_safely(CHANNEL, || {
+                    incoming::classify(shared, m, place.clone())
+                });
+                intake::line_up(workers, decision)
+            })
+            .collect();
+        let acted = join_all(
+            batch
+                .iter()
+                .zip(lined)
+                .map(|((m, _), lined)| finish(shared, workers, m, lined, stop)),
+        )
+        .await;
+        let left: Vec<Arrival> = batch
+            .drain(..)
+            .zip(acted)
+            .filter(|(_, acted)| *acted == Acted::NotStored)
+            .map(|(m, _)| m)
+            .collect();
+        if !left.is_empty() {
+            return left;
         }
     }
 }
 
-/// Stores `m` if it is for us and hands what it is owed to `workers`; without workers (at
-/// shutdown) it is only stored, and answered on the next start.
-async fn on_message(
-    shared: &Arc<Shared>,
-    workers: Option<&ChatWorkers>,
-    (m, place): &Arrival,
+/// Waits for a lined-up message to be stored and its answer queued; tells the sender what
+/// they are to be told.
+async fn finish(
+    shared: &Shared,
+    workers: &ChatWorkers,
+    m: &Message,
+    lined: intake::Lined,
     stop: &CancellationToken,
 ) -> Acted {
+    let notify = async |text: &str| send::notice(shared, m.channel_id, text).await;
+    let key = "channels.discord.allowed_user_ids";
+    intake::act(
+        &shared.agent,
+        &shared.notices,
+        workers,
+        lined,
+        key,
+        notify,
+        stop,
+    )
+    .await
+}
+
+/// Stores `m` if it is for us, without answering it now (at shutdown): it is answered on the
+/// next start.
+async fn store_only(shared: &Shared, (m, place): &Arrival, stop: &CancellationToken) -> Acted {
     let decision =
         intake::classify_safely(CHANNEL, || incoming::classify(shared, m, place.clone()));
-    match workers {
-        Some(workers) => {
-            let notify = async |text: &str| send::notice(shared, m.channel_id, text).await;
-            let key = "channels.discord.allowed_user_ids";
-            intake::act(
-                &shared.agent,
-                &shared.notices,
-                workers,
-                decision,
-                key,
-                notify,
-                stop,
-            )
-            .await
-        }
-        None => {
-            if let Decision::Message(msg) = decision {
-                let what = format!("store a message of {}", msg.chat);
-                let stored = retry_until(&what, stop, || shared.agent.receive(&msg));
-                if stored.await.is_none() {
-                    return Acted::NotStored;
-                }
-            }
-            Acted::Done
+    if let Decision::Message(msg) = decision {
+        let what = format!("store a message of {}", msg.chat);
+        let stored = retry_until(&what, stop, || shared.agent.receive(&msg));
+        if stored.await.is_none() {
+            return Acted::NotStored;
         }
     }
+    Acted::Done
 }

@@ -199,15 +199,30 @@ fn next_backoff(backoff: &mut Duration) -> Duration {
 }
 
 /// One update through the intake, the same in both modes: the message classified, stored and
-/// its answer queued on `workers` (`Acted::NotStored`: shutdown came before it could be
-/// stored, so it must not be acknowledged). Edits and update kinds we do not serve are done
-/// with at once.
+/// its answer queued on `workers` ([`line_up`], then [`finish`]; `Acted::NotStored`: shutdown
+/// came before it could be stored, so it must not be acknowledged). Edits and update kinds we
+/// do not serve are done with at once.
 async fn on_update(
     shared: &Arc<Shared>,
     workers: &ChatWorkers,
     update: Update,
     shutdown: &CancellationToken,
 ) -> Acted {
+    match line_up(shared, workers, update) {
+        Some(in_line) => finish(shared, workers, in_line, shutdown).await,
+        None => Acted::Done,
+    }
+}
+
+/// An update whose message, if any, is in line to be stored.
+struct InLine {
+    lined: intake::Lined,
+    chat_id: ChatId,
+}
+
+/// Classifies `update` and puts its message in line on `workers` (no waiting: updates are
+/// stored in the order of these calls). `None`: nothing in it to act on.
+fn line_up(shared: &Shared, workers: &ChatWorkers, update: Update) -> Option<InLine> {
     let message = match update.kind {
         UpdateKind::Message(m) => m,
         UpdateKind::EditedMessage(m) => {
@@ -215,26 +230,40 @@ async fn on_update(
                 chat = m.chat.id.0,
                 "telegram: edited message ignored (the original was handled)"
             );
-            return Acted::Done;
+            return None;
         }
         UpdateKind::Error(_) => {
             tracing::warn!(
                 update = update.id.0,
                 "telegram: an update teloxide could not read was skipped"
             );
-            return Acted::Done;
+            return None;
         }
-        _ => return Acted::Done,
+        _ => return None,
     };
     let decision = intake::classify_safely(CHANNEL, || incoming::classify(shared, &message));
-    let chat_id = message.chat.id;
+    Some(InLine {
+        lined: intake::line_up(workers, decision),
+        chat_id: message.chat.id,
+    })
+}
+
+/// Waits for a lined-up update to be stored and its answer queued; tells the sender what
+/// they are to be told.
+async fn finish(
+    shared: &Shared,
+    workers: &ChatWorkers,
+    in_line: InLine,
+    shutdown: &CancellationToken,
+) -> Acted {
+    let InLine { lined, chat_id } = in_line;
     let notify = async |text: &str| send::plain(shared, chat_id, text).await;
     let key = "channels.telegram.allowed_user_ids";
     intake::act(
         &shared.agent,
         &shared.notices,
         workers,
-        decision,
+        lined,
         key,
         notify,
         shutdown,

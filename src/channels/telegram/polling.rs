@@ -9,7 +9,9 @@ use teloxide::prelude::*;
 use teloxide::types::AllowedUpdate;
 use tokio_util::sync::CancellationToken;
 
-use super::{CHANNEL, PERSISTENT_FAILURE, Shared, next_backoff, on_update};
+use futures_util::future::join_all;
+
+use super::{CHANNEL, PERSISTENT_FAILURE, Shared, finish, line_up, next_backoff};
 use crate::channels::intake::{Acted, retry_until};
 use crate::channels::workers::ChatWorkers;
 
@@ -32,9 +34,10 @@ pub(super) async fn delete_webhook(shared: &Shared, shutdown: &CancellationToken
 }
 
 /// The long-polling loop: updates in, stored, dispatched; the offset saved after each batch.
-/// The offset moves only past updates whose messages are stored: while the database is busy
-/// the loop waits on the update at hand (and Telegram keeps the rest), and at shutdown an
-/// update not stored yet is left for Telegram to give again.
+/// A batch's messages are stored together, in one transaction. The offset moves only past
+/// updates whose messages are stored: while the database is busy the loop waits on the batch
+/// at hand (and Telegram keeps the rest), and at shutdown a batch not stored yet is left for
+/// Telegram to give again.
 pub(super) async fn poll(
     shared: &Arc<Shared>,
     workers: &ChatWorkers,
@@ -66,10 +69,19 @@ pub(super) async fn poll(
                 let Some(last) = updates.last().map(|u| u.id.0) else {
                     continue;
                 };
-                for update in updates {
-                    if on_update(shared, workers, update, shutdown).await == Acted::NotStored {
-                        return;
-                    }
+                // Lined up in Telegram's order, then stored together (one transaction).
+                let lined: Vec<_> = updates
+                    .into_iter()
+                    .filter_map(|u| line_up(shared, workers, u))
+                    .collect();
+                let acted = join_all(
+                    lined
+                        .into_iter()
+                        .map(|in_line| finish(shared, workers, in_line, shutdown)),
+                )
+                .await;
+                if acted.contains(&Acted::NotStored) {
+                    return;
                 }
                 offset = next_offset(last);
                 if !save_offset(shared, offset, shutdown).await {

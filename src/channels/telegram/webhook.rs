@@ -8,9 +8,10 @@
 //! stored (503: shutdown came while the database was busy). A redelivered update finds its
 //! message stored already (unique per chat and message id) and is not answered twice.
 //!
-//! Per-chat order: requests are stored one at a time, in the order they came (the chat
-//! workers' intake lock, which is fair), just as the poll loop takes a batch's updates one
-//! after the other; answering, and the sweep for owed answers, do not wait for it.
+//! Per-chat order: requests are lined up in the order they came and stored in that order,
+//! those that came together in one transaction (the chat workers' group commit), just as the
+//! poll loop stores a batch of updates; answering, and the sweep for owed answers, do not wait
+//! for it.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -132,7 +133,7 @@ impl Webhook {
         tracing::info!(address = %self.addr, path = %hook.path, "telegram: webhook server listening");
         // Several replicas behind a load balancer: what one stored and did not answer (it
         // died) is picked up by the others. Looking does not hold up the webhook's requests:
-        // only storing takes the intake lock.
+        // only storing takes the intake's turn.
         let sweeper = hook.clone();
         let overdue = hook.workers.overdue();
         let sweeping = tokio::spawn(async move {
@@ -274,7 +275,13 @@ async fn handle(State(hook): State<Arc<Hook>>, request: Request) -> Response {
             return StatusCode::OK.into_response();
         }
     };
-    match on_update(&hook.shared, &hook.workers, update, &hook.shutdown).await {
+    // In a task of its own: should Telegram hang up, the request's future is dropped, and
+    // the intake it may be doing for other requests' messages too (see `group_commit`) —
+    // storing them must not stop halfway.
+    let intake = tokio::spawn(async move {
+        on_update(&hook.shared, &hook.workers, update, &hook.shutdown).await
+    });
+    match intake.await.unwrap_or(Acted::NotStored) {
         Acted::Done => StatusCode::OK.into_response(),
         // Shutdown came while the database was busy: not stored, so Telegram must send it again.
         Acted::NotStored => StatusCode::SERVICE_UNAVAILABLE.into_response(),

@@ -1,0 +1,253 @@
+//! Storing what people send, many messages in one write transaction (group commit).
+//!
+//! A burst (a webhook's concurrent requests, a getUpdates batch, a gateway replay) is stored
+//! in one transaction: one commit instead of one per message, and one flush of the search
+//! index. A message of a known chat, as it was, with its session open — nearly every
+//! message — is one statement: the insert finds its chat and session itself. Otherwise (a
+//! new chat, a changed title, no open session, a redelivery) the chat and session are read
+//! and made in the same transaction, then the message is inserted.
+
+use super::db::{Conn, on_conn};
+use super::search::message_search_text;
+use super::{ChatRow, Result, SessionId, Store, now_ms};
+use crate::base::ChatKey;
+
+/// A person's message as a channel took it in.
+#[derive(Debug, Clone, Copy)]
+pub struct Arrival<'a> {
+    pub chat: &'a ChatKey,
+    pub is_group: bool,
+    /// The chat's title as the platform gave it now; `None` keeps the known one.
+    pub chat_title: Option<&'a str>,
+    pub sender_id: &'a str,
+    pub sender_name: &'a str,
+    pub text: &'a str,
+    pub platform_message_id: Option<&'a str>,
+    pub platform_thread_id: Option<&'a str>,
+    /// When the platform says it was sent; `None` = now.
+    pub created_at: Option<i64>,
+    pub needs_reply: bool,
+}
+
+impl Store {
+    /// Stores `arrivals` in one write transaction, in their order. Each gets the new message's
+    /// id, or `None` when the platform had delivered that message id for its chat before (a
+    /// redelivery). Either all are stored or, on an error, none.
+    pub async fn store_arrivals(&self, arrivals: &[Arrival<'_>]) -> Result<Vec<Option<i64>>> {
+        if arrivals.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut tx = self.writer.begin_write().await?;
+        let mut ids = Vec::with_capacity(arrivals.len());
+        for a in arrivals {
+            let id = match insert_in_open_session(tx.conn(), a).await? {
+                Some(id) => Some(id),
+                None => insert_making_room(tx.conn(), a).await?,
+            };
+            ids.push(id);
+        }
+        tx.commit().await?;
+        Ok(ids)
+    }
+}
+
+/// The one-statement insert: the message goes into its chat's open session when the chat is
+/// known exactly as `a` describes it. `None`: no such chat or session, or a redelivery.
+async fn insert_in_open_session(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<i64>> {
+    // `WHERE` before `ON CONFLICT`: SQLite needs it to tell the upsert from a join's `ON`.
+    on_conn!(conn.re(), c => sqlx::query_scalar(
+        "INSERT INTO messages
+            (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id,
+             created_at, needs_reply, platform_thread_id, search_text)
+         SELECT c.id, s.id, $3, $4, FALSE, $5, $6, $7, $8, $9, $10
+           FROM chats c JOIN sessions s ON s.chat_id = c.id AND s.ended_at IS NULL
+          WHERE c.channel = $1 AND c.external_chat_id = $2 AND c.is_group = $11
+            AND ($12 IS NULL OR c.title = $12)
+          ORDER BY s.id DESC LIMIT 1
+         ON CONFLICT DO NOTHING
+         RETURNING id",
+    )
+    .bind(&a.chat.channel)
+    .bind(super::text(&a.chat.external_id))
+    .bind(super::text(a.sender_id))
+    .bind(super::text(a.sender_name))
+    .bind(super::text(a.text))
+    .bind(super::text_opt(a.platform_message_id))
+    .bind(a.created_at.unwrap_or_else(now_ms))
+    .bind(a.needs_reply)
+    .bind(super::text_opt(a.platform_thread_id))
+    .bind(message_search_text(a.text, true))
+    .bind(a.is_group)
+    .bind(super::text_opt(a.chat_title))
+    .fetch_optional(c)
+    .await)
+}
+
+/// The chat made or brought up to date and its session opened, then the message inserted;
+/// `None` for a redelivery.
+async fn insert_making_room(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<i64>> {
+    let chat = upsert_chat(conn.re(), a.chat, a.is_group, a.chat_title).await?;
+    let session = open_session(conn.re(), chat.id).await?;
+    on_conn!(conn, c => sqlx::query_scalar(
+        "INSERT INTO messages
+            (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id,
+             created_at, needs_reply, platform_thread_id, search_text)
+         VALUES ($1, $2, $3, $4, FALSE, $5, $6, $7, $8, $9, $10)
+         ON CONFLICT DO NOTHING
+         RETURNING id",
+    )
+    .bind(chat.id)
+    .bind(session)
+    .bind(super::text(a.sender_id))
+    .bind(super::text(a.sender_name))
+    .bind(super::text(a.text))
+    .bind(super::text_opt(a.platform_message_id))
+    .bind(a.created_at.unwrap_or_else(now_ms))
+    .bind(a.needs_reply)
+    .bind(super::text_opt(a.platform_thread_id))
+    .bind(message_search_text(a.text, true))
+    .fetch_optional(c)
+    .await)
+}
+
+/// The chat's row, made on first sight; a known title is kept unless a new one is given.
+async fn upsert_chat(
+    mut conn: Conn<'_>,
+    key: &ChatKey,
+    is_group: bool,
+    title: Option<&str>,
+) -> Result<ChatRow> {
+    on_conn!(conn.re(), c => sqlx::query_as::<_, ChatRow>(
+        "INSERT INTO chats (channel, external_chat_id, title, is_group, created_at)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (channel, external_chat_id) DO UPDATE
+            SET title = COALESCE(excluded.title, chats.title),
+                is_group = excluded.is_group
+         RETURNING *",
+    )
+    .bind(&key.channel)
+    .bind(super::text(&key.external_id))
+    .bind(super::text_opt(title))
+    .bind(is_group)
+    .bind(now_ms())
+    .fetch_one(c)
+    .await)
+}
+
+/// The chat's open session, started if it has none.
+async fn open_session(mut conn: Conn<'_>, chat_id: i64) -> Result<SessionId> {
+    let open: Option<i64> = on_conn!(conn.re(), c => sqlx::query_scalar(
+        "SELECT id FROM sessions WHERE chat_id = $1 AND ended_at IS NULL ORDER BY id DESC LIMIT 1",
+    )
+    .bind(chat_id)
+    .fetch_optional(c)
+    .await)?;
+    if let Some(id) = open {
+        return Ok(id);
+    }
+    on_conn!(conn, c => sqlx::query_scalar(
+        "INSERT INTO sessions (chat_id, started_at) VALUES ($1, $2) RETURNING id",
+    )
+    .bind(chat_id)
+    .bind(now_ms())
+    .fetch_one(c)
+    .await)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::testing::backends;
+
+    fn arrival<'a>(chat: &'a ChatKey, id: &'a str, text: &'a str) -> Arrival<'a> {
+        Arrival {
+            chat,
+            is_group: false,
+            chat_title: None,
+            sender_id: "7",
+            sender_name: "Ann",
+            text,
+            platform_message_id: Some(id),
+            platform_thread_id: None,
+            created_at: None,
+            needs_reply: true,
+        }
+    }
+
+    /// One batch holding every case: a new chat (made, with a session) and a second message
+    /// of it, a known chat, a title change, a redelivery (of a message stored earlier and
+    /// of one earlier in the same batch), and a chat whose session was ended.
+    #[tokio::test]
+    async fn a_batch_stores_each_message_once_in_its_chats_open_session() {
+        for store in backends().await {
+            let known = ChatKey::new("telegram", "1");
+            let group = ChatKey::new("telegram", "-5");
+            let fresh = ChatKey::new("telegram", "2");
+            let first = store
+                .store_arrivals(&[arrival(&known, "1", "hi")])
+                .await
+                .unwrap();
+            assert!(first[0].is_some());
+            let known_chat = store.find_chat(&known).await.unwrap().unwrap();
+            let old_session = store.current_session(known_chat.id).await.unwrap();
+            let renamed = Arrival {
+                is_group: true,
+                chat_title: Some("Book club"),
+                ..arrival(&group, "1", "hello all")
+            };
+
+            let ids = store
+                .store_arrivals(&[
+                    arrival(&known, "2", "second"),
+                    arrival(&known, "1", "hi"), // stored before
+                    arrival(&fresh, "1", "new here"),
+                    arrival(&fresh, "2", "again"),
+                    arrival(&fresh, "2", "again"), // earlier in this batch
+                    renamed,
+                    Arrival {
+                        chat_title: Some("Book club, 2026"),
+                        ..renamed
+                    },
+                ])
+                .await
+                .unwrap();
+            assert!(ids[0].is_some() && ids[2].is_some() && ids[3].is_some());
+            assert_eq!((ids[1], ids[4]), (None, None), "redeliveries");
+            assert!(ids[5].is_some());
+            assert!(ids[6].is_none(), "same chat and message id: a redelivery");
+            let stored: Vec<i64> = ids.iter().flatten().copied().collect();
+            assert!(
+                stored.windows(2).all(|w| w[0] < w[1]),
+                "in order: {stored:?}"
+            );
+
+            let fresh_chat = store.find_chat(&fresh).await.unwrap().unwrap();
+            let session = store.current_session(fresh_chat.id).await.unwrap();
+            let history = store.session_history(session, i64::MAX, 10).await.unwrap();
+            let texts: Vec<&str> = history.iter().map(|m| m.text.as_str()).collect();
+            assert_eq!(texts, ["new here", "again"]);
+            assert!(history.iter().all(|m| m.needs_reply && !m.is_from_bot));
+            let group_chat = store.find_chat(&group).await.unwrap().unwrap();
+            assert!(group_chat.is_group);
+            assert_eq!(group_chat.title.as_deref(), Some("Book club, 2026"));
+
+            // /new ends the session: the next message goes into a new one.
+            let new_session = store.start_session(known_chat.id).await.unwrap();
+            let id = store
+                .store_arrivals(&[arrival(&known, "3", "fresh start")])
+                .await
+                .unwrap()[0]
+                .unwrap();
+            let history = store
+                .session_history(new_session, i64::MAX, 10)
+                .await
+                .unwrap();
+            assert_eq!(history.iter().map(|m| m.id).collect::<Vec<_>>(), [id]);
+            let old = store
+                .session_history(old_session, i64::MAX, 10)
+                .await
+                .unwrap();
+            assert_eq!(old.len(), 2, "hi and second stay in the old session");
+        }
+    }
+}
