@@ -15,9 +15,16 @@ use tokio_util::sync::CancellationToken;
 
 use super::access::{Rate, SLOW_DOWN};
 use super::retry::retry_until;
-use super::workers::ChatWorkers;
-use crate::agent::{Agent, IncomingMessage, Received};
+use crate::agent::{Agent, IncomingMessage, Pending, Received};
 use crate::store::now_ms;
+
+/// Where the answers owed to stored messages go: the chat workers.
+pub trait Answers {
+    /// Whether `sender` may be answered in group `chat` now (the group rate limit).
+    fn check_rate(&self, chat: &str, sender: &str, now_ms: i64) -> Rate;
+    /// Queues an answer, or hands it back when its chat's queue is full.
+    fn try_dispatch(&self, pending: Pending) -> Result<(), Pending>;
+}
 
 /// What a sender is told when their chat already has a full queue of answers to wait for.
 pub const QUEUE_FULL: &str = "I'm still answering the earlier messages in this chat, so I'll \
@@ -58,14 +65,14 @@ impl IntakeLine {
         Ticket { done: rx }
     }
 
-    /// Waits until the ticket's message is stored and its answer queued on `workers`: by this
+    /// Waits until the ticket's message is stored and its answer queued on `answers`: by this
     /// call, storing everything in line with it, or by an earlier one that took it along.
     /// A message that cannot be stored (another process holds the database's write lock) is
     /// retried until it is, or until `shutdown`.
     pub async fn take_in(
         &self,
         agent: &Agent,
-        workers: &ChatWorkers,
+        answers: &impl Answers,
         ticket: Ticket,
         shutdown: &CancellationToken,
     ) -> Taken {
@@ -82,7 +89,7 @@ impl IntakeLine {
             Err(oneshot::error::TryRecvError::Empty) => {}
         }
         let batch = std::mem::take(&mut *lock(&self.waiting));
-        store_batch(agent, workers, batch, shutdown).await;
+        store_batch(agent, answers, batch, shutdown).await;
         drop(turn);
         done.await.unwrap_or(Taken::NotStored)
     }
@@ -92,7 +99,7 @@ impl IntakeLine {
 /// waiting caller what became of its message.
 async fn store_batch(
     agent: &Agent,
-    workers: &ChatWorkers,
+    answers: &impl Answers,
     batch: Vec<Waiting>,
     shutdown: &CancellationToken,
 ) {
@@ -103,7 +110,7 @@ async fn store_batch(
         if msg.is_group
             && msg.addressed
             && let Rate::Limited { tell } =
-                workers.check_rate(&msg.chat.to_string(), &msg.sender_id, now_ms())
+                answers.check_rate(&msg.chat.to_string(), &msg.sender_id, now_ms())
         {
             // Kept as history (and for the reflector), not answered.
             msg.addressed = false;
@@ -125,7 +132,7 @@ async fn store_batch(
     };
     for ((received, done), mut notice) in received.into_iter().zip(dones).zip(notices) {
         if let Received::Pending(pending) = received
-            && let Err(pending) = workers.try_dispatch(pending)
+            && let Err(pending) = answers.try_dispatch(pending)
         {
             // Its chat already waits on QUEUE_LIMIT answers: say so, and do not leave it
             // owed for the next start either.
@@ -149,8 +156,8 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::agent::Pending;
     use crate::base::ChatKey;
+    use crate::channels::workers::ChatWorkers;
     use crate::config::Config;
     use crate::llm::{LlmError, LlmProvider, LlmRequest, LlmResponse};
     use crate::store::Store;

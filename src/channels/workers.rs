@@ -26,7 +26,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use super::access::{Rate, SenderRate};
-use super::group_commit::{IntakeLine, Taken, Ticket};
+use super::group_commit::{Answers, IntakeLine, Taken, Ticket};
 use crate::agent::{Agent, IncomingMessage, Pending};
 use crate::store::now_ms;
 use tokio_util::sync::CancellationToken;
@@ -114,6 +114,16 @@ impl Overdue {
                 Vec::new()
             }
         }
+    }
+}
+
+impl Answers for ChatWorkers {
+    fn check_rate(&self, chat: &str, sender: &str, now_ms: i64) -> Rate {
+        ChatWorkers::check_rate(self, chat, sender, now_ms)
+    }
+
+    fn try_dispatch(&self, pending: Pending) -> Result<(), Pending> {
+        ChatWorkers::try_dispatch(self, pending)
     }
 }
 
