@@ -308,13 +308,11 @@ impl Agent {
         before_ms: i64,
     ) -> anyhow::Result<Vec<Pending>> {
         let rows = self.store.awaiting_reply(channel, since_ms).await?;
-        let mut out = Vec::new();
-        for m in rows.into_iter().filter(|m| m.created_at < before_ms) {
-            if let Some(chat) = self.store.chat_by_id(m.chat_id).await? {
-                out.push(Pending::of(&chat, m));
-            }
-        }
-        Ok(out)
+        Ok(rows
+            .into_iter()
+            .filter(|(_, m)| m.created_at < before_ms)
+            .map(|(chat, m)| Pending::of(&chat, m))
+            .collect())
     }
 
     /// [`Agent::answer`], timed and counted for `/metrics`.

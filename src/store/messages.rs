@@ -3,7 +3,7 @@
 use sqlx::FromRow;
 
 use super::search::message_search_text;
-use super::{Result, SessionId, Store, now_ms, on_pool};
+use super::{ChatRow, Result, SessionId, Store, now_ms, on_pool};
 
 #[derive(Debug, Clone, FromRow)]
 pub struct MessageRow {
@@ -157,17 +157,47 @@ impl Store {
         Ok(row.map(|a| (a.message, a.reply_attempts)))
     }
 
-    /// Messages of `channel` still owed an answer, sent at or after `since_ms`, oldest first.
-    pub async fn awaiting_reply(&self, channel: &str, since_ms: i64) -> Result<Vec<MessageRow>> {
-        on_pool!(&self.pool, c => sqlx::query_as::<_, MessageRow>(
-            "SELECT m.* FROM messages m JOIN chats c ON c.id = m.chat_id
+    /// Messages of `channel` still owed an answer, sent at or after `since_ms`, oldest first,
+    /// each with its chat (one query, however many are owed).
+    pub async fn awaiting_reply(
+        &self,
+        channel: &str,
+        since_ms: i64,
+    ) -> Result<Vec<(ChatRow, MessageRow)>> {
+        #[derive(FromRow)]
+        struct Row {
+            #[sqlx(flatten)]
+            message: MessageRow,
+            chat_external_id: String,
+            chat_title: Option<String>,
+            chat_is_group: bool,
+            chat_created_at: i64,
+        }
+        let rows: Vec<Row> = on_pool!(&self.pool, c => sqlx::query_as(
+            "SELECT m.*, c.external_chat_id AS chat_external_id, c.title AS chat_title,
+                    c.is_group AS chat_is_group, c.created_at AS chat_created_at
+             FROM messages m JOIN chats c ON c.id = m.chat_id
              WHERE c.channel = $1 AND m.needs_reply = TRUE AND m.replied_at IS NULL AND m.created_at >= $2
              ORDER BY m.id",
         )
         .bind(channel)
         .bind(since_ms)
         .fetch_all(c)
-        .await)
+        .await)?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                let chat = ChatRow {
+                    id: r.message.chat_id,
+                    channel: channel.to_string(),
+                    external_chat_id: r.chat_external_id,
+                    title: r.chat_title,
+                    is_group: r.chat_is_group,
+                    created_at: r.chat_created_at,
+                };
+                (chat, r.message)
+            })
+            .collect())
     }
 
     /// A value a channel keeps across restarts.
