@@ -24,12 +24,12 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
 
 use super::access::{Rate, SenderRate};
 use super::group_commit::{Answers, IntakeLine, Taken, Ticket};
 use crate::agent::{Agent, IncomingMessage, Pending};
 use crate::store::now_ms;
-use tokio_util::sync::CancellationToken;
 
 /// How long shutdown waits for answers in flight before leaving them for the next start
 /// (they keep their `needs_reply` mark, so nothing is lost). Below the 10 s the daemon has.

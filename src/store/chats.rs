@@ -2,6 +2,7 @@
 
 use sqlx::FromRow;
 
+use super::db::Conn;
 use super::{Result, Store, now_ms, on_conn, on_pool};
 use crate::base::ChatKey;
 
@@ -39,21 +40,8 @@ impl Store {
         {
             return Ok(chat);
         }
-        on_pool!(&self.writer, p => sqlx::query_as::<_, ChatRow>(
-            "INSERT INTO chats (channel, external_chat_id, title, is_group, created_at)
-             VALUES ($1, $2, $3, $4, $5)
-             ON CONFLICT (channel, external_chat_id) DO UPDATE
-                SET title = COALESCE(excluded.title, chats.title),
-                    is_group = excluded.is_group
-             RETURNING *",
-        )
-        .bind(&key.channel)
-        .bind(super::text(&key.external_id))
-        .bind(super::text_opt(title))
-        .bind(is_group)
-        .bind(now_ms())
-        .fetch_one(p)
-        .await)
+        let mut conn = self.writer.acquire().await?;
+        upsert_chat(conn.conn(), key, is_group, title).await
     }
 
     pub async fn find_chat(&self, key: &ChatKey) -> Result<Option<ChatRow>> {
@@ -81,12 +69,7 @@ impl Store {
 
     /// The chat's open session, started if there is none.
     pub async fn current_session(&self, chat_id: i64) -> Result<SessionId> {
-        let open: Option<i64> = on_pool!(&self.pool, p => sqlx::query_scalar(
-            "SELECT id FROM sessions WHERE chat_id = $1 AND ended_at IS NULL ORDER BY id DESC LIMIT 1",
-        )
-        .bind(chat_id)
-        .fetch_optional(p)
-        .await)?;
+        let open = open_session(self.pool.acquire().await?.conn(), chat_id).await?;
         match open {
             Some(id) => Ok(id),
             None => self.start_session(chat_id).await,
@@ -95,23 +78,64 @@ impl Store {
 
     /// Ends the open session (if any) and starts a new one: the model's history starts over.
     pub async fn start_session(&self, chat_id: i64) -> Result<SessionId> {
-        let now = now_ms();
         let mut tx = self.writer.begin_write().await?;
-        let id = on_conn!(tx.conn(), c => {
-            sqlx::query("UPDATE sessions SET ended_at = $2 WHERE chat_id = $1 AND ended_at IS NULL")
-                .bind(chat_id)
-                .bind(now)
-                .execute(&mut *c)
-                .await?;
-            sqlx::query_scalar(
-                "INSERT INTO sessions (chat_id, started_at) VALUES ($1, $2) RETURNING id",
-            )
-            .bind(chat_id)
-            .bind(now)
-            .fetch_one(&mut *c)
-            .await?
-        });
+        let id = start_session_in(tx.conn(), chat_id).await?;
         tx.commit().await?;
         Ok(id)
     }
+}
+
+/// The chat's row, made on first sight or brought up to date; a known title is kept unless a
+/// new one is given.
+pub(super) async fn upsert_chat(
+    conn: Conn<'_>,
+    key: &ChatKey,
+    is_group: bool,
+    title: Option<&str>,
+) -> Result<ChatRow> {
+    on_conn!(conn, c => sqlx::query_as::<_, ChatRow>(
+        "INSERT INTO chats (channel, external_chat_id, title, is_group, created_at)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (channel, external_chat_id) DO UPDATE
+            SET title = COALESCE(excluded.title, chats.title),
+                is_group = excluded.is_group
+         RETURNING *",
+    )
+    .bind(&key.channel)
+    .bind(super::text(&key.external_id))
+    .bind(super::text_opt(title))
+    .bind(is_group)
+    .bind(now_ms())
+    .fetch_one(c)
+    .await)
+}
+
+/// The chat's open session, if it has one.
+pub(super) async fn open_session(conn: Conn<'_>, chat_id: i64) -> Result<Option<SessionId>> {
+    on_conn!(conn, c => sqlx::query_scalar(
+        "SELECT id FROM sessions WHERE chat_id = $1 AND ended_at IS NULL ORDER BY id DESC LIMIT 1",
+    )
+    .bind(chat_id)
+    .fetch_optional(c)
+    .await)
+}
+
+/// Ends the chat's open session (if any) and starts a new one, on `conn` (a write
+/// transaction's).
+pub(super) async fn start_session_in(mut conn: Conn<'_>, chat_id: i64) -> Result<SessionId> {
+    let now = now_ms();
+    on_conn!(conn.re(), c => {
+        sqlx::query("UPDATE sessions SET ended_at = $2 WHERE chat_id = $1 AND ended_at IS NULL")
+            .bind(chat_id)
+            .bind(now)
+            .execute(&mut *c)
+            .await?;
+        sqlx::query_scalar(
+            "INSERT INTO sessions (chat_id, started_at) VALUES ($1, $2) RETURNING id",
+        )
+        .bind(chat_id)
+        .bind(now)
+        .fetch_one(&mut *c)
+        .await
+    })
 }

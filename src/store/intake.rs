@@ -7,9 +7,10 @@
 //! new chat, a changed title, no open session, a redelivery) the chat and session are read
 //! and made in the same transaction, then the message is inserted.
 
+use super::chats::{open_session, start_session_in, upsert_chat};
 use super::db::{Conn, on_conn};
 use super::search::message_search_text;
-use super::{ChatRow, Result, SessionId, Store, now_ms};
+use super::{Result, Store, now_ms};
 use crate::base::ChatKey;
 
 /// A person's message as a channel took it in.
@@ -83,75 +84,14 @@ async fn insert_in_open_session(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<O
     .await)
 }
 
-/// The chat made or brought up to date and its session opened, then the message inserted;
-/// `None` for a redelivery.
+/// The chat made or brought up to date and its session opened, then the message inserted
+/// (now found by the one-statement insert); `None` for a redelivery.
 async fn insert_making_room(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<i64>> {
     let chat = upsert_chat(conn.re(), a.chat, a.is_group, a.chat_title).await?;
-    let session = open_session(conn.re(), chat.id).await?;
-    on_conn!(conn, c => sqlx::query_scalar(
-        "INSERT INTO messages
-            (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id,
-             created_at, needs_reply, platform_thread_id, search_text)
-         VALUES ($1, $2, $3, $4, FALSE, $5, $6, $7, $8, $9, $10)
-         ON CONFLICT DO NOTHING
-         RETURNING id",
-    )
-    .bind(chat.id)
-    .bind(session)
-    .bind(super::text(a.sender_id))
-    .bind(super::text(a.sender_name))
-    .bind(super::text(a.text))
-    .bind(super::text_opt(a.platform_message_id))
-    .bind(a.created_at.unwrap_or_else(now_ms))
-    .bind(a.needs_reply)
-    .bind(super::text_opt(a.platform_thread_id))
-    .bind(message_search_text(a.text, true))
-    .fetch_optional(c)
-    .await)
-}
-
-/// The chat's row, made on first sight; a known title is kept unless a new one is given.
-async fn upsert_chat(
-    mut conn: Conn<'_>,
-    key: &ChatKey,
-    is_group: bool,
-    title: Option<&str>,
-) -> Result<ChatRow> {
-    on_conn!(conn.re(), c => sqlx::query_as::<_, ChatRow>(
-        "INSERT INTO chats (channel, external_chat_id, title, is_group, created_at)
-         VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (channel, external_chat_id) DO UPDATE
-            SET title = COALESCE(excluded.title, chats.title),
-                is_group = excluded.is_group
-         RETURNING *",
-    )
-    .bind(&key.channel)
-    .bind(super::text(&key.external_id))
-    .bind(super::text_opt(title))
-    .bind(is_group)
-    .bind(now_ms())
-    .fetch_one(c)
-    .await)
-}
-
-/// The chat's open session, started if it has none.
-async fn open_session(mut conn: Conn<'_>, chat_id: i64) -> Result<SessionId> {
-    let open: Option<i64> = on_conn!(conn.re(), c => sqlx::query_scalar(
-        "SELECT id FROM sessions WHERE chat_id = $1 AND ended_at IS NULL ORDER BY id DESC LIMIT 1",
-    )
-    .bind(chat_id)
-    .fetch_optional(c)
-    .await)?;
-    if let Some(id) = open {
-        return Ok(id);
+    if open_session(conn.re(), chat.id).await?.is_none() {
+        start_session_in(conn.re(), chat.id).await?;
     }
-    on_conn!(conn, c => sqlx::query_scalar(
-        "INSERT INTO sessions (chat_id, started_at) VALUES ($1, $2) RETURNING id",
-    )
-    .bind(chat_id)
-    .bind(now_ms())
-    .fetch_one(c)
-    .await)
+    insert_in_open_session(conn, a).await
 }
 
 #[cfg(test)]
