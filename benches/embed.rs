@@ -1,5 +1,7 @@
 //! Local embedding figures: model load time and throughput (sentences per second) at batch
-//! sizes 1, 8 and 32, medians of several runs. Prints figures; asserts nothing about time.
+//! sizes 1, 8 and 32, medians of several runs, for the weights `mneme` runs (f32, 8-bit for
+//! short passes), 8-bit only and f32 only; and how far the 8-bit vectors are from the f32
+//! ones. Prints figures; asserts nothing about time.
 //!
 //! `cargo bench --bench embed`. Needs the all-MiniLM-L6-v2 files: `$MNEME_TEST_MODEL_DIR`, else
 //! target/test-models/all-MiniLM-L6-v2 (`bash scripts/test-model` puts them there).
@@ -9,7 +11,7 @@ mod bench {
     use std::path::{Path, PathBuf};
     use std::time::{Duration, Instant};
 
-    use mneme::embed::{Embedder, LocalEmbedder};
+    use mneme::embed::{Embedder, LocalEmbedder, LocalWeights};
 
     const RUNS: usize = 5;
 
@@ -79,36 +81,84 @@ mod bench {
             median(loads).as_secs_f64() * 1e3
         );
 
-        let model = LocalEmbedder::load(&dir, "all-MiniLM-L6-v2".into())
-            .await
-            .expect("model loads");
         let short = facts(128);
         let long: Vec<String> = (0..64)
             .map(|i| format!("{} {}", i, short[i..i + 8].join(" ")))
             .collect();
-        model.embed(&short[..32]).await.expect("warm-up");
-        println!("{:<34} {:>14} {:>16}", "texts", "batch size", "sentences/s");
-        for (label, texts) in [
-            ("short facts (8-20 tokens)", &short),
-            ("long notes (~110 tokens)", &long),
-        ] {
-            for batch in [1, 8, 32] {
-                let mut times = Vec::new();
-                for _ in 0..RUNS {
-                    let t = Instant::now();
-                    for chunk in texts.chunks(batch) {
-                        model.embed(chunk).await.expect("embeds");
+        let questions: Vec<String> = [
+            "what's my dog called?",
+            "where do I live?",
+            "when is my birthday?",
+            "what do I do for work?",
+            "which car do I drive?",
+            "what am I allergic to?",
+            "who is my sister?",
+            "what instrument do I play?",
+        ]
+        .iter()
+        .cycle()
+        .take(64)
+        .map(|q| q.to_string())
+        .collect();
+        let mut vectors = Vec::new();
+        for weights in [LocalWeights::Q8, LocalWeights::Q8Only, LocalWeights::F32] {
+            let model = LocalEmbedder::load_with(&dir, "all-MiniLM-L6-v2".into(), weights)
+                .await
+                .expect("model loads");
+            model.embed(&short[..32]).await.expect("warm-up");
+            println!();
+            println!("dense weights {weights:?}");
+            println!("{:<34} {:>14} {:>16}", "texts", "batch size", "sentences/s");
+            for (label, texts, batches) in [
+                ("questions (7-10 tokens)", &questions, &[1][..]),
+                ("short facts (8-20 tokens)", &short, &[1, 8, 32][..]),
+                ("long notes (~110 tokens)", &long, &[1, 8, 32][..]),
+            ] {
+                for &batch in batches {
+                    let mut times = Vec::new();
+                    for _ in 0..RUNS {
+                        let t = Instant::now();
+                        for chunk in texts.chunks(batch) {
+                            model.embed(chunk).await.expect("embeds");
+                        }
+                        times.push(t.elapsed());
                     }
-                    times.push(t.elapsed());
+                    let rate = texts.len() as f64 / median(times).as_secs_f64();
+                    println!("{label:<34} {batch:>14} {rate:>16.0}");
                 }
-                let rate = texts.len() as f64 / median(times).as_secs_f64();
-                println!("{label:<34} {batch:>14} {rate:>16.0}");
+            }
+            if weights != LocalWeights::Q8 {
+                let all: Vec<String> = questions[..8]
+                    .iter()
+                    .chain(&short)
+                    .chain(&long)
+                    .cloned()
+                    .collect();
+                vectors.push(model.embed(&all).await.expect("embeds"));
             }
         }
+        let cosines: Vec<f32> = vectors[0]
+            .iter()
+            .zip(&vectors[1])
+            .map(|(a, b)| a.iter().zip(b).map(|(x, y)| x * y).sum())
+            .collect();
+        let mean = cosines.iter().sum::<f32>() / cosines.len() as f32;
+        let min = cosines.iter().copied().fold(f32::INFINITY, f32::min);
+        println!();
+        println!(
+            "8-bit vs f32 weights, the same {} texts: cosine mean {mean:.5}, min {min:.5}",
+            cosines.len()
+        );
     }
 }
 
 fn main() {
+    // As `mneme` itself does first thing (see `pin_thread_count`).
+    // SAFETY: no other thread exists yet.
+    #[cfg(feature = "local-embeddings")]
+    unsafe {
+        mneme::embed::pin_thread_count()
+    };
     #[cfg(feature = "local-embeddings")]
     tokio::runtime::Runtime::new()
         .expect("a runtime")

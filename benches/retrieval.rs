@@ -249,8 +249,19 @@ async fn recall_at_5(retriever: &Retriever, chat: i64, set: &[(&str, &str)]) -> 
     (found as f64 / set.len() as f64, missed)
 }
 
-#[tokio::main]
-async fn main() {
+fn main() {
+    // As `mneme` itself does first thing (see `pin_thread_count`).
+    // SAFETY: no other thread exists yet.
+    #[cfg(feature = "local-embeddings")]
+    unsafe {
+        mneme::embed::pin_thread_count()
+    };
+    tokio::runtime::Runtime::new()
+        .expect("a runtime")
+        .block_on(run());
+}
+
+async fn run() {
     if !std::env::args().any(|a| a == "--bench") {
         println!("retrieval: run with `cargo bench --bench retrieval`");
         return;

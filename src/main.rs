@@ -4,8 +4,22 @@ use std::process::ExitCode;
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
-#[tokio::main]
-async fn main() -> ExitCode {
+fn main() -> ExitCode {
+    // SAFETY: nothing but this thread exists yet.
+    #[cfg(feature = "local-embeddings")]
+    unsafe {
+        mneme::embed::pin_thread_count()
+    };
+    match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime.block_on(run()),
+        Err(e) => {
+            eprintln!("mneme: cannot start the async runtime: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run() -> ExitCode {
     let cli = mneme::cli::Cli::parse();
     // Logs go to stderr so `mneme chat` and `--json` output stay clean on stdout.
     let default = match cli.command {

@@ -13,11 +13,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use mneme::config::Config;
-use mneme::embed::{EmbedError, Embedder, LocalEmbedder};
+use mneme::embed::{EmbedError, Embedder, LocalEmbedder, LocalWeights};
 use support::fake_embeddings::{Fault, ModelServer, test_model_dir};
 use tokio::sync::OnceCell;
 
-/// The model, loaded once for the whole test binary.
+/// The model as `mneme` runs it (8-bit dense weights), loaded once for the whole test binary.
 async fn model() -> Option<Arc<LocalEmbedder>> {
     static MODEL: OnceCell<Arc<LocalEmbedder>> = OnceCell::const_new();
     let dir = test_model_dir()?;
@@ -25,6 +25,22 @@ async fn model() -> Option<Arc<LocalEmbedder>> {
         .get_or_init(|| async {
             Arc::new(
                 LocalEmbedder::load(&dir, "all-MiniLM-L6-v2".into())
+                    .await
+                    .expect("the test model loads"),
+            )
+        })
+        .await;
+    Some(loaded.clone())
+}
+
+/// The same model with its weights as stored (f32): what the reference values check exactly.
+async fn exact_model() -> Option<Arc<LocalEmbedder>> {
+    static MODEL: OnceCell<Arc<LocalEmbedder>> = OnceCell::const_new();
+    let dir = test_model_dir()?;
+    let loaded = MODEL
+        .get_or_init(|| async {
+            Arc::new(
+                LocalEmbedder::load_with(&dir, "all-MiniLM-L6-v2".into(), LocalWeights::F32)
                     .await
                     .expect("the test model loads"),
             )
@@ -81,9 +97,13 @@ fn references() -> Vec<(String, [f32; 8])> {
     ]
 }
 
+/// The encoder itself (layers, attention mask, pooling, truncation), with f32 weights, against
+/// an independent implementation.
 #[tokio::test]
 async fn matches_independently_computed_sentence_transformers_embeddings() {
-    let Some(model) = model().await else { return };
+    let Some(model) = exact_model().await else {
+        return;
+    };
     assert_eq!(model.provider(), "local");
     assert_eq!(model.model(), "all-MiniLM-L6-v2");
     assert_eq!(model.dimension(), 384);
@@ -101,6 +121,58 @@ async fn matches_independently_computed_sentence_transformers_embeddings() {
             "{:.40}: got {got:?}, reference {expected:?}",
             text
         );
+    }
+}
+
+/// The 8-bit weights (which `mneme` runs short texts on; here on every text) give the f32
+/// model's vectors within the quantization's error, for short and long texts, English and
+/// Chinese, and padded batches.
+#[tokio::test]
+async fn eight_bit_weights_give_the_f32_models_vectors_within_a_small_error() {
+    let (Some(dir), Some(f32)) = (test_model_dir(), exact_model().await) else {
+        return;
+    };
+    let q8 = LocalEmbedder::load_with(&dir, "m".into(), LocalWeights::Q8Only)
+        .await
+        .unwrap();
+    let mut inputs: Vec<String> = references().into_iter().map(|(t, _)| t).collect();
+    inputs.extend(texts(&[
+        "what's my dog called?",
+        "The user moved to Osaka last spring and works at a bank near the station",
+        "用户的生日是五月一日。",
+        "x",
+    ]));
+    let (a, b) = (
+        q8.embed(&inputs).await.unwrap(),
+        f32.embed(&inputs).await.unwrap(),
+    );
+    for ((text, a), b) in inputs.iter().zip(&a).zip(&b) {
+        let cosine = dot(a, b);
+        assert!(
+            cosine > 0.998,
+            "{text:.40}: cosine {cosine} to the f32 vector"
+        );
+        assert!(max_abs_diff(a, b) < 0.01, "{text:.40}");
+    }
+    // and the reference values, within that error
+    for ((text, expected), v) in references().iter().zip(&a) {
+        assert!(max_abs_diff(&v[..8], expected) < 0.01, "{text:.40}");
+    }
+
+    // What `mneme` runs takes the 8-bit path for a short text alone and f32 for the rest.
+    let mixed = model().await.unwrap();
+    let question = texts(&["what's my dog called?"]);
+    let (m, q) = (
+        mixed.embed(&question).await.unwrap(),
+        q8.embed(&question).await.unwrap(),
+    );
+    assert!(max_abs_diff(&m[0], &q[0]) < 1e-6, "a question alone: 8-bit");
+    let (m, f) = (
+        mixed.embed(&inputs).await.unwrap(),
+        f32.embed(&inputs).await.unwrap(),
+    );
+    for ((text, m), f) in inputs.iter().zip(&m).zip(&f) {
+        assert!(max_abs_diff(m, f) < 1e-5, "{text:.40} in a batch: f32");
     }
 }
 
@@ -170,27 +242,35 @@ async fn a_paraphrase_ranks_above_an_unrelated_fact() {
     .await;
 }
 
+/// A text's vector does not depend on the batch it is embedded in: exactly with f32 weights;
+/// as `mneme` runs (a short text alone goes through the 8-bit weights, a batch through f32)
+/// within the 8-bit error, far below what a wrong mask or order would move (> 0.05).
 #[tokio::test]
 async fn batching_gives_the_same_vectors_as_one_by_one() {
-    let Some(model) = model().await else { return };
-    // 40 texts of very different lengths: two batches, each padded to its longest text
-    let inputs: Vec<String> = (0..40)
-        .map(|i| format!("Fact {i}: {}", "the user likes long walks ".repeat(i % 7)))
-        .collect();
-    let together = model.embed(&inputs).await.unwrap();
-    assert_eq!(together.len(), inputs.len());
-    for (text, batched) in inputs.iter().zip(&together) {
-        let alone = model.embed(std::slice::from_ref(text)).await.unwrap();
-        let diff = max_abs_diff(batched, &alone[0]);
-        assert!(diff < 1e-5, "{text:?} differs by {diff} in a batch");
+    let (Some(q8), Some(f32)) = (model().await, exact_model().await) else {
+        return;
+    };
+    for (model, tolerance) in [(f32, 1e-5), (q8, 0.01)] {
+        // 40 texts of very different lengths: two batches, each padded to its longest text
+        let inputs: Vec<String> = (0..40)
+            .map(|i| format!("Fact {i}: {}", "the user likes long walks ".repeat(i % 7)))
+            .collect();
+        let together = model.embed(&inputs).await.unwrap();
+        assert_eq!(together.len(), inputs.len());
+        for (text, batched) in inputs.iter().zip(&together) {
+            let alone = model.embed(std::slice::from_ref(text)).await.unwrap();
+            let diff = max_abs_diff(batched, &alone[0]);
+            assert!(diff < tolerance, "{text:?} differs by {diff} in a batch");
+        }
+        // order is the caller's, whatever the batching did: the same text twice is the same
+        // vector
+        let mixed = model
+            .embed(&texts(&["b", &inputs[39], "a", "b"]))
+            .await
+            .unwrap();
+        assert!(max_abs_diff(&mixed[0], &mixed[3]) < 1e-6);
+        assert!(max_abs_diff(&mixed[1], &together[39]) < tolerance);
     }
-    // order is the caller's, whatever the batching did: the same text twice is the same vector
-    let mixed = model
-        .embed(&texts(&["b", &inputs[39], "a", "b"]))
-        .await
-        .unwrap();
-    assert!(max_abs_diff(&mixed[0], &mixed[3]) < 1e-6);
-    assert!(max_abs_diff(&mixed[1], &together[39]) < 1e-5);
 }
 
 #[tokio::test]
@@ -289,7 +369,9 @@ async fn a_folders_sentence_bert_config_sets_the_token_limit() {
     }) else {
         return;
     };
-    let model = LocalEmbedder::load(dir.path(), "m".into()).await.unwrap();
+    let model = LocalEmbedder::load_with(dir.path(), "m".into(), LocalWeights::F32)
+        .await
+        .unwrap();
     assert_eq!(model.max_tokens(), 128);
     // the long reference text is now cut at 128 tokens: no longer the 256-token reference
     let v = model.embed(&[LONG_SENTENCE.repeat(30)]).await.unwrap();
@@ -364,7 +446,8 @@ async fn the_default_model_is_downloaded_once_into_data_dir() {
         .embed(&texts(&["User's dog is named Rex"]))
         .await
         .unwrap();
-    assert!(max_abs_diff(&v[0][..8], &references()[0].1) < 1e-4);
+    // (8-bit weights: within their error of the f32 reference)
+    assert!(max_abs_diff(&v[0][..8], &references()[0].1) < 0.01);
 
     // a second start finds the files and asks for nothing
     mneme::embed::from_config(&config).await.unwrap().unwrap();

@@ -26,7 +26,7 @@ use std::time::Duration;
 
 pub use crate::config::model_files::{DEFAULT_LOCAL_MODEL, LocalModel, MODEL_FILES};
 #[cfg(feature = "local-embeddings")]
-pub use local::{LocalEmbedder, MAX_TOKENS};
+pub use local::{LocalEmbedder, MAX_TOKENS, Weights as LocalWeights, pin_thread_count};
 pub use ollama::OllamaEmbedder;
 pub use openai::OpenAiEmbedder;
 pub use vectors::l2_normalize;

@@ -39,24 +39,6 @@ pub fn encode_vector(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-/// Bytes from SQLite's `hex()` (upper-case pairs); `None` for anything else.
-fn from_hex(hex: &str) -> Option<Vec<u8>> {
-    let digit = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        _ => None,
-    };
-    let bytes = hex.as_bytes();
-    if !bytes.len().is_multiple_of(2) {
-        return None;
-    }
-    bytes
-        .chunks_exact(2)
-        .map(|p| Some(digit(p[0])? << 4 | digit(p[1])?))
-        .collect()
-}
-
 /// The inverse of [`encode_vector`]; `None` for a blob that is not whole f32s.
 pub fn decode_vector(bytes: &[u8]) -> Option<Vec<f32>> {
     if !bytes.len().is_multiple_of(4) {
@@ -152,38 +134,53 @@ impl Store {
     }
 
     /// The stored vectors of `ids` made by `model` with `dim` dimensions (ids without one are
-    /// left out). One row of text for all of them: sqlx hands rows over one at a time, which
-    /// would cost more than the vectors themselves.
+    /// left out). One row for all of them: their ids as a JSON list and their bytes end to end
+    /// in one blob, in the same order. sqlx hands rows over one at a time, which would cost
+    /// more than the vectors themselves, and a JSON list of hex text cost 2 ms for 80 vectors.
     pub async fn vectors_of(
         &self,
         ids: &[i64],
         model: &str,
         dim: usize,
     ) -> Result<Vec<(i64, Vec<f32>)>> {
-        if ids.is_empty() {
+        if ids.is_empty() || dim == 0 {
             return Ok(Vec::new());
         }
         let sql = if self.pool.is_postgres() {
-            "SELECT CAST(COALESCE(json_agg(json_build_array(memory_id, encode(vector, 'hex'))), '[]') AS TEXT)
+            "SELECT CAST(COALESCE(json_agg(memory_id ORDER BY memory_id), '[]') AS TEXT),
+                    COALESCE(string_agg(vector, ''::bytea ORDER BY memory_id), ''::bytea)
              FROM memory_vectors
              WHERE memory_id IN (SELECT CAST(value AS BIGINT) FROM json_array_elements_text($1::json))
-               AND model = $2 AND dim = $3"
+               AND model = $2 AND dim = $3 AND length(vector) = 4 * $3"
         } else {
-            "SELECT COALESCE(json_group_array(json_array(memory_id, hex(vector))), '[]')
+            "SELECT COALESCE(json_group_array(memory_id ORDER BY memory_id), '[]'),
+                    unhex(COALESCE(group_concat(hex(vector), '' ORDER BY memory_id), ''))
              FROM memory_vectors
-             WHERE memory_id IN (SELECT value FROM json_each($1)) AND model = $2 AND dim = $3"
+             WHERE memory_id IN (SELECT value FROM json_each($1))
+               AND model = $2 AND dim = $3 AND length(vector) = 4 * $3"
         };
-        let json: String = on_pool!(&self.pool, c => sqlx::query_scalar(sql)
+        let (json, bytes): (String, Vec<u8>) = on_pool!(&self.pool, c => sqlx::query_as(sql)
         .bind(json_list(ids))
         .bind(model)
         .bind(dim as i64)
         .fetch_one(c)
         .await)?;
-        let rows: Vec<(i64, String)> = from_json(&json)?;
-        Ok(rows
+        let found: Vec<i64> = from_json(&json)?;
+        let width = dim * 4;
+        if bytes.len() != found.len() * width {
+            return Err(sqlx::Error::Decode(
+                format!(
+                    "{} vectors of {dim} dimensions came back as {} bytes",
+                    found.len(),
+                    bytes.len()
+                )
+                .into(),
+            ));
+        }
+        Ok(found
             .into_iter()
-            .filter_map(|(id, hex)| Some((id, decode_vector(&from_hex(&hex)?)?)))
-            .filter(|(_, v)| v.len() == dim)
+            .zip(bytes.chunks_exact(width))
+            .filter_map(|(id, blob)| Some((id, decode_vector(blob)?)))
             .collect())
     }
 
@@ -299,14 +296,6 @@ mod tests {
         assert_eq!(decode_vector(&encode_vector(&v)), Some(v));
         assert_eq!(decode_vector(&[1, 2, 3]), None);
         assert_eq!(decode_vector(&[]), Some(vec![]));
-    }
-
-    #[test]
-    fn hex_from_sqlite_decodes() {
-        assert_eq!(from_hex("00FF7f10"), Some(vec![0, 255, 127, 16]));
-        assert_eq!(from_hex(""), Some(vec![]));
-        assert_eq!(from_hex("ABC"), None);
-        assert_eq!(from_hex("GG"), None);
     }
 
     /// What a search ranks with: the exact vectors of the ids asked for, as stored, and

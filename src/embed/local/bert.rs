@@ -1,14 +1,16 @@
-//! A BERT sentence-transformers model on the CPU: candle-transformers' `BertModel` and the
-//! tokenizer from `tokenizer.json`. Blocking; the caller runs it off the async runtime.
+//! A BERT sentence-transformers model on the CPU: the encoder of [`super::encoder`] (8-bit
+//! dense weights) and the tokenizer from `tokenizer.json`. Blocking; the caller runs it off the
+//! async runtime.
 
 use std::path::Path;
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config as BertConfig};
+use candle_transformers::models::bert::Config as BertConfig;
 use serde::Deserialize;
 use tokenizers::{Tokenizer, TruncationParams};
 
+use super::encoder::{Encoder, Weights};
 use super::pool;
 use crate::config::model_files;
 use crate::embed::{EmbedError, l2_normalize};
@@ -18,7 +20,7 @@ use crate::embed::{EmbedError, l2_normalize};
 pub const MAX_TOKENS: usize = 256;
 
 pub(super) struct Bert {
-    model: BertModel,
+    model: Encoder,
     tokenizer: Tokenizer,
     pad_id: u32,
     pub dim: usize,
@@ -26,8 +28,9 @@ pub(super) struct Bert {
 }
 
 impl Bert {
-    /// Reads `config.json`, `tokenizer.json` and `model.safetensors` from `dir`.
-    pub fn load(dir: &Path) -> Result<Self, EmbedError> {
+    /// Reads `config.json`, `tokenizer.json` and `model.safetensors` from `dir`; the dense
+    /// layers' weights are held as `weights` says.
+    pub fn load(dir: &Path, weights: Weights) -> Result<Self, EmbedError> {
         let bad = |detail: String| EmbedError::Model {
             dir: dir.to_path_buf(),
             detail,
@@ -70,11 +73,11 @@ impl Bert {
         }
 
         let weights_path = dir.join("model.safetensors");
-        let weights = std::fs::read(&weights_path)
+        let bytes = std::fs::read(&weights_path)
             .map_err(|e| bad(format!("{}: {e}", weights_path.display())))?;
-        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &Device::Cpu)
+        let vb = VarBuilder::from_buffered_safetensors(bytes, DType::F32, &Device::Cpu)
             .map_err(|e| bad(format!("model.safetensors: {e}")))?;
-        let model = BertModel::load(vb, &config).map_err(|e| {
+        let model = Encoder::load(vb, &config, weights).map_err(|e| {
             bad(format!(
                 "model.safetensors does not hold the BERT weights config.json describes: {e}"
             ))
@@ -120,8 +123,7 @@ impl Bert {
         let shape = (batch.rows, batch.seq_len);
         let ids = Tensor::from_slice(&batch.ids, shape, &Device::Cpu)?;
         let mask = Tensor::from_slice(&batch.mask, shape, &Device::Cpu)?;
-        let token_types = ids.zeros_like()?;
-        let hidden = self.model.forward(&ids, &token_types, Some(&mask))?;
+        let hidden = self.model.forward(&ids, &mask)?;
         hidden.flatten_all()?.to_vec1::<f32>()
     }
 }

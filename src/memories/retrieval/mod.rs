@@ -7,6 +7,7 @@
 //! the query fails, it is BM25 alone: a search never fails because the embedder did.
 //! `sync` keeps the vectors up to date in the background.
 
+mod codes;
 pub mod sync;
 pub mod vector_index;
 

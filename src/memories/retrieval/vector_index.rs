@@ -15,12 +15,12 @@
 //! for — and the candidates' stored vectors, read from the database, give the exact cosines
 //! that rank them and that callers see (the reflector's thresholds among them).
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::RwLock;
 
+use super::codes::{dot, quantize_into, top_k};
 use crate::store::Store;
 
 /// The vectors of one scope.
@@ -81,109 +81,6 @@ impl ScopeVectors {
             self.codes.truncate(self.ids.len() * self.dim);
         }
     }
-}
-
-/// Writes `v` as codes into `out` (`out.len() == v.len()`): each component scaled so the
-/// largest is ±127 and rounded. Returns the scale that turns codes back into components. A
-/// zero vector gets zero codes (it matches nothing).
-pub fn quantize_into(v: &[f32], out: &mut [i8]) -> f32 {
-    let max = v.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-    if !(max.is_finite() && max > 0.0) {
-        out.fill(0);
-        return 0.0;
-    }
-    let to_code = 127.0 / max;
-    for (o, x) in out.iter_mut().zip(v) {
-        // In range by construction: |x| ≤ max.
-        *o = (x * to_code).round().clamp(-127.0, 127.0) as i8;
-    }
-    max / 127.0
-}
-
-/// Dot product of codes, in 32-bit integers (no rounding, and vectorised by the compiler).
-pub fn dot_codes(a: &[i8], b: &[i8]) -> i32 {
-    let mut acc = [0i32; 16];
-    let (ca, cb) = (a.chunks_exact(16), b.chunks_exact(16));
-    let tail: i32 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(&x, &y)| i32::from(x) * i32::from(y))
-        .sum();
-    for (x, y) in ca.zip(cb) {
-        for k in 0..16 {
-            acc[k] += i32::from(x[k]) * i32::from(y[k]);
-        }
-    }
-    acc.iter().sum::<i32>() + tail
-}
-
-/// Dot product with eight accumulators, which the compiler turns into SIMD (a single running
-/// sum would have to stay in order).
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0.0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in ca.zip(cb) {
-        for k in 0..8 {
-            acc[k] += x[k] * y[k];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
-}
-
-/// A float ordered totally, for the top-k heap.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Score(f32);
-impl Eq for Score {}
-impl PartialOrd for Score {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Score {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
-
-/// The `k` rows of `codes` (rows of `dim`, each with its scale) most similar to `query`,
-/// best first, as (row index, approximate dot product). Ties go to the lower index.
-pub fn top_k(
-    codes: &[i8],
-    scales: &[f32],
-    dim: usize,
-    query: &[f32],
-    k: usize,
-) -> Vec<(usize, f32)> {
-    if dim == 0 || k == 0 || query.len() != dim {
-        return Vec::new();
-    }
-    let mut q = vec![0i8; dim];
-    let q_scale = quantize_into(query, &mut q);
-    let mut heap: BinaryHeap<Reverse<(Score, Reverse<usize>)>> = BinaryHeap::with_capacity(k + 1);
-    for (i, (row, scale)) in codes.chunks_exact(dim).zip(scales).enumerate() {
-        let s = Score(dot_codes(row, &q) as f32 * scale * q_scale);
-        if heap.len() < k {
-            heap.push(Reverse((s, Reverse(i))));
-        } else if let Some(Reverse((worst, _))) = heap.peek()
-            && s > *worst
-        {
-            heap.pop();
-            heap.push(Reverse((s, Reverse(i))));
-        }
-    }
-    let mut out: Vec<(usize, f32)> = heap
-        .into_iter()
-        .map(|Reverse((s, Reverse(i)))| (i, s.0))
-        .collect();
-    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    out
 }
 
 /// How many candidates the codes choose for `k` results: a margin for the codes' small error
@@ -319,56 +216,6 @@ impl VectorIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dot_matches_the_plain_sum() {
-        let a: Vec<f32> = (0..19).map(|i| i as f32 * 0.1).collect();
-        let b: Vec<f32> = (0..19).map(|i| 1.0 - i as f32 * 0.05).collect();
-        let plain: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-        assert!((dot(&a, &b) - plain).abs() < 1e-4);
-        assert_eq!(dot(&[], &[]), 0.0);
-    }
-
-    /// The codes' scores stay within a few thousandths of the exact cosine, on vectors shaped
-    /// like real embeddings (unit length, many dimensions, uneven components).
-    #[test]
-    fn codes_score_close_to_the_exact_cosine() {
-        let unit = |seed: u64| {
-            let mut x = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let mut v: Vec<f32> = (0..384)
-                .map(|_| {
-                    x = x
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    ((x >> 33) as f32 / (1u64 << 31) as f32 - 0.5).powi(3)
-                })
-                .collect();
-            let n = dot(&v, &v).sqrt();
-            v.iter_mut().for_each(|c| *c /= n);
-            v
-        };
-        let q = unit(7);
-        let mut qc = vec![0i8; 384];
-        let qs = quantize_into(&q, &mut qc);
-        let mut worst = 0.0f32;
-        for seed in 0..200 {
-            let v = unit(seed);
-            let mut c = vec![0i8; 384];
-            let s = quantize_into(&v, &mut c);
-            let approx = dot_codes(&c, &qc) as f32 * s * qs;
-            worst = worst.max((approx - dot(&v, &q)).abs());
-        }
-        assert!(worst < 0.01, "worst error {worst}");
-        let mut zero = [5i8; 3];
-        assert_eq!(quantize_into(&[0.0, 0.0, 0.0], &mut zero), 0.0);
-        assert_eq!(zero, [0, 0, 0]);
-        // (Stored vectors are checked finite; a stray NaN still only becomes a zero code.)
-        quantize_into(&[f32::NAN, 1.0, 0.0], &mut zero);
-        assert_eq!(zero, [0, 127, 0]);
-        assert_eq!(dot_codes(&[1; 19], &[2; 19]), 38);
-    }
 
     #[test]
     fn top_k_finds_the_nearest_rows_in_order() {
