@@ -101,7 +101,7 @@ mod bench {
         .map(|q| q.to_string())
         .collect();
         let mut vectors = Vec::new();
-        for weights in [LocalWeights::Q8, LocalWeights::Q8Only, LocalWeights::F32] {
+        for weights in [LocalWeights::F32AndQ8, LocalWeights::Q8, LocalWeights::F32] {
             let model = LocalEmbedder::load_with(&dir, "all-MiniLM-L6-v2".into(), weights)
                 .await
                 .expect("model loads");
@@ -127,7 +127,7 @@ mod bench {
                     println!("{label:<34} {batch:>14} {rate:>16.0}");
                 }
             }
-            if weights != LocalWeights::Q8 {
+            if weights != LocalWeights::F32AndQ8 {
                 let all: Vec<String> = questions[..8]
                     .iter()
                     .chain(&short)

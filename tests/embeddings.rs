@@ -17,33 +17,35 @@ use mneme::embed::{EmbedError, Embedder, LocalEmbedder, LocalWeights};
 use support::fake_embeddings::{Fault, ModelServer, test_model_dir};
 use tokio::sync::OnceCell;
 
-/// The model as `mneme` runs it (8-bit dense weights), loaded once for the whole test binary.
+/// The model as `mneme` runs it (its default: f32 weights, 8-bit copies for short passes),
+/// loaded once for the whole test binary.
 async fn model() -> Option<Arc<LocalEmbedder>> {
     static MODEL: OnceCell<Arc<LocalEmbedder>> = OnceCell::const_new();
-    let dir = test_model_dir()?;
-    let loaded = MODEL
-        .get_or_init(|| async {
-            Arc::new(
-                LocalEmbedder::load(&dir, "all-MiniLM-L6-v2".into())
-                    .await
-                    .expect("the test model loads"),
-            )
-        })
-        .await;
-    Some(loaded.clone())
+    loaded_once(&MODEL, None).await
 }
 
-/// The same model with its weights as stored (f32): what the reference values check exactly.
+/// The same model with its weights as stored (f32) only: what the reference values check
+/// exactly.
 async fn exact_model() -> Option<Arc<LocalEmbedder>> {
     static MODEL: OnceCell<Arc<LocalEmbedder>> = OnceCell::const_new();
+    loaded_once(&MODEL, Some(LocalWeights::F32)).await
+}
+
+/// The test model in `cell`, loaded on first use with `weights` (`None`: `LocalEmbedder::load`'s
+/// default); `None` without the model files.
+async fn loaded_once(
+    cell: &'static OnceCell<Arc<LocalEmbedder>>,
+    weights: Option<LocalWeights>,
+) -> Option<Arc<LocalEmbedder>> {
     let dir = test_model_dir()?;
-    let loaded = MODEL
+    let loaded = cell
         .get_or_init(|| async {
-            Arc::new(
-                LocalEmbedder::load_with(&dir, "all-MiniLM-L6-v2".into(), LocalWeights::F32)
-                    .await
-                    .expect("the test model loads"),
-            )
+            let name = "all-MiniLM-L6-v2".to_string();
+            let model = match weights {
+                None => LocalEmbedder::load(&dir, name).await,
+                Some(weights) => LocalEmbedder::load_with(&dir, name, weights).await,
+            };
+            Arc::new(model.expect("the test model loads"))
         })
         .await;
     Some(loaded.clone())
@@ -132,7 +134,7 @@ async fn eight_bit_weights_give_the_f32_models_vectors_within_a_small_error() {
     let (Some(dir), Some(f32)) = (test_model_dir(), exact_model().await) else {
         return;
     };
-    let q8 = LocalEmbedder::load_with(&dir, "m".into(), LocalWeights::Q8Only)
+    let q8 = LocalEmbedder::load_with(&dir, "m".into(), LocalWeights::Q8)
         .await
         .unwrap();
     let mut inputs: Vec<String> = references().into_iter().map(|(t, _)| t).collect();

@@ -1,6 +1,6 @@
-//! A BERT sentence-transformers model on the CPU: the encoder of [`super::encoder`] (8-bit
-//! dense weights) and the tokenizer from `tokenizer.json`. Blocking; the caller runs it off the
-//! async runtime.
+//! A BERT sentence-transformers model on the CPU: the encoder of [`super::encoder`] (f32
+//! dense weights, with 8-bit copies for short passes) and the tokenizer from `tokenizer.json`.
+//! Blocking; the caller runs it off the async runtime.
 
 use std::path::Path;
 

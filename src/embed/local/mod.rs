@@ -52,7 +52,7 @@ impl LocalEmbedder {
     /// Loads the model in `dir` (`config.json`, `tokenizer.json`, `model.safetensors`);
     /// `name` is what [`Embedder::model`] reports.
     pub async fn load(dir: &Path, name: String) -> Result<Self, EmbedError> {
-        Self::load_with(dir, name, Weights::Q8).await
+        Self::load_with(dir, name, Weights::F32AndQ8).await
     }
 
     /// [`LocalEmbedder::load`] with the dense weights held as `weights` says (benches compare
