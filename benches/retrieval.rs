@@ -436,6 +436,44 @@ async fn run() {
             }
             print("nearest 40 (query embedded before)", stats(samples));
 
+            // How many of the exact 40 nearest (every stored vector's cosine) the index finds:
+            // its 8-bit codes choose the candidates the stored vectors rank.
+            let stored = store
+                .vectors_since(chat, e.model(), vectors[0].len(), 0)
+                .await
+                .unwrap();
+            let (mut found, mut wanted) = (0usize, 0usize);
+            for v in &vectors {
+                let mut exact: Vec<(i64, f32)> = stored
+                    .iter()
+                    .map(|s| {
+                        (
+                            s.memory_id,
+                            s.vector.iter().zip(v).map(|(a, b)| a * b).sum(),
+                        )
+                    })
+                    .collect();
+                exact.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+                let got: Vec<i64> = retriever
+                    .nearest(&[chat], v, 40)
+                    .await
+                    .unwrap()
+                    .into_iter()
+                    .map(|(id, _)| id)
+                    .collect();
+                wanted += 40.min(exact.len());
+                found += exact
+                    .iter()
+                    .take(40)
+                    .filter(|(id, _)| got.contains(id))
+                    .count();
+            }
+            println!(
+                "{:<34} {n:>8} {:>9.1}%",
+                "nearest 40: exact 40 found",
+                100.0 * found as f64 / wanted.max(1) as f64
+            );
+
             let bm25_agent = Agent::with_retriever(
                 Arc::new(config(dir.path(), "search:\n  vector: false\n")),
                 mneme::llm::from_config(&c).unwrap(),

@@ -11,3 +11,4 @@ pub mod remember;
 pub mod select;
 pub mod text;
 pub mod tokens;
+pub mod vector;

@@ -116,8 +116,7 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f64 {
     if a.len() != b.len() {
         return 0.0;
     }
-    let dot: f32 = a.iter().zip(b).map(|(x, y)| x * y).sum();
-    f64::from(dot).clamp(-1.0, 1.0)
+    f64::from(super::vector::dot(a, b)).clamp(-1.0, 1.0)
 }
 
 /// Maximal Marginal Relevance: picks up to `limit` of `relevance` (index order = candidate

@@ -1,23 +1,25 @@
 //! The BERT encoder: the same layers as candle-transformers' `BertModel`, with every dense
-//! layer's weight also held quantized to Q8_0 (blocks of 32 values sharing one scale), made
-//! when the model loads. A short forward pass (a query, a short fact: at most
-//! [`SHORT_TOKENS`] tokens in all) runs on the 8-bit copies, anything larger on the f32
-//! weights.
+//! layer's weight also held as 8-bit codes (`int8.rs`: one scale per block of 32), made when
+//! the model loads. A short forward pass (a query, a short fact: at most [`SHORT_TOKENS`]
+//! tokens in all) runs on the 8-bit copies, anything larger on the f32 weights.
 //!
 //! Why both: a few tokens make each dense layer a thin matrix product that mostly reads its
-//! weights (42 MB as f32, 11 MB as Q8_0 for all-MiniLM-L6-v2), and there the 8-bit kernels
-//! win: a question embeds in ~4.5 ms instead of ~6.2 ms. With more tokens the arithmetic
-//! dominates and candle's f32 kernels are twice as fast as its 8-bit ones, so batches and long
-//! texts (the background embedding, import) keep them. The copies cost 11 MB. The embeddings,
-//! layer norms, biases and attention stay f32. The two paths' vectors agree to a cosine of
-//! 0.9989 or more, 0.9996 on average (`tests/embeddings.rs` checks > 0.998, and the f32 path
-//! against independent reference values; `cargo bench --bench embed` prints the speeds and
-//! the agreement).
+//! weights (42 MB as f32, 11 MB as 8-bit codes for all-MiniLM-L6-v2), and there the 8-bit
+//! products, on one thread, win: their dense layers take ~3.3 ms for 12 tokens where
+//! candle's Q8_0 kernels took ~6.1 ms while keeping a second core spinning. With more tokens
+//! the arithmetic dominates and candle's f32 kernels (on every core) are faster, so batches
+//! and long texts (the background embedding, import) keep them. The copies cost 11 MB. The
+//! embeddings, layer norms, biases and attention stay f32. The two paths' vectors agree to a
+//! cosine of 0.9986 or more, 0.9996 on average (`tests/embeddings.rs` checks > 0.998, and the
+//! f32 path against independent reference values; `cargo bench --bench embed` prints the
+//! speeds and the agreement).
 
-use candle_core::quantized::{GgmlDType, QMatMul, QTensor};
-use candle_core::{D, DType, Module, Result, Tensor};
+use candle_core::quantized::QMatMul;
+use candle_core::{DType, Module, Result, Tensor};
 use candle_nn::{Embedding, LayerNorm, VarBuilder};
 use candle_transformers::models::bert::{Config, HiddenAct};
+
+use super::int8::Int8Matrix;
 
 /// Forward passes of at most this many tokens (rows × padded length) run on the 8-bit
 /// weights: measured, the 8-bit path is faster up to about a dozen tokens and slower beyond.
@@ -28,10 +30,10 @@ pub const SHORT_TOKENS: usize = 12;
 pub enum Weights {
     /// As stored (f32) only: the reference the 8-bit path is measured against.
     F32,
-    /// f32, plus Q8_0 copies for short passes (where a layer's input width is a multiple of
-    /// 32, as in every BERT size). What `mneme` runs.
+    /// f32, plus 8-bit copies for short passes (where a layer's input width is a multiple
+    /// of 32, as in every BERT size). What `mneme` runs.
     F32AndQ8,
-    /// Q8_0 for every pass, long ones too (f32 where a layer cannot be quantized): what the
+    /// 8-bit for every pass, long ones too (f32 where a layer cannot be quantized): what the
     /// tests and the bench compare with f32.
     Q8,
 }
@@ -198,43 +200,74 @@ fn linear(vb: VarBuilder, inputs: usize, outputs: usize, weights: Weights) -> Re
 
 /// A dense layer `x·Wᵀ + b` with `W` held as `weights` says.
 fn linear_from(weight: Tensor, bias: Tensor, weights: Weights) -> Result<Linear> {
-    let q8 = |w: &Tensor| -> Result<QMatMul> {
-        QMatMul::from_qtensor(QTensor::quantize(w, GgmlDType::Q8_0)?)
+    let int8 = |w: &Tensor| -> Result<Option<Int8Matrix>> {
+        let (rows, cols) = w.dims2()?;
+        Ok(Int8Matrix::quantize(
+            &w.flatten_all()?.to_vec1::<f32>()?,
+            rows,
+            cols,
+        ))
     };
-    let weight = if weights == Weights::F32 || !weight.dim(D::Minus1)?.is_multiple_of(32) {
-        Dense::F32(QMatMul::Tensor(weight))
-    } else if weights == Weights::Q8 {
-        Dense::Q8(q8(&weight)?)
-    } else {
-        Dense::Both {
-            q8: q8(&weight)?,
-            f32: QMatMul::Tensor(weight),
-        }
+    let weight = match weights {
+        Weights::F32 => Dense::F32(QMatMul::Tensor(weight)),
+        // A layer whose input width is not a multiple of the block stays f32.
+        Weights::Q8 => match int8(&weight)? {
+            Some(q) => Dense::Int8(q),
+            None => Dense::F32(QMatMul::Tensor(weight)),
+        },
+        Weights::F32AndQ8 => match int8(&weight)? {
+            Some(int8) => Dense::Both {
+                int8,
+                f32: QMatMul::Tensor(weight),
+            },
+            None => Dense::F32(QMatMul::Tensor(weight)),
+        },
     };
-    Ok(Linear { weight, bias })
+    let bias_values = bias.to_vec1::<f32>()?;
+    Ok(Linear {
+        weight,
+        bias,
+        bias_values,
+    })
 }
 
 /// `x·Wᵀ + b`.
 struct Linear {
     weight: Dense,
     bias: Tensor,
+    /// `bias` as values, for the 8-bit product (which adds it itself).
+    bias_values: Vec<f32>,
 }
 
-/// A dense layer's `W`: as f32, as Q8_0, or both (the 8-bit copy for short passes).
+/// A dense layer's `W`: as f32, as 8-bit codes, or both (the codes for short passes).
 enum Dense {
     F32(QMatMul),
-    Q8(QMatMul),
-    Both { f32: QMatMul, q8: QMatMul },
+    Int8(Int8Matrix),
+    Both { f32: QMatMul, int8: Int8Matrix },
 }
 
 impl Linear {
     fn forward(&self, xs: &Tensor, short: bool) -> Result<Tensor> {
-        let weight = match &self.weight {
-            Dense::Both { q8, .. } if short => q8,
-            Dense::Both { f32, .. } => f32,
-            Dense::F32(w) | Dense::Q8(w) => w,
+        let f32 = match &self.weight {
+            Dense::Both { int8, .. } if short => return self.forward_int8(int8, xs),
+            Dense::Int8(int8) => return self.forward_int8(int8, xs),
+            Dense::Both { f32, .. } | Dense::F32(f32) => f32,
         };
-        weight.forward(xs)?.broadcast_add(&self.bias)
+        f32.forward(xs)?.broadcast_add(&self.bias)
+    }
+
+    fn forward_int8(&self, int8: &Int8Matrix, xs: &Tensor) -> Result<Tensor> {
+        let mut shape = xs.dims().to_vec();
+        match shape.last_mut() {
+            Some(last) if *last == int8.cols() => *last = int8.rows(),
+            _ => candle_core::bail!(
+                "a dense layer of {} inputs was given {:?}",
+                int8.cols(),
+                xs.dims()
+            ),
+        }
+        let out = int8.matmul(&xs.flatten_all()?.to_vec1::<f32>()?, &self.bias_values);
+        Tensor::from_vec(out, shape, xs.device())
     }
 }
 

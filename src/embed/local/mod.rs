@@ -4,6 +4,7 @@
 
 mod bert;
 mod encoder;
+mod int8;
 mod pool;
 
 use std::path::Path;

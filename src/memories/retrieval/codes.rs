@@ -1,5 +1,5 @@
-//! The 8-bit codes the vector index scans, and the exact dot product that ranks what they
-//! choose. Pure functions, no I/O.
+//! The 8-bit codes the vector index scans, and the scan that picks the candidates (their
+//! exact cosines are `memory::rank::cosine`'s). Pure functions, no I/O.
 //!
 //! The scan of a scope is the hot loop of a vector search (100k rows × 384 codes), so its dot
 //! product is written out with AVX2 where the CPU has it (checked once per scan) rather than
@@ -10,22 +10,9 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Writes `v` as codes into `out` (`out.len() == v.len()`): each component scaled so the
-/// largest is ±127 and rounded. Returns the scale that turns codes back into components. A
-/// zero vector gets zero codes (it matches nothing).
-pub fn quantize_into(v: &[f32], out: &mut [i8]) -> f32 {
-    let max = v.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-    if !(max.is_finite() && max > 0.0) {
-        out.fill(0);
-        return 0.0;
-    }
-    let to_code = 127.0 / max;
-    for (o, x) in out.iter_mut().zip(v) {
-        // In range by construction: |x| ≤ max.
-        *o = (x * to_code).round().clamp(-127.0, 127.0) as i8;
-    }
-    max / 127.0
-}
+#[cfg(test)]
+use crate::memory::vector::dot;
+pub use crate::memory::vector::quantize_into;
 
 /// Dot product of codes, in 32-bit integers (exact: no rounding). The scan inlines it; this
 /// is the one-pair form the tests compare.
@@ -115,25 +102,27 @@ fn dot_codes_portable(a: &[i8], b: &[i8]) -> i32 {
 mod x86 {
     use std::arch::x86_64::*;
 
-    /// 16 codes of each side widened to 16 bits, multiplied, and summed in pairs into eight
-    /// 32-bit lanes (`vpmaddwd`): no product or pair sum can overflow (2 · 127² < 2³¹).
+    /// 32 codes at a time: `|b|` times `a` with `b`'s sign, multiplied and summed in pairs
+    /// to 16 bits (`vpmaddubsw`), then in pairs to eight 32-bit lanes (`vpmaddwd`). No pair
+    /// sum can overflow 16 bits, as no code is -128 (`quantize_into` never writes it).
     #[target_feature(enable = "avx2")]
     pub unsafe fn dot_codes(a: &[i8], b: &[i8]) -> i32 {
         let n = a.len().min(b.len());
-        let whole = n - n % 16;
+        let whole = n - n % 32;
+        let ones = _mm256_set1_epi16(1);
         let mut acc = _mm256_setzero_si256();
         let mut i = 0;
         while i < whole {
-            // SAFETY: i + 16 ≤ whole ≤ both lengths; unaligned loads.
+            // SAFETY: i + 32 ≤ whole ≤ both lengths; unaligned loads.
             let (x, y) = unsafe {
                 (
-                    _mm_loadu_si128(a.as_ptr().add(i).cast()),
-                    _mm_loadu_si128(b.as_ptr().add(i).cast()),
+                    _mm256_loadu_si256(a.as_ptr().add(i).cast()),
+                    _mm256_loadu_si256(b.as_ptr().add(i).cast()),
                 )
             };
-            let products = _mm256_madd_epi16(_mm256_cvtepi8_epi16(x), _mm256_cvtepi8_epi16(y));
-            acc = _mm256_add_epi32(acc, products);
-            i += 16;
+            let pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(y), _mm256_sign_epi8(x, y));
+            acc = _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, ones));
+            i += 32;
         }
         let halves = _mm_add_epi32(
             _mm256_castsi256_si128(acc),
@@ -158,25 +147,6 @@ mod x86 {
                 .map(|row| unsafe { dot_codes(row, query) }),
         );
     }
-}
-
-/// Dot product with eight accumulators, which the compiler turns into SIMD (a single running
-/// sum would have to stay in order).
-pub fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut acc = [0.0f32; 8];
-    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = ca
-        .remainder()
-        .iter()
-        .zip(cb.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in ca.zip(cb) {
-        for k in 0..8 {
-            acc[k] += x[k] * y[k];
-        }
-    }
-    acc.iter().sum::<f32>() + tail
 }
 
 /// A float ordered totally, for the top-k heap.
@@ -234,15 +204,6 @@ pub fn top_k(
 mod tests {
     use super::*;
 
-    #[test]
-    fn dot_matches_the_plain_sum() {
-        let a: Vec<f32> = (0..19).map(|i| i as f32 * 0.1).collect();
-        let b: Vec<f32> = (0..19).map(|i| 1.0 - i as f32 * 0.05).collect();
-        let plain: f32 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-        assert!((dot(&a, &b) - plain).abs() < 1e-4);
-        assert_eq!(dot(&[], &[]), 0.0);
-    }
-
     /// The codes' scores stay within a few thousandths of the exact cosine, on vectors shaped
     /// like real embeddings (unit length, many dimensions, uneven components).
     #[test]
@@ -285,7 +246,7 @@ mod tests {
     }
 
     /// The AVX2 path (where this CPU has it) and the portable one give the same integers, at
-    /// every length around the 16-code step and at the codes' extremes.
+    /// every length around the 32-code step and at the codes' extremes.
     #[test]
     fn every_path_computes_the_same_dot_of_codes() {
         let mut x = 12345u64;
@@ -295,7 +256,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (((x >> 33) % 255) as i16 - 127) as i8
         };
-        for len in [0, 1, 15, 16, 17, 31, 32, 33, 384, 385] {
+        for len in [0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 384, 385] {
             let a: Vec<i8> = (0..len).map(|_| next()).collect();
             let b: Vec<i8> = (0..len).map(|_| next()).collect();
             assert_eq!(dot_codes(&a, &b), dot_codes_portable(&a, &b), "len {len}");

@@ -20,7 +20,8 @@ use std::sync::{Arc, Mutex};
 
 use tokio::sync::RwLock;
 
-use super::codes::{dot, quantize_into, top_k};
+use super::codes::{quantize_into, top_k};
+use crate::memory::rank::cosine;
 use crate::store::Store;
 
 /// The vectors of one scope.
@@ -198,7 +199,7 @@ impl VectorIndex {
             .collect();
         let mut nearest: Vec<(i64, f64)> = chosen
             .iter()
-            .filter_map(|id| Some((*id, f64::from(dot(vectors.get(id)?, query)))))
+            .filter_map(|id| Some((*id, cosine(vectors.get(id)?, query))))
             .collect();
         nearest.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
         nearest.truncate(k);
