@@ -15,7 +15,7 @@ ARG BINARY_STAGE=build
 
 FROM ${RUST_IMAGE} AS build
 WORKDIR /src
-COPY Cargo.toml Cargo.lock ./
+COPY Cargo.toml Cargo.lock build.rs ./
 COPY src ./src
 COPY migrations ./migrations
 COPY runtime ./runtime

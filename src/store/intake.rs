@@ -190,4 +190,91 @@ mod tests {
             assert_eq!(old.len(), 2, "hi and second stay in the old session");
         }
     }
+
+    /// PostgreSQL: within a chat, ids are drawn in commit order. While a transaction holds a
+    /// chat's new message, the chat's next message (the bot's answer, stored on another
+    /// connection) waits for it instead of committing a larger id first, which a reflector
+    /// pass in between would read and move its cursor past the earlier, still invisible one.
+    #[tokio::test]
+    async fn a_chats_messages_commit_in_id_order_on_postgres() {
+        use std::time::Duration;
+
+        use crate::store::NewMessage;
+        use crate::store::db::Pool;
+
+        let Some(store) = backends().await.into_iter().find(|s| s.pool.is_postgres()) else {
+            return; // SQLite: one writer, ids commit in order (the skip is listed by backends)
+        };
+        let chat = ChatKey::new("telegram", "1");
+        let first = store
+            .store_arrivals(&[arrival(&chat, "1", "hi")])
+            .await
+            .unwrap()[0]
+            .unwrap();
+        let row = store.find_chat(&chat).await.unwrap().unwrap();
+        let session = store.current_session(row.id).await.unwrap();
+
+        // A person's message, stored and not yet committed.
+        let mut tx = store.writer.begin_write().await.unwrap();
+        let open = insert_in_open_session(tx.conn(), &arrival(&chat, "2", "a new thing"))
+            .await
+            .unwrap()
+            .unwrap();
+        // The bot's answer to the first message, stored meanwhile.
+        let answer = tokio::spawn({
+            let store = store.clone();
+            async move {
+                store
+                    .insert_message(&NewMessage {
+                        chat_id: row.id,
+                        session_id: session,
+                        sender_id: "bot",
+                        sender_name: "Mneme",
+                        is_from_bot: true,
+                        text: "hello",
+                        platform_message_id: None,
+                        platform_thread_id: None,
+                        created_at: None,
+                        needs_reply: false,
+                        searchable: true,
+                    })
+                    .await
+                    .unwrap()
+                    .unwrap()
+            }
+        });
+        let Pool::Postgres(pg) = &store.pool else {
+            unreachable!()
+        };
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let waiting: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+            )
+            .fetch_one(pg)
+            .await
+            .unwrap();
+            if waiting > 0 {
+                break;
+            }
+            assert!(
+                !answer.is_finished(),
+                "the answer was committed while an earlier message of its chat was not"
+            );
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the answer never waited"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let seen = store.messages_after(row.id, first, 10).await.unwrap();
+        assert!(seen.is_empty(), "nothing new is visible yet: {seen:?}");
+
+        tx.commit().await.unwrap();
+        let answered = answer.await.unwrap();
+        assert!(answered > open, "the answer's id {answered} follows {open}");
+        let seen = store.messages_after(row.id, first, 10).await.unwrap();
+        let ids: Vec<i64> = seen.iter().map(|m| m.id).collect();
+        assert_eq!(ids, [open, answered]);
+    }
 }
