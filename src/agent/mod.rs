@@ -25,7 +25,7 @@ use crate::memories::Memories;
 use crate::memories::retrieval::Retriever;
 use crate::memory::files::MemoryFiles;
 use crate::metrics::metrics;
-use crate::store::{Arrival, ChatRow, NewMessage, SessionId, Store};
+use crate::store::{Arrival, ChatRow, NewMessage, SessionId, Store, TurnRecord};
 
 pub use prompt::PromptParts;
 
@@ -396,11 +396,27 @@ impl Agent {
                 kind: ReplyKind::Error,
             });
         }
-        let reply = turn::run(self, &ctx, deltas).await?;
-        if reply.kind == ReplyKind::Model {
-            self.store_bot_message(&ctx, &reply.text, true).await?;
+        let turn = turn::run(self, &ctx, deltas).await?;
+        let answer = (turn.reply.kind == ReplyKind::Model)
+            .then(|| bot_message(&ctx, &turn.reply.text, true));
+        let record = TurnRecord {
+            chat_id: ctx.chat.id,
+            provider: self.llm.name(),
+            model: &self.config.model,
+            injection: turn.injection,
+            calls: &turn.calls,
+            answer: answer.as_ref(),
+        };
+        match self.store.record_turn(&record).await {
+            Ok(Some(_)) => {}
+            Ok(None) if answer.is_none() => {}
+            Ok(None) => anyhow::bail!("bot message was not stored"),
+            // The answer must be kept before it is given; an error reply need not wait for
+            // its bookkeeping.
+            Err(e) if answer.is_some() => return Err(e.into()),
+            Err(e) => tracing::warn!(error = %e, "could not record the turn's usage"),
         }
-        Ok(reply)
+        Ok(turn.reply)
     }
 
     async fn store_bot_message(
@@ -411,21 +427,26 @@ impl Agent {
     ) -> anyhow::Result<i64> {
         let id = self
             .store
-            .insert_message(&NewMessage {
-                chat_id: ctx.chat.id,
-                session_id: ctx.session,
-                sender_id: "bot",
-                sender_name: "Mneme",
-                is_from_bot: true,
-                text,
-                platform_message_id: None,
-                platform_thread_id: None,
-                created_at: None,
-                needs_reply: false,
-                searchable,
-            })
+            .insert_message(&bot_message(ctx, text, searchable))
             .await?
             .ok_or_else(|| anyhow::anyhow!("bot message was not stored"))?;
         Ok(id)
+    }
+}
+
+/// The bot's message in `ctx`'s conversation.
+fn bot_message<'a>(ctx: &TurnContext, text: &'a str, searchable: bool) -> NewMessage<'a> {
+    NewMessage {
+        chat_id: ctx.chat.id,
+        session_id: ctx.session,
+        sender_id: "bot",
+        sender_name: "Mneme",
+        is_from_bot: true,
+        text,
+        platform_message_id: None,
+        platform_thread_id: None,
+        created_at: None,
+        needs_reply: false,
+        searchable,
     }
 }

@@ -4,14 +4,22 @@ use tokio::sync::mpsc::UnboundedSender;
 
 use super::tools::{self, ToolContext};
 use super::{Agent, Reply, ReplyKind, TurnContext, prompt};
-use crate::llm::{ChatMessage, LlmRequest, LlmResponse};
-use crate::store::InjectionLog;
+use crate::llm::{ChatMessage, LlmRequest};
+use crate::store::{InjectionLog, Tokens};
+
+/// A model turn's reply, with what it leaves to record (`Store::record_turn`, written with the
+/// answer in one transaction once the turn is over).
+pub(super) struct Turn {
+    pub reply: Reply,
+    pub injection: InjectionLog,
+    pub calls: Vec<Tokens>,
+}
 
 pub(super) async fn run(
     agent: &Agent,
     ctx: &TurnContext,
     deltas: Option<&UnboundedSender<String>>,
-) -> anyhow::Result<Reply> {
+) -> anyhow::Result<Turn> {
     let config = &agent.config;
     let rows = agent
         .store
@@ -20,16 +28,32 @@ pub(super) async fn run(
     let query = rows.last().map(|m| m.text.as_str()).unwrap_or_default();
     let parts = agent.build_prompt(&ctx.chat, &ctx.key, query).await?;
     let sel = &parts.selection;
-    let log = InjectionLog {
+    let injection = InjectionLog {
         candidates: sel.candidates as i64,
         selected: sel.selected_ids.len() as i64,
         omitted: sel.omitted as i64,
         tokens: sel.tokens as i64,
     };
-    if let Err(e) = agent.store.log_injection(ctx.chat.id, log).await {
-        tracing::warn!(error = %e, "could not log the memory injection");
-    }
+    let mut calls = Vec::new();
+    let reply = tool_loop(agent, ctx, parts, rows, deltas, &mut calls).await;
+    Ok(Turn {
+        reply,
+        injection,
+        calls,
+    })
+}
 
+/// Calls the model, runs the tools it asks for and calls it again, until it answers; each
+/// call's tokens go into `calls`.
+async fn tool_loop(
+    agent: &Agent,
+    ctx: &TurnContext,
+    parts: prompt::PromptParts,
+    rows: Vec<crate::store::MessageRow>,
+    deltas: Option<&UnboundedSender<String>>,
+    calls: &mut Vec<Tokens>,
+) -> Reply {
+    let config = &agent.config;
     let mut request = LlmRequest {
         model: config.model.clone(),
         system: parts.system,
@@ -51,28 +75,31 @@ pub(super) async fn run(
             Ok(r) => r,
             Err(e) => {
                 tracing::warn!(chat = %ctx.key, error = %e, "LLM call failed");
-                return Ok(Reply {
+                return Reply {
                     text: format!(
                         "Sorry, I couldn't get an answer: {}. Your message is saved; please try again in a moment.",
                         e.user_summary()
                     ),
                     kind: ReplyKind::Error,
-                });
+                };
             }
         };
-        record_usage(agent, ctx, &response).await;
+        calls.push(Tokens {
+            input: response.usage.input_tokens,
+            output: response.usage.output_tokens,
+        });
         if response.tool_calls.is_empty() {
             let text = response.text.trim();
             if text.is_empty() {
-                return Ok(Reply {
+                return Reply {
                     text: "Sorry, the model sent an empty answer. Please try again.".into(),
                     kind: ReplyKind::Error,
-                });
+                };
             }
-            return Ok(Reply {
+            return Reply {
                 text: text.to_string(),
                 kind: ReplyKind::Model,
-            });
+            };
         }
         let mut asked = ChatMessage::assistant(response.text);
         asked.tool_calls = response.tool_calls;
@@ -85,20 +112,20 @@ pub(super) async fn run(
         request.messages.push(asked);
         request.messages.extend(results);
     }
-    Ok(Reply {
+    Reply {
         text: format!(
             "I stopped after {} tool steps without reaching an answer. Please ask again, perhaps more narrowly.",
             config.max_tool_iterations
         ),
         kind: ReplyKind::Error,
-    })
+    }
 }
 
 async fn call(
     agent: &Agent,
     request: &LlmRequest,
     deltas: Option<&UnboundedSender<String>>,
-) -> Result<LlmResponse, crate::llm::LlmError> {
+) -> Result<crate::llm::LlmResponse, crate::llm::LlmError> {
     match deltas {
         Some(tx) => {
             let mut sink = |piece: &str| {
@@ -108,22 +135,5 @@ async fn call(
             agent.llm.complete_streaming(request, &mut sink).await
         }
         None => agent.llm.complete(request).await,
-    }
-}
-
-async fn record_usage(agent: &Agent, ctx: &TurnContext, r: &LlmResponse) {
-    let result = agent
-        .store
-        .record_usage(
-            Some(ctx.chat.id),
-            agent.llm.name(),
-            &agent.config.model,
-            "chat",
-            r.usage.input_tokens,
-            r.usage.output_tokens,
-        )
-        .await;
-    if let Err(e) = result {
-        tracing::warn!(error = %e, "could not record LLM usage");
     }
 }

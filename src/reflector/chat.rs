@@ -9,7 +9,7 @@ use super::apply::{self, Dedup, Embedded, Fact};
 use super::batch::{self, Batch};
 use super::{ChatReport, Failure, Reflector, attribute, gate, parse, prompt};
 use crate::llm::{ChatMessage, LlmRequest};
-use crate::store::{ChatRow, DueChat, RunStats};
+use crate::store::{ChatRow, DueChat, RunStats, Tokens};
 
 /// Works off `due`'s messages after its cursor until caught up, failed or cancelled, and
 /// records the run. Never panics and never returns an error: failures are in the report.
@@ -335,8 +335,10 @@ async fn ask(
             r.llm.name(),
             &r.settings.model,
             "reflector",
-            response.usage.input_tokens,
-            response.usage.output_tokens,
+            Tokens {
+                input: response.usage.input_tokens,
+                output: response.usage.output_tokens,
+            },
         )
         .await;
     if let Err(e) = usage {

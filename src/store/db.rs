@@ -89,6 +89,16 @@ impl Pool {
         }
     }
 
+    /// A transaction that only adds rows, reading nothing its writes depend on: SQLite takes
+    /// its write lock at once, as [`Pool::begin_write`]; PostgreSQL needs no write lock for it,
+    /// so it does not wait behind the writers that read first.
+    pub async fn begin_inserts(&self) -> Result<Tx> {
+        match self {
+            Self::Sqlite(p) => Ok(Tx::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?)),
+            Self::Postgres(p) => Ok(Tx::Postgres(p.begin().await?)),
+        }
+    }
+
     pub async fn close(&self) {
         match self {
             Self::Sqlite(p) => p.close().await,

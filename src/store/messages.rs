@@ -2,6 +2,7 @@
 
 use sqlx::FromRow;
 
+use super::db::{Conn, on_conn};
 use super::search::message_search_text;
 use super::{ChatRow, Result, SessionId, Store, now_ms, on_pool};
 
@@ -43,26 +44,7 @@ impl Store {
     /// Stores a message. Returns `None` when the platform already delivered this message id
     /// for this chat (a redelivery), so the caller can skip it.
     pub async fn insert_message(&self, m: &NewMessage<'_>) -> Result<Option<i64>> {
-        on_pool!(&self.writer, c => sqlx::query_scalar(
-            "INSERT INTO messages
-                (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id, created_at, needs_reply, platform_thread_id, search_text)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-             ON CONFLICT DO NOTHING
-             RETURNING id",
-        )
-        .bind(m.chat_id)
-        .bind(m.session_id)
-        .bind(super::text(m.sender_id))
-        .bind(super::text(m.sender_name))
-        .bind(m.is_from_bot)
-        .bind(super::text(m.text))
-        .bind(super::text_opt(m.platform_message_id))
-        .bind(m.created_at.unwrap_or_else(now_ms))
-        .bind(m.needs_reply)
-        .bind(super::text_opt(m.platform_thread_id))
-        .bind(message_search_text(m.text, m.searchable))
-        .fetch_optional(c)
-        .await)
+        insert_message_in(self.writer.acquire().await?.conn(), m).await
     }
 
     /// The last `limit` messages of a session up to message `up_to` (inclusive), oldest first.
@@ -249,4 +231,31 @@ impl Store {
             .fetch_one(c)
             .await)
     }
+}
+
+/// [`Store::insert_message`] on `conn` (a transaction's, for one that stores more).
+pub(super) async fn insert_message_in(
+    mut conn: Conn<'_>,
+    m: &NewMessage<'_>,
+) -> Result<Option<i64>> {
+    on_conn!(conn.re(), c => sqlx::query_scalar(
+        "INSERT INTO messages
+            (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id, created_at, needs_reply, platform_thread_id, search_text)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         ON CONFLICT DO NOTHING
+         RETURNING id",
+    )
+    .bind(m.chat_id)
+    .bind(m.session_id)
+    .bind(super::text(m.sender_id))
+    .bind(super::text(m.sender_name))
+    .bind(m.is_from_bot)
+    .bind(super::text(m.text))
+    .bind(super::text_opt(m.platform_message_id))
+    .bind(m.created_at.unwrap_or_else(now_ms))
+    .bind(m.needs_reply)
+    .bind(super::text_opt(m.platform_thread_id))
+    .bind(message_search_text(m.text, m.searchable))
+    .fetch_optional(c)
+    .await)
 }

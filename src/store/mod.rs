@@ -43,7 +43,7 @@ pub use memory_terms::{MAX_DEDUP_CANDIDATES, SimilarMemory};
 pub use messages::{MessageRow, NewMessage};
 pub use reflector::{DueChat, ReflectionTx, ReflectorState, RunRecord, RunStats, SetAside};
 pub use search::{Bm25Hit, MessageHit, SearchScope, message_search_text, search_text};
-pub use usage::{InjectionLog, UsageRow, UsageSummary};
+pub use usage::{InjectionLog, Tokens, TurnRecord, UsageRow, UsageSummary};
 pub use vectors::{PendingEmbedding, StoredVector, decode_vector, encode_vector};
 
 use db::{on_conn, on_pool};

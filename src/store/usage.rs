@@ -2,7 +2,9 @@
 
 use sqlx::FromRow;
 
-use super::{Result, Store, now_ms, on_pool};
+use super::db::{Conn, on_conn};
+use super::messages::insert_message_in;
+use super::{NewMessage, Result, Store, now_ms, on_pool};
 
 /// Tokens spent by one chat (or the background, `chat` = None) on one model.
 #[derive(Debug, Clone, FromRow)]
@@ -23,6 +25,27 @@ pub struct InjectionLog {
     pub selected: i64,
     pub omitted: i64,
     pub tokens: i64,
+}
+
+/// The tokens one model call took.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Tokens {
+    pub input: u64,
+    pub output: u64,
+}
+
+/// What a model turn leaves to record, written at once by [`Store::record_turn`].
+#[derive(Debug, Clone, Copy)]
+pub struct TurnRecord<'a> {
+    pub chat_id: i64,
+    pub provider: &'a str,
+    pub model: &'a str,
+    /// What its prompt injected.
+    pub injection: InjectionLog,
+    /// Each model call's tokens (several when the model used tools).
+    pub calls: &'a [Tokens],
+    /// The answer to keep in the conversation, if the turn has one.
+    pub answer: Option<&'a NewMessage<'a>>,
 }
 
 /// Totals since a point in time.
@@ -47,23 +70,30 @@ impl Store {
         provider: &str,
         model: &str,
         purpose: &str,
-        input_tokens: u64,
-        output_tokens: u64,
+        tokens: Tokens,
     ) -> Result<()> {
-        on_pool!(&self.writer, c => sqlx::query(
-            "INSERT INTO llm_usage (chat_id, provider, model, purpose, input_tokens, output_tokens, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(chat_id)
-        .bind(super::text(provider))
-        .bind(super::text(model))
-        .bind(purpose)
-        .bind(i64::try_from(input_tokens).unwrap_or(i64::MAX))
-        .bind(i64::try_from(output_tokens).unwrap_or(i64::MAX))
-        .bind(now_ms())
-        .execute(c)
-        .await
-        .map(|_| ()))
+        let mut conn = self.writer.acquire().await?;
+        insert_usage(conn.conn(), chat_id, provider, model, purpose, tokens).await
+    }
+
+    /// A model turn's records in one write transaction: its prompt's injection, each model
+    /// call's tokens (purpose `chat`) and its answer; returns the answer's message id. Every
+    /// turn writes through SQLite's one writer connection, where turns queue under load: one
+    /// transaction instead of a write each (the injection used to be written before the model
+    /// call, then each call's tokens, then the answer).
+    pub async fn record_turn(&self, turn: &TurnRecord<'_>) -> Result<Option<i64>> {
+        let mut tx = self.writer.begin_inserts().await?;
+        insert_injection(tx.conn(), turn.chat_id, turn.injection).await?;
+        for &tokens in turn.calls {
+            let chat = Some(turn.chat_id);
+            insert_usage(tx.conn(), chat, turn.provider, turn.model, "chat", tokens).await?;
+        }
+        let answer = match turn.answer {
+            Some(m) => insert_message_in(tx.conn(), m).await?,
+            None => None,
+        };
+        tx.commit().await?;
+        Ok(answer)
     }
 
     /// Token usage grouped by chat, provider, model and purpose; one chat only when given.
@@ -80,22 +110,6 @@ impl Store {
         .bind(chat_id)
         .fetch_all(c)
         .await)
-    }
-
-    pub async fn log_injection(&self, chat_id: i64, log: InjectionLog) -> Result<()> {
-        on_pool!(&self.writer, c => sqlx::query(
-            "INSERT INTO memory_injection_logs (chat_id, created_at, candidates, selected, omitted, tokens)
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(chat_id)
-        .bind(now_ms())
-        .bind(log.candidates)
-        .bind(log.selected)
-        .bind(log.omitted)
-        .bind(log.tokens)
-        .execute(c)
-        .await
-        .map(|_| ()))
     }
 
     pub async fn last_injection(&self, chat_id: i64) -> Result<Option<InjectionLog>> {
@@ -134,5 +148,129 @@ impl Store {
         .bind(since_ms)
         .fetch_one(c)
         .await)
+    }
+}
+
+async fn insert_usage(
+    mut conn: Conn<'_>,
+    chat_id: Option<i64>,
+    provider: &str,
+    model: &str,
+    purpose: &str,
+    tokens: Tokens,
+) -> Result<()> {
+    on_conn!(conn.re(), c => sqlx::query(
+        "INSERT INTO llm_usage (chat_id, provider, model, purpose, input_tokens, output_tokens, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(chat_id)
+    .bind(super::text(provider))
+    .bind(super::text(model))
+    .bind(purpose)
+    .bind(i64::try_from(tokens.input).unwrap_or(i64::MAX))
+    .bind(i64::try_from(tokens.output).unwrap_or(i64::MAX))
+    .bind(now_ms())
+    .execute(c)
+    .await
+    .map(|_| ()))
+}
+
+async fn insert_injection(mut conn: Conn<'_>, chat_id: i64, log: InjectionLog) -> Result<()> {
+    on_conn!(conn.re(), c => sqlx::query(
+        "INSERT INTO memory_injection_logs (chat_id, created_at, candidates, selected, omitted, tokens)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(chat_id)
+    .bind(now_ms())
+    .bind(log.candidates)
+    .bind(log.selected)
+    .bind(log.omitted)
+    .bind(log.tokens)
+    .execute(c)
+    .await
+    .map(|_| ()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::ChatKey;
+    use crate::store::testing::backends;
+
+    #[tokio::test]
+    async fn a_turn_is_recorded_at_once_with_its_answer_or_without_one() {
+        for store in backends().await {
+            let chat = store
+                .ensure_chat(&ChatKey::new("telegram", "1"), false, None)
+                .await
+                .unwrap();
+            let session = store.current_session(chat.id).await.unwrap();
+            let injection = InjectionLog {
+                candidates: 9,
+                selected: 3,
+                omitted: 1,
+                tokens: 120,
+            };
+            let calls = [
+                Tokens {
+                    input: 100,
+                    output: 7,
+                },
+                Tokens {
+                    input: 140,
+                    output: 20,
+                },
+            ];
+            let answer = NewMessage {
+                chat_id: chat.id,
+                session_id: session,
+                sender_id: "bot",
+                sender_name: "Mneme",
+                is_from_bot: true,
+                text: "Rex, your dog.",
+                platform_message_id: None,
+                platform_thread_id: None,
+                created_at: None,
+                needs_reply: false,
+                searchable: true,
+            };
+            let turn = TurnRecord {
+                chat_id: chat.id,
+                provider: "openai",
+                model: "m",
+                injection,
+                calls: &calls,
+                answer: Some(&answer),
+            };
+            let id = store.record_turn(&turn).await.unwrap().unwrap();
+            assert_eq!(
+                store.message(id).await.unwrap().unwrap().text,
+                "Rex, your dog."
+            );
+            assert_eq!(
+                store.last_injection(chat.id).await.unwrap(),
+                Some(injection)
+            );
+            let usage = store.usage_by_chat(Some(chat.id)).await.unwrap();
+            assert_eq!(usage.len(), 1);
+            let u = &usage[0];
+            assert_eq!((u.purpose.as_str(), u.calls), ("chat", 2));
+            assert_eq!((u.input_tokens, u.output_tokens), (240, 27));
+
+            // A turn that failed: its injection and tokens, no message.
+            let failed = TurnRecord {
+                injection: InjectionLog::default(),
+                calls: &[],
+                answer: None,
+                ..turn
+            };
+            assert_eq!(store.record_turn(&failed).await.unwrap(), None);
+            assert_eq!(
+                store.last_injection(chat.id).await.unwrap(),
+                Some(InjectionLog::default())
+            );
+            let history = store.session_history(session, i64::MAX, 10).await.unwrap();
+            assert_eq!(history.len(), 1, "only the answer: {history:?}");
+        }
     }
 }
