@@ -437,16 +437,7 @@ impl Agent {
 /// The bot's message in `ctx`'s conversation.
 fn bot_message<'a>(ctx: &TurnContext, text: &'a str, searchable: bool) -> NewMessage<'a> {
     NewMessage {
-        chat_id: ctx.chat.id,
-        session_id: ctx.session,
-        sender_id: "bot",
-        sender_name: "Mneme",
-        is_from_bot: true,
-        text,
-        platform_message_id: None,
-        platform_thread_id: None,
-        created_at: None,
-        needs_reply: false,
         searchable,
+        ..NewMessage::from_bot(ctx.chat.id, ctx.session, text)
     }
 }

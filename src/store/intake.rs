@@ -225,19 +225,7 @@ mod tests {
             let store = store.clone();
             async move {
                 store
-                    .insert_message(&NewMessage {
-                        chat_id: row.id,
-                        session_id: session,
-                        sender_id: "bot",
-                        sender_name: "Mneme",
-                        is_from_bot: true,
-                        text: "hello",
-                        platform_message_id: None,
-                        platform_thread_id: None,
-                        created_at: None,
-                        needs_reply: false,
-                        searchable: true,
-                    })
+                    .insert_message(&NewMessage::from_bot(row.id, session, "hello"))
                     .await
                     .unwrap()
                     .unwrap()

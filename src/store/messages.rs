@@ -40,6 +40,25 @@ pub struct NewMessage<'a> {
     pub searchable: bool,
 }
 
+impl<'a> NewMessage<'a> {
+    /// The bot's own message in `session_id` of chat `chat_id`: owes no answer, searchable.
+    pub fn from_bot(chat_id: i64, session_id: SessionId, text: &'a str) -> Self {
+        Self {
+            chat_id,
+            session_id,
+            sender_id: "bot",
+            sender_name: "Mneme",
+            is_from_bot: true,
+            text,
+            platform_message_id: None,
+            platform_thread_id: None,
+            created_at: None,
+            needs_reply: false,
+            searchable: true,
+        }
+    }
+}
+
 impl Store {
     /// Stores a message. Returns `None` when the platform already delivered this message id
     /// for this chat (a redelivery), so the caller can skip it.

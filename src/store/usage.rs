@@ -221,19 +221,7 @@ mod tests {
                     output: 20,
                 },
             ];
-            let answer = NewMessage {
-                chat_id: chat.id,
-                session_id: session,
-                sender_id: "bot",
-                sender_name: "Mneme",
-                is_from_bot: true,
-                text: "Rex, your dog.",
-                platform_message_id: None,
-                platform_thread_id: None,
-                created_at: None,
-                needs_reply: false,
-                searchable: true,
-            };
+            let answer = NewMessage::from_bot(chat.id, session, "Rex, your dog.");
             let turn = TurnRecord {
                 chat_id: chat.id,
                 provider: "openai",
