@@ -285,6 +285,26 @@ impl Agent {
         self.respond_locked(pending, deltas).await
     }
 
+    /// Whether the answer to `pending` may still be given from here: always on SQLite; on
+    /// PostgreSQL while this process holds its chat's turn (see `store::turns`), which it may
+    /// have lost while the model thought. Not known (the check failed) counts as lost: the
+    /// message stays owed, for whoever holds the turn.
+    pub async fn holds_turn(&self, pending: &Pending) -> bool {
+        if !self.store.coordinates_turns() {
+            return true;
+        }
+        let held = async {
+            match self.store.find_chat(&pending.chat).await? {
+                Some(chat) => self.store.holds_turn(chat.id).await,
+                None => Ok(false),
+            }
+        };
+        held.await.unwrap_or_else(|e| {
+            tracing::warn!(chat = %pending.chat, error = %e, "could not check the chat's turn");
+            false
+        })
+    }
+
     /// Records that the answer to `pending` reached the user.
     pub async fn mark_replied(&self, pending: &Pending) -> anyhow::Result<()> {
         Ok(self.store.mark_replied(pending.message_id).await?)

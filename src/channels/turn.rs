@@ -15,23 +15,30 @@ pub const TEXT_ONLY: &str = "I can only read text messages for now.";
 
 /// Runs the turn for `pending` with `typing` — a loop refreshing the platform's typing
 /// indicator — beside it, and returns the text to deliver. The loop is dropped (stopped) the
-/// moment the turn ends.
+/// moment the turn ends. `None`: not to be delivered from here, because the chat's turn was
+/// lost meanwhile (several replicas: see [`Agent::holds_turn`]); another replica gives the
+/// answer.
 pub async fn reply_text(
     agent: &Agent,
     pending: &Pending,
     typing: impl Future<Output = Infallible>,
-) -> String {
+) -> Option<String> {
     let result = tokio::select! {
         r = agent.respond(pending, None) => r,
         never = typing => match never {},
     };
-    match result {
+    let text = match result {
         Ok(reply) => reply.text,
         Err(e) => {
             tracing::error!(chat = %pending.chat, error = %format!("{e:#}"), "turn failed");
             TURN_FAILED.to_string()
         }
+    };
+    if !agent.holds_turn(pending).await {
+        tracing::warn!(chat = %pending.chat, "the chat's turn was lost while answering (its lock connection dropped); the answer is left to the replica that holds it");
+        return None;
     }
+    Some(text)
 }
 
 /// How long a delivered answer's record is retried (the database busy: another process's long

@@ -72,6 +72,28 @@ impl Store {
         }
     }
 
+    /// Whether this process still holds chat `chat_id`'s turn: the lock is held by its lock
+    /// connection, which is alive. Always true on SQLite. The lock goes with its connection: one
+    /// dropped while the model thought (an idle timeout on the way to the server) has let
+    /// another replica take the chat. An error means the connection is gone, so not held.
+    pub async fn holds_turn(&self, chat_id: i64) -> Result<bool> {
+        match &self.turns {
+            None => Ok(true),
+            Some(locks) => {
+                // An advisory lock on one bigint key shows in pg_locks as its two halves.
+                locks
+                    .run(
+                        "SELECT EXISTS (SELECT 1 FROM pg_locks
+                          WHERE locktype = 'advisory' AND granted AND objsubid = 1
+                            AND pid = pg_backend_pid()
+                            AND classid::bigint * 4294967296 + objid::bigint = $1)",
+                        chat_id,
+                    )
+                    .await
+            }
+        }
+    }
+
     /// Gives chat `chat_id`'s turn back.
     pub async fn end_turn(&self, chat_id: i64) -> Result<()> {
         if let Some(locks) = &self.turns {
@@ -122,5 +144,65 @@ mod tests {
     fn turn_keys_are_per_chat_and_apart_from_lease_keys() {
         assert_ne!(turn_key(1), turn_key(2));
         assert_ne!(turn_key(1), super::super::leases::lock_key("schedule"));
+    }
+
+    /// A turn is held while its lock connection lives. When that connection is cut (here by
+    /// the server), the process no longer holds the turn, says so, and another replica may
+    /// take it.
+    #[tokio::test]
+    async fn a_turn_is_lost_with_its_lock_connection() {
+        let Some(store) = crate::store::testing::backends()
+            .await
+            .into_iter()
+            .find(|s| s.coordinates_turns())
+        else {
+            return; // SQLite: one process, always its turn (the skip is listed by backends)
+        };
+        let Pool::Postgres(pg) = &store.pool else {
+            unreachable!()
+        };
+        let replica = TurnLocks::new(pg.connect_options());
+        assert!(store.try_take_turn(7).await.unwrap());
+        assert!(store.holds_turn(7).await.unwrap());
+        assert!(!store.holds_turn(8).await.unwrap(), "only the chat taken");
+        assert!(
+            !replica
+                .run("SELECT pg_try_advisory_lock($1)", 7)
+                .await
+                .unwrap(),
+            "another process waits for it"
+        );
+
+        let cut: bool = sqlx::query_scalar(
+            "SELECT pg_terminate_backend(pid) FROM pg_locks
+              WHERE locktype = 'advisory' AND granted AND objsubid = 1
+                AND classid::bigint * 4294967296 + objid::bigint = $1",
+        )
+        .bind(turn_key(7))
+        .fetch_one(pg)
+        .await
+        .unwrap();
+        assert!(cut);
+        assert!(
+            !matches!(store.holds_turn(7).await, Ok(true)),
+            "the cut connection's lock is not held"
+        );
+        assert!(
+            !store.holds_turn(7).await.unwrap(),
+            "nor on a new connection"
+        );
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !replica
+            .run("SELECT pg_try_advisory_lock($1)", 7)
+            .await
+            .unwrap()
+        {
+            // The server ends the cut backend (and releases its locks) asynchronously.
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the turn was never freed"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
     }
 }

@@ -29,12 +29,10 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         tracing::error!(chat = %pending.chat, "discord: chat id is not a channel id");
         return;
     };
-    let text = reply_text(
-        &shared.agent,
-        pending,
-        keep_typing(shared.http.clone(), channel),
-    )
-    .await;
+    let typing = keep_typing(shared.http.clone(), channel);
+    let Some(text) = reply_text(&shared.agent, pending, typing).await else {
+        return; // the chat's turn is another replica's now
+    };
     // In guild channels the answer points at the message it answers.
     let reply_to = pending
         .platform_message_id

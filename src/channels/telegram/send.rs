@@ -33,7 +33,9 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         .and_then(|t| t.parse::<i32>().ok())
         .map(|t| ThreadId(MessageId(t)));
     let typing = keep_typing(shared.bot.clone(), chat_id, thread);
-    let reply = reply_text(&shared.agent, pending, typing).await;
+    let Some(reply) = reply_text(&shared.agent, pending, typing).await else {
+        return; // the chat's turn is another replica's now
+    };
     // In groups the answer quotes the message it answers.
     let reply_to = pending
         .platform_message_id
