@@ -453,6 +453,79 @@ async fn two_webhook_replicas_answer_every_message_once_in_order_while_one_is_ki
     assert!(!log.contains("panicked"), "{log}");
 }
 
+/// A replica whose turn-lock connection is cut while the model thinks (an idle timeout on the
+/// way to the server does that) has lost the chat's turn with it: another replica takes the
+/// chat and answers, and the first, once the model answers it too, gives nothing. One answer.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_replica_that_lost_the_chats_turn_does_not_answer_too() {
+    use sqlx::Connection;
+    let Some(server) = server() else { return };
+    let database = postgres::scratch_database(server);
+    let llm = EchoLlm::start().await;
+    let tg = FakeTelegram::start().await;
+    let inbox = Inbox::collect(&tg);
+    let ports = [free_port(), free_port()];
+    let mut replicas = Vec::new();
+    for port in ports {
+        let channels = format!(
+            "  telegram:\n    enabled: true\n    bot_token: \"{}\"\n    api_url: {}\n    allowed_user_ids: [1]\n\
+             \x20   mode: webhook\n    webhook_url: http://127.0.0.1:{}/telegram/updates\n    webhook_secret: {SECRET}\n\
+             \x20   webhook_listen: 127.0.0.1:{port}\n",
+            tg.token, tg.url, ports[0]
+        );
+        replicas.push(Replica::start(&llm.url, &database, &channels).await);
+    }
+    tg.wait_until("the webhook set", |t| t.webhook().is_some())
+        .await;
+
+    // The message reaches the first replica, whose turn waits on the model.
+    llm.held.send_replace(true);
+    let update = tg.update(tg.private_message(1, "hello"));
+    let status = reqwest::Client::new()
+        .post(format!("http://127.0.0.1:{}/telegram/updates", ports[0]))
+        .header("X-Telegram-Bot-Api-Secret-Token", SECRET)
+        .json(&update)
+        .send()
+        .await
+        .unwrap()
+        .status();
+    assert_eq!(status, 200);
+    eventually("the first replica's turn waits on the model", || {
+        let waiting = llm.waiting.clone();
+        async move { waiting.load(Ordering::SeqCst) >= 1 }
+    })
+    .await;
+
+    // The server cuts the connection that holds the chat's turn lock (a chat's turn is the
+    // advisory lock 0x4d4e_0000_0000_0000 | chat id, `store::turns`: its high half is this).
+    let mut pg = sqlx::PgConnection::connect(&database).await.unwrap();
+    let cut: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_locks
+          WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND classid = 1296957440",
+    )
+    .fetch_all(&mut pg)
+    .await
+    .unwrap();
+    assert_eq!(cut, [true], "one connection holds the chat's turn");
+
+    // The other replica finds the message owed, takes the chat's turn and asks the model.
+    eventually("the second replica asks the model too", || {
+        let waiting = llm.waiting.clone();
+        async move { waiting.load(Ordering::SeqCst) >= 2 }
+    })
+    .await;
+    llm.held.send_replace(false);
+    inbox.wait("the answer", |i| i.of(1) == ["re: hello"]).await;
+    nothing_owed(&database, "telegram").await;
+    // The first replica's turn ends (at the latest when it stops) without delivering.
+    let first = replicas.remove(0);
+    let log = first.stop().await;
+    assert_eq!(inbox.of(1), ["re: hello"], "answered once");
+    assert!(log.contains("turn was lost"), "{log}");
+    let log = replicas.pop().unwrap().stop().await;
+    assert!(!log.contains("panicked"), "{log}");
+}
+
 /// Two processes reflecting one chat at once (`mneme reflect` beside another, or beside a
 /// daemon on another machine): both ask the model, one stores the batch with the cursor, the
 /// other finds the cursor moved and stores nothing — each fact once.
