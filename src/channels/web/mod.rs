@@ -136,13 +136,16 @@ impl WebChannel {
 /// How old a web message cut off by a shutdown may be and still be answered at the next start.
 const OWED_WITHIN_MINS: u32 = 60;
 
-/// Answers the web messages a shutdown cut off, oldest first, until done or `shutdown`.
-async fn answer_owed(agent: Arc<Agent>, shutdown: CancellationToken) {
+/// Answers the web messages a shutdown cut off, oldest first, until done or `shutdown`: those
+/// stored before `started_ms`, when this start began serving. A message stored since is
+/// answered by its own request; looking for owed answers may take a while (a database busy at
+/// start) and would otherwise find it mid-turn and answer it twice.
+async fn answer_owed(agent: Arc<Agent>, started_ms: i64, shutdown: CancellationToken) {
     use crate::channels::intake::retry_until;
     use crate::channels::workers::backlog_since;
     let since = backlog_since(OWED_WITHIN_MINS);
     let owed = retry_until("find the web answers owed", &shutdown, || {
-        agent.awaiting_reply(CHANNEL, since)
+        agent.overdue(CHANNEL, since, started_ms)
     })
     .await
     .unwrap_or_default();
@@ -231,7 +234,8 @@ impl Channel for WebChannel {
         agent.channel_status().connected(CHANNEL);
         // Turns a shutdown cut off (their connection is gone): answered now, into the history
         // the page shows when it is opened again.
-        let owed = tokio::spawn(answer_owed(agent.clone(), shutdown.clone()));
+        let started_ms = crate::store::now_ms();
+        let owed = tokio::spawn(answer_owed(agent.clone(), started_ms, shutdown.clone()));
 
         let server = axum::serve(listener, router(app))
             .with_graceful_shutdown(shutdown.clone().cancelled_owned());
