@@ -341,6 +341,17 @@ impl Inbox {
     }
 }
 
+/// The `channels` of a replica serving Telegram's webhook on `port` behind `front` (the URL
+/// Telegram is given), allowing `users` (a YAML list's items).
+fn webhook_channels(tg: &FakeTelegram, users: &str, front: &str, port: u16) -> String {
+    format!(
+        "  telegram:\n    enabled: true\n    bot_token: \"{}\"\n    api_url: {}\n    allowed_user_ids: [{users}]\n\
+         \x20   mode: webhook\n    webhook_url: {front}/telegram/updates\n    webhook_secret: {SECRET}\n\
+         \x20   webhook_listen: 127.0.0.1:{port}\n",
+        tg.token, tg.url
+    )
+}
+
 const CHATS: i64 = 100;
 const MESSAGES: usize = 5;
 const SECRET: &str = "replica-Secret_0123456789";
@@ -363,14 +374,7 @@ async fn two_webhook_replicas_answer_every_message_once_in_order_while_one_is_ki
     let users: Vec<String> = (1..=CHATS).map(|u| u.to_string()).collect();
     let mut replicas = Vec::new();
     for port in ports {
-        let channels = format!(
-            "  telegram:\n    enabled: true\n    bot_token: \"{}\"\n    api_url: {}\n    allowed_user_ids: [{}]\n\
-             \x20   mode: webhook\n    webhook_url: {front}/telegram/updates\n    webhook_secret: {SECRET}\n\
-             \x20   webhook_listen: 127.0.0.1:{port}\n",
-            tg.token,
-            tg.url,
-            users.join(", ")
-        );
+        let channels = webhook_channels(&tg, &users.join(", "), &front, port);
         replicas.push(Replica::start(&llm.url, &database, &channels).await);
     }
     tg.wait_until("the webhook set", |t| t.webhook().is_some())
@@ -466,13 +470,9 @@ async fn a_replica_that_lost_the_chats_turn_does_not_answer_too() {
     let inbox = Inbox::collect(&tg);
     let ports = [free_port(), free_port()];
     let mut replicas = Vec::new();
+    let front = format!("http://127.0.0.1:{}", ports[0]);
     for port in ports {
-        let channels = format!(
-            "  telegram:\n    enabled: true\n    bot_token: \"{}\"\n    api_url: {}\n    allowed_user_ids: [1]\n\
-             \x20   mode: webhook\n    webhook_url: http://127.0.0.1:{}/telegram/updates\n    webhook_secret: {SECRET}\n\
-             \x20   webhook_listen: 127.0.0.1:{port}\n",
-            tg.token, tg.url, ports[0]
-        );
+        let channels = webhook_channels(&tg, "1", &front, port);
         replicas.push(Replica::start(&llm.url, &database, &channels).await);
     }
     tg.wait_until("the webhook set", |t| t.webhook().is_some())
