@@ -498,10 +498,12 @@ async fn a_replica_that_lost_the_chats_turn_does_not_answer_too() {
 
     // The server cuts the connection that holds the chat's turn lock (a chat's turn is the
     // advisory lock 0x4d4e_0000_0000_0000 | chat id, `store::turns`: its high half is this).
+    // pg_locks shows the whole cluster: the tests beside this one hold turns of their own.
     let mut pg = sqlx::PgConnection::connect(&database).await.unwrap();
     let cut: Vec<bool> = sqlx::query_scalar(
         "SELECT pg_terminate_backend(pid) FROM pg_locks
-          WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND classid = 1296957440",
+          WHERE locktype = 'advisory' AND granted AND objsubid = 1 AND classid = 1296957440
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
     )
     .fetch_all(&mut pg)
     .await

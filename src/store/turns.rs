@@ -176,6 +176,7 @@ mod tests {
         let cut: bool = sqlx::query_scalar(
             "SELECT pg_terminate_backend(pid) FROM pg_locks
               WHERE locktype = 'advisory' AND granted AND objsubid = 1
+                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
                 AND classid::bigint * 4294967296 + objid::bigint = $1",
         )
         .bind(turn_key(7))
