@@ -54,11 +54,7 @@ fn links_with_rust_lld() -> bool {
     // "release: 1.95.0"
     let text = String::from_utf8_lossy(&out.stdout);
     let release = text.lines().find_map(|l| l.strip_prefix("release: "));
-    let mut numbers = release
-        .unwrap_or("")
-        .split(['.', '-'])
-        .map(|n| n.parse::<u32>().unwrap_or(0));
-    (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0)) >= (1, 90)
+    at_least(release.unwrap_or(""), (1, 90))
 }
 
 /// Whether the built program runs on a glibc that loads DT_RELR (2.36+): built for Linux with
@@ -80,9 +76,13 @@ fn packed_relocations_load() -> bool {
         .lines()
         .next()
         .and_then(|l| l.split_whitespace().last());
+    at_least(version.unwrap_or(""), (2, 36))
+}
+
+/// Whether `version` ("2.36", "1.95.0", "1.96.0-nightly") is `major.minor` or later.
+fn at_least(version: &str, (major, minor): (u32, u32)) -> bool {
     let mut numbers = version
-        .unwrap_or("")
-        .split('.')
+        .split(['.', '-'])
         .map(|n| n.parse::<u32>().unwrap_or(0));
-    (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0)) >= (2, 36)
+    (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0)) >= (major, minor)
 }
