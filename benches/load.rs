@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use measure::rss_mb;
-use stats::{cpu_secs, ms, pct, percentiles};
+use stats::{cpu_secs, ms, pct, percentiles, switches};
 use support::binary::{command, write_config};
 use support::web::free_port;
 use support::*;
@@ -202,6 +202,12 @@ async fn row(
     let daemon_cpu = || pid_texts.iter().map(|p| cpu_secs(p)).sum::<f64>();
     let cpu_before = cpu_secs("self");
     let daemon_cpu_before = daemon_cpu();
+    let daemon_switches = || {
+        (pid_texts.iter().map(|p| switches(p))).fold((0, 0, 0), |(v, i, t), (v2, i2, t2)| {
+            (v + v2, i + i2, t + t2)
+        })
+    };
+    let switches_before = daemon_switches();
     let perf = perf_record(&pid_texts, mode, database_url.is_some(), replicas);
 
     // Each chat waits for its own answers; one task hands them out as the fake takes them.
@@ -239,6 +245,7 @@ async fn row(
     let wall = samples.iter().filter_map(answered).max().unwrap_or(started) - started;
     let loaded_mb = rss(&pids);
     let daemon_cpu = daemon_cpu() - daemon_cpu_before;
+    let switches_after = daemon_switches();
     let bench_cpu = cpu_secs("self") - cpu_before;
     if let Some(mut perf) = perf {
         let _ = std::process::Command::new("kill")
@@ -318,6 +325,13 @@ async fn row(
     let per_message = 1000.0 * daemon_cpu / total as f64;
     println!(
         "  CPU during the load: daemon {daemon_cpu:.2} s ({per_message:.1} ms per message), this bench and its fakes {bench_cpu:.2} s"
+    );
+    let per = |after: u64, before: u64| after.saturating_sub(before) as f64 / total as f64;
+    println!(
+        "  daemon context switches per message: {:.1} voluntary, {:.1} involuntary ({} threads)",
+        per(switches_after.0, switches_before.0),
+        per(switches_after.1, switches_before.1),
+        switches_after.2
     );
 
     // Exactly once: sendMessage per chat, LLM requests per message.

@@ -32,3 +32,28 @@ pub fn cpu_secs(pid: &str) -> f64 {
         .sum();
     ticks / 100.0 // USER_HZ
 }
+
+/// Context switches (voluntary, involuntary) of all of process `pid`'s threads so far, and
+/// how many threads it has; zeros without /proc. A thread that ended takes its count along.
+pub fn switches(pid: &str) -> (u64, u64, usize) {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return (0, 0, 0);
+    };
+    let (mut voluntary, mut involuntary, mut threads) = (0, 0, 0);
+    for task in tasks.flatten() {
+        let status = std::fs::read_to_string(task.path().join("status")).unwrap_or_default();
+        threads += 1;
+        for line in status.lines() {
+            let count = |prefix: &str| {
+                line.strip_prefix(prefix)
+                    .and_then(|n| n.trim().parse::<u64>().ok())
+            };
+            if let Some(n) = count("voluntary_ctxt_switches:") {
+                voluntary += n;
+            } else if let Some(n) = count("nonvoluntary_ctxt_switches:") {
+                involuntary += n;
+            }
+        }
+    }
+    (voluntary, involuntary, threads)
+}

@@ -342,11 +342,12 @@ impl Agent {
         deltas: Option<&UnboundedSender<String>>,
     ) -> anyhow::Result<Reply> {
         let started = Instant::now();
-        let (message, attempt) = self
+        let started_turn = self
             .store
             .begin_reply_attempt(pending.message_id)
             .await?
             .ok_or_else(|| anyhow::anyhow!("message {} is gone", pending.message_id))?;
+        let attempt = started_turn.attempt;
         if attempt > MAX_REPLY_ATTEMPTS {
             // Turns for this message kept failing before their answer was delivered (a crash
             // while answering, a reply the platform refuses): stop re-running it.
@@ -363,7 +364,7 @@ impl Agent {
                 kind: ReplyKind::Error,
             });
         }
-        let reply = self.answer(pending, message, deltas).await?;
+        let reply = self.answer(pending, started_turn, deltas).await?;
         let kind = match reply.kind {
             ReplyKind::Model => "model",
             ReplyKind::Remembered => "remembered",
@@ -377,14 +378,10 @@ impl Agent {
     async fn answer(
         &self,
         pending: &Pending,
-        message: crate::store::MessageRow,
+        started_turn: crate::store::ReplyAttempt,
         deltas: Option<&UnboundedSender<String>>,
     ) -> anyhow::Result<Reply> {
-        let chat = self
-            .store
-            .chat_by_id(message.chat_id)
-            .await?
-            .ok_or_else(|| anyhow::anyhow!("chat of message {} is gone", pending.message_id))?;
+        let crate::store::ReplyAttempt { message, chat, .. } = started_turn;
         let chat_name = pending.chat.to_string();
         let ctx = TurnContext {
             is_control: self.config.is_control_chat(&chat_name),

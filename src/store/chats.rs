@@ -54,13 +54,6 @@ impl Store {
         .await)
     }
 
-    pub async fn chat_by_id(&self, id: i64) -> Result<Option<ChatRow>> {
-        on_pool!(&self.pool, p => sqlx::query_as::<_, ChatRow>("SELECT * FROM chats WHERE id = $1")
-            .bind(id)
-            .fetch_optional(p)
-            .await)
-    }
-
     pub async fn list_chats(&self) -> Result<Vec<ChatRow>> {
         on_pool!(&self.pool, p => sqlx::query_as::<_, ChatRow>("SELECT * FROM chats ORDER BY id")
             .fetch_all(p)

@@ -22,6 +22,15 @@ pub struct MessageRow {
     pub replied_at: Option<i64>,
 }
 
+/// A turn started for a message ([`Store::begin_reply_attempt`]).
+#[derive(Debug, Clone)]
+pub struct ReplyAttempt {
+    pub message: MessageRow,
+    pub chat: ChatRow,
+    /// How many turns have started for it, this one included.
+    pub attempt: i64,
+}
+
 #[derive(Debug, Clone)]
 pub struct NewMessage<'a> {
     pub chat_id: i64,
@@ -140,22 +149,46 @@ impl Store {
             .map(|_| ()))
     }
 
-    /// Counts one more turn started for message `id`; returns the message and how many turns
-    /// there have been (`None`: no such message).
-    pub async fn begin_reply_attempt(&self, id: i64) -> Result<Option<(MessageRow, i64)>> {
+    /// Counts one more turn started for message `id`; returns the message, its chat and how
+    /// many turns there have been (`None`: no such message). One statement: a turn's first
+    /// read comes with its first write.
+    pub async fn begin_reply_attempt(&self, id: i64) -> Result<Option<ReplyAttempt>> {
         #[derive(FromRow)]
-        struct Attempt {
+        struct Row {
             #[sqlx(flatten)]
             message: MessageRow,
             reply_attempts: i64,
+            chat_channel: String,
+            chat_external_id: String,
+            chat_title: Option<String>,
+            chat_is_group: bool,
+            chat_created_at: i64,
         }
-        let row: Option<Attempt> = on_pool!(&self.writer, c => sqlx::query_as(
-            "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = $1 RETURNING *",
+        // SQLite's RETURNING may not name a joined table, but may hold subqueries.
+        let row: Option<Row> = on_pool!(&self.writer, c => sqlx::query_as(
+            "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = $1
+             RETURNING *,
+               (SELECT c.channel FROM chats c WHERE c.id = messages.chat_id) AS chat_channel,
+               (SELECT c.external_chat_id FROM chats c WHERE c.id = messages.chat_id) AS chat_external_id,
+               (SELECT c.title FROM chats c WHERE c.id = messages.chat_id) AS chat_title,
+               (SELECT c.is_group FROM chats c WHERE c.id = messages.chat_id) AS chat_is_group,
+               (SELECT c.created_at FROM chats c WHERE c.id = messages.chat_id) AS chat_created_at",
         )
         .bind(id)
         .fetch_optional(c)
         .await)?;
-        Ok(row.map(|a| (a.message, a.reply_attempts)))
+        Ok(row.map(|r| ReplyAttempt {
+            chat: ChatRow {
+                id: r.message.chat_id,
+                channel: r.chat_channel,
+                external_chat_id: r.chat_external_id,
+                title: r.chat_title,
+                is_group: r.chat_is_group,
+                created_at: r.chat_created_at,
+            },
+            message: r.message,
+            attempt: r.reply_attempts,
+        }))
     }
 
     /// Messages of `channel` still owed an answer, sent at or after `since_ms`, oldest first,
@@ -257,24 +290,116 @@ pub(super) async fn insert_message_in(
     mut conn: Conn<'_>,
     m: &NewMessage<'_>,
 ) -> Result<Option<i64>> {
-    on_conn!(conn.re(), c => sqlx::query_scalar(
-        "INSERT INTO messages
-            (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id, created_at, needs_reply, platform_thread_id, search_text)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-         ON CONFLICT DO NOTHING
-         RETURNING id",
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let sql = SQL.get_or_init(|| insert_message_sql(1));
+    on_conn!(conn.re(), c => bind_message(sqlx::query_scalar::<_, i64>(sql), m)
+        .fetch_optional(c)
+        .await)
+}
+
+/// The columns a new message's values fill, in the order [`bind_message`] binds them.
+pub(super) const MESSAGE_VALUES: [&str; 11] = [
+    "chat_id",
+    "session_id",
+    "sender_id",
+    "sender_name",
+    "is_from_bot",
+    "text",
+    "platform_message_id",
+    "created_at",
+    "needs_reply",
+    "platform_thread_id",
+    "search_text",
+];
+
+/// Inserts a message whose values are the placeholders from `$first` on (see
+/// [`bind_message`]); returns its id, or nothing when it was there already.
+pub(super) fn insert_message_sql(first: usize) -> String {
+    let places: Vec<String> = (first..first + MESSAGE_VALUES.len())
+        .map(|n| format!("${n}"))
+        .collect();
+    format!(
+        "INSERT INTO messages ({}) VALUES ({}) ON CONFLICT DO NOTHING RETURNING id",
+        MESSAGE_VALUES.join(", "),
+        places.join(", ")
     )
-    .bind(m.chat_id)
-    .bind(m.session_id)
-    .bind(super::text(m.sender_id))
-    .bind(super::text(m.sender_name))
-    .bind(m.is_from_bot)
-    .bind(super::text(m.text))
-    .bind(super::text_opt(m.platform_message_id))
-    .bind(m.created_at.unwrap_or_else(now_ms))
-    .bind(m.needs_reply)
-    .bind(super::text_opt(m.platform_thread_id))
-    .bind(message_search_text(m.text, m.searchable))
-    .fetch_optional(c)
-    .await)
+}
+
+/// `q` with `m`'s values bound next, in [`MESSAGE_VALUES`]' order.
+pub(super) fn bind_message<'q, DB, O>(
+    q: sqlx::query::QueryScalar<'q, DB, O, <DB as sqlx::Database>::Arguments<'q>>,
+    m: &'q NewMessage<'_>,
+) -> sqlx::query::QueryScalar<'q, DB, O, <DB as sqlx::Database>::Arguments<'q>>
+where
+    DB: sqlx::Database,
+    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    bool: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    std::borrow::Cow<'q, str>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    Option<std::borrow::Cow<'q, str>>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+{
+    q.bind(m.chat_id)
+        .bind(m.session_id)
+        .bind(super::text(m.sender_id))
+        .bind(super::text(m.sender_name))
+        .bind(m.is_from_bot)
+        .bind(super::text(m.text))
+        .bind(super::text_opt(m.platform_message_id))
+        .bind(m.created_at.unwrap_or_else(now_ms))
+        .bind(m.needs_reply)
+        .bind(super::text_opt(m.platform_thread_id))
+        .bind(message_search_text(m.text, m.searchable))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::base::ChatKey;
+    use crate::store::testing::backends;
+    use crate::store::{Arrival, Store};
+
+    async fn stored(store: &Store, chat: &ChatKey, title: Option<&str>) -> i64 {
+        let arrival = Arrival {
+            chat,
+            is_group: true,
+            chat_title: title,
+            sender_id: "7",
+            sender_name: "Ann",
+            text: "hello",
+            platform_message_id: None,
+            platform_thread_id: None,
+            created_at: None,
+            needs_reply: true,
+        };
+        store.store_arrivals(&[arrival]).await.unwrap()[0].unwrap()
+    }
+
+    /// A turn's start counts the attempt and reads the message with its own chat, as the
+    /// chat's row has it (not another chat's).
+    #[tokio::test]
+    async fn a_reply_attempt_is_counted_and_comes_with_its_message_and_chat() {
+        for store in backends().await {
+            let (club, other) = (ChatKey::new("telegram", "-5"), ChatKey::new("discord", "9"));
+            stored(&store, &other, Some("Elsewhere")).await;
+            let id = stored(&store, &club, Some("Book club")).await;
+            let chat = store.find_chat(&club).await.unwrap().unwrap();
+
+            let first = store.begin_reply_attempt(id).await.unwrap().unwrap();
+            assert_eq!(first.attempt, 1);
+            assert_eq!(
+                (first.message.id, first.message.text.as_str()),
+                (id, "hello")
+            );
+            assert_eq!(first.message.chat_id, chat.id);
+            let got = &first.chat;
+            assert_eq!(
+                (got.id, &got.channel, &got.external_chat_id, &got.title),
+                (chat.id, &chat.channel, &chat.external_chat_id, &chat.title)
+            );
+            assert_eq!((got.is_group, got.created_at), (true, chat.created_at));
+
+            let second = store.begin_reply_attempt(id).await.unwrap().unwrap();
+            assert_eq!(second.attempt, 2);
+            assert!(store.begin_reply_attempt(id + 100).await.unwrap().is_none());
+        }
+    }
 }

@@ -40,7 +40,7 @@ pub use leases::{DISCORD_GATEWAY, Lease, LeaseBook, SCHEDULE, TELEGRAM_POLLING};
 pub use lifecycle::LifeRow;
 pub use memories::{MemoryFilter, NewMemory, PoolCounts, RankRow};
 pub use memory_terms::{MAX_DEDUP_CANDIDATES, SimilarMemory};
-pub use messages::{MessageRow, NewMessage};
+pub use messages::{MessageRow, NewMessage, ReplyAttempt};
 pub use reflector::{DueChat, ReflectionTx, ReflectorState, RunRecord, RunStats, SetAside};
 pub use search::{Bm25Hit, MessageHit, SearchScope, message_search_text, search_text};
 pub use usage::{InjectionLog, Tokens, TurnRecord, UsageRow, UsageSummary};
@@ -126,6 +126,13 @@ pub(crate) fn text_opt(s: Option<&str>) -> Option<std::borrow::Cow<'_, str>> {
 pub fn now_ms() -> i64 {
     chrono::Utc::now().timestamp_millis()
 }
+
+/// How long a pooled PostgreSQL connection may sit idle and still be used without checking
+/// it first (see `open_postgres`).
+#[cfg(not(test))]
+const PG_CHECK_IDLE_AFTER: Duration = Duration::from_secs(2);
+#[cfg(test)]
+const PG_CHECK_IDLE_AFTER: Duration = Duration::from_millis(200);
 
 /// Handle to the database; cheap to clone.
 #[derive(Clone)]
@@ -232,6 +239,25 @@ impl Store {
         let pool = PgPoolOptions::new()
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(10))
+            // A pooled connection is checked before use only when it sat idle: a server
+            // restart or a dropped link shows there, and the pool opens a fresh one. A busy
+            // connection is not, since that check is a round trip to the server per statement
+            // (sqlx's `test_before_acquire`, which would double the round trips of every turn).
+            .test_before_acquire(false)
+            .before_acquire(|conn, meta| {
+                Box::pin(async move {
+                    if meta.idle_for < PG_CHECK_IDLE_AFTER {
+                        return Ok(true);
+                    }
+                    match sqlx::Connection::ping(conn).await {
+                        Ok(()) => Ok(true),
+                        Err(e) => {
+                            tracing::info!(error = %e, "an idle PostgreSQL connection is gone; opening another");
+                            Ok(false)
+                        }
+                    }
+                })
+            })
             .connect(url)
             .await?;
         // sqlx's PostgreSQL migrator holds an advisory lock while it runs: replicas starting
@@ -512,6 +538,39 @@ mod tests {
             .await;
             check().await;
             assert_eq!(store.count_injectable(a).await.unwrap(), 1);
+        }
+    }
+
+    /// The server dropped the pool's connections while they sat idle (a restart, a dropped
+    /// link): the next statements get fresh ones instead of failing, although a connection in
+    /// use is not checked before each statement.
+    #[tokio::test]
+    async fn postgres_connections_dropped_while_idle_are_replaced() {
+        for store in testing::backends().await {
+            let db::Pool::Postgres(pg) = &store.pool else {
+                continue;
+            };
+            // Several connections in the pool, all idle afterwards.
+            let busy: Vec<_> = futures_util::future::join_all((0..3).map(|_| pg.acquire())).await;
+            drop(busy);
+            let mut own: sqlx::PgConnection =
+                sqlx::Connection::connect_with(&*pg.connect_options())
+                    .await
+                    .unwrap();
+            let cut: Vec<bool> = sqlx::query_scalar(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                  WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            )
+            .fetch_all(&mut own)
+            .await
+            .unwrap();
+            assert!(cut.len() >= 3 && cut.iter().all(|c| *c), "{cut:?}");
+            // Idle for longer than a connection is trusted unchecked.
+            tokio::time::sleep(PG_CHECK_IDLE_AFTER + Duration::from_millis(50)).await;
+            for _ in 0..4 {
+                store.ping().await.expect("a fresh connection");
+            }
+            assert!(store.list_chats().await.unwrap().is_empty());
         }
     }
 

@@ -3,7 +3,7 @@
 use sqlx::FromRow;
 
 use super::db::{Conn, on_conn};
-use super::messages::insert_message_in;
+use super::messages::{bind_message, insert_message_sql};
 use super::{NewMessage, Result, Store, now_ms, on_pool};
 
 /// Tokens spent by one chat (or the background, `chat` = None) on one model.
@@ -76,22 +76,23 @@ impl Store {
         insert_usage(conn.conn(), chat_id, provider, model, purpose, tokens).await
     }
 
-    /// A model turn's records in one write transaction: its prompt's injection, each model
-    /// call's tokens (purpose `chat`) and its answer; returns the answer's message id. Every
-    /// turn writes through SQLite's one writer connection, where turns queue under load: one
-    /// transaction instead of a write each (the injection used to be written before the model
-    /// call, then each call's tokens, then the answer).
+    /// A model turn's records, written at once: its prompt's injection, each model call's
+    /// tokens (purpose `chat`) and its answer; returns the answer's message id. Every turn
+    /// writes through SQLite's one writer connection, where turns queue under load, so they
+    /// are one statement text ([`turn_sql`]): on SQLite its three inserts in one transaction,
+    /// on PostgreSQL one statement (atomic by itself), so one round trip to the server.
     pub async fn record_turn(&self, turn: &TurnRecord<'_>) -> Result<Option<i64>> {
-        let mut tx = self.writer.begin_inserts().await?;
-        insert_injection(tx.conn(), turn.chat_id, turn.injection).await?;
-        for &tokens in turn.calls {
-            let chat = Some(turn.chat_id);
-            insert_usage(tx.conn(), chat, turn.provider, turn.model, "chat", tokens).await?;
+        let sql = turn_sql(
+            self.writer.is_postgres(),
+            turn.calls.len(),
+            turn.answer.is_some(),
+        );
+        if self.writer.is_postgres() {
+            let mut conn = self.writer.acquire().await?;
+            return bind_turn(conn.conn(), &sql, turn).await;
         }
-        let answer = match turn.answer {
-            Some(m) => insert_message_in(tx.conn(), m).await?,
-            None => None,
-        };
+        let mut tx = self.writer.begin_inserts().await?;
+        let answer = bind_turn(tx.conn(), &sql, turn).await?;
         tx.commit().await?;
         Ok(answer)
     }
@@ -151,6 +152,71 @@ impl Store {
     }
 }
 
+/// Runs [`turn_sql`] with `turn`'s values.
+async fn bind_turn(conn: Conn<'_>, sql: &str, turn: &TurnRecord<'_>) -> Result<Option<i64>> {
+    let tokens = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    let log = turn.injection;
+    on_conn!(conn, c => {
+        let mut q = sqlx::query_scalar::<_, i64>(sql)
+            .bind(turn.chat_id)
+            .bind(now_ms())
+            .bind(log.candidates)
+            .bind(log.selected)
+            .bind(log.omitted)
+            .bind(log.tokens)
+            .bind(super::text(turn.provider))
+            .bind(super::text(turn.model));
+        for call in turn.calls {
+            q = q.bind(tokens(call.input)).bind(tokens(call.output));
+        }
+        if let Some(m) = turn.answer {
+            q = bind_message(q, m);
+        }
+        q.fetch_optional(c).await
+    })
+}
+
+/// The statement text of [`Store::record_turn`] for `calls` model calls, with or without an
+/// answer. Its values: `$1` chat id, `$2` now, `$3`–`$6` the injection, `$7` provider, `$8`
+/// model, then each call's input and output tokens, then the answer's values as
+/// [`super::messages::MESSAGE_VALUES`] orders them. The answer's id is the one row it returns.
+///
+/// SQLite runs the statements one after the other (inside the caller's transaction);
+/// PostgreSQL takes the inserts before the last as data-modifying `WITH` clauses, so the
+/// whole is one statement.
+pub(super) fn turn_sql(postgres: bool, calls: usize, answer: bool) -> String {
+    let mut inserts = vec![
+        "INSERT INTO memory_injection_logs (chat_id, created_at, candidates, selected, omitted, tokens)
+         VALUES ($1, $2, $3, $4, $5, $6)"
+            .to_string(),
+    ];
+    if calls > 0 {
+        let rows: Vec<String> = (0..calls)
+            .map(|k| format!("($1, $7, $8, 'chat', ${}, ${}, $2)", 9 + 2 * k, 10 + 2 * k))
+            .collect();
+        inserts.push(format!(
+            "INSERT INTO llm_usage (chat_id, provider, model, purpose, input_tokens, output_tokens, created_at)
+         VALUES {}",
+            rows.join(", ")
+        ));
+    }
+    if answer {
+        inserts.push(insert_message_sql(9 + 2 * calls));
+    }
+    if !postgres {
+        return inserts.join(";\n");
+    }
+    let last = inserts.pop().unwrap_or_default();
+    let with: Vec<String> = (inserts.iter().enumerate())
+        .map(|(i, insert)| format!("w{i} AS ({insert})"))
+        .collect();
+    if with.is_empty() {
+        last
+    } else {
+        format!("WITH {}\n{last}", with.join(",\n"))
+    }
+}
+
 async fn insert_usage(
     mut conn: Conn<'_>,
     chat_id: Option<i64>,
@@ -170,22 +236,6 @@ async fn insert_usage(
     .bind(i64::try_from(tokens.input).unwrap_or(i64::MAX))
     .bind(i64::try_from(tokens.output).unwrap_or(i64::MAX))
     .bind(now_ms())
-    .execute(c)
-    .await
-    .map(|_| ()))
-}
-
-async fn insert_injection(mut conn: Conn<'_>, chat_id: i64, log: InjectionLog) -> Result<()> {
-    on_conn!(conn.re(), c => sqlx::query(
-        "INSERT INTO memory_injection_logs (chat_id, created_at, candidates, selected, omitted, tokens)
-         VALUES ($1, $2, $3, $4, $5, $6)",
-    )
-    .bind(chat_id)
-    .bind(now_ms())
-    .bind(log.candidates)
-    .bind(log.selected)
-    .bind(log.omitted)
-    .bind(log.tokens)
     .execute(c)
     .await
     .map(|_| ()))
@@ -259,6 +309,65 @@ mod tests {
             );
             let history = store.session_history(session, i64::MAX, 10).await.unwrap();
             assert_eq!(history.len(), 1, "only the answer: {history:?}");
+
+            // A model call, then no answer (the tool loop ran out): its tokens are kept.
+            let ran_out = TurnRecord {
+                calls: &calls[..1],
+                answer: None,
+                ..turn
+            };
+            assert_eq!(store.record_turn(&ran_out).await.unwrap(), None);
+            let u = &store.usage_by_chat(Some(chat.id)).await.unwrap()[0];
+            assert_eq!((u.calls, u.input_tokens, u.output_tokens), (3, 340, 34));
+
+            // All or nothing: an answer that cannot be stored (no such chat) takes the
+            // injection and the tokens with it.
+            let orphan = NewMessage::from_bot(chat.id + 999, session, "lost");
+            let broken = TurnRecord {
+                answer: Some(&orphan),
+                ..turn
+            };
+            let before = store.injection_count(chat.id).await;
+            assert!(store.record_turn(&broken).await.is_err());
+            assert_eq!(store.injection_count(chat.id).await, before);
+            let u = &store.usage_by_chat(Some(chat.id)).await.unwrap()[0];
+            assert_eq!(u.calls, 3, "no tokens of the failed record");
         }
+    }
+
+    impl Store {
+        async fn injection_count(&self, chat_id: i64) -> i64 {
+            on_pool!(&self.pool, c => sqlx::query_scalar(
+                "SELECT COUNT(*) FROM memory_injection_logs WHERE chat_id = $1",
+            )
+            .bind(chat_id)
+            .fetch_one(c)
+            .await)
+            .unwrap()
+        }
+    }
+
+    /// SQLite gets the inserts one after the other, PostgreSQL one statement whose last
+    /// insert (the answer's, when there is one) returns the id.
+    #[test]
+    fn a_turn_is_one_statement_text_per_backend() {
+        let sqlite = turn_sql(false, 2, true);
+        assert_eq!(sqlite.matches("INSERT INTO").count(), 3);
+        assert_eq!(sqlite.matches(';').count(), 2);
+        assert!(
+            sqlite
+                .contains("($1, $7, $8, 'chat', $9, $10, $2), ($1, $7, $8, 'chat', $11, $12, $2)")
+        );
+        assert!(sqlite.contains("VALUES ($13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"));
+        let pg = turn_sql(true, 2, true);
+        assert!(
+            pg.starts_with("WITH w0 AS (INSERT INTO memory_injection_logs"),
+            "{pg}"
+        );
+        assert!(pg.contains("w1 AS (INSERT INTO llm_usage"), "{pg}");
+        assert!(!pg.contains(';'));
+        assert!(pg.ends_with("ON CONFLICT DO NOTHING RETURNING id"), "{pg}");
+        assert!(turn_sql(true, 0, false).starts_with("INSERT INTO memory_injection_logs"));
+        assert!(turn_sql(true, 1, false).ends_with("VALUES ($1, $7, $8, 'chat', $9, $10, $2)"));
     }
 }

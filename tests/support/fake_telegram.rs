@@ -104,11 +104,16 @@ impl FakeTelegram {
 
     /// Queues a raw update (its `update_id` is set unless `raw` already has one). Returns it.
     pub fn push_update(&self, mut update: Value) -> i64 {
+        // Numbered under the queue's lock, so the queue stays in update-id order as
+        // Telegram's does: a bot confirming an offset must not confirm an update that a
+        // concurrent push numbered lower but queued later.
+        let mut updates = self.inner.updates.lock().unwrap();
         let id = next_id(&self.inner.next_update_id);
         if update.get("update_id").is_none() && update.is_object() {
             update["update_id"] = json!(id);
         }
-        self.inner.updates.lock().unwrap().push(update);
+        updates.push(update);
+        drop(updates);
         self.inner.changed.notify_waiters();
         id
     }
