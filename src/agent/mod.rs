@@ -101,6 +101,8 @@ pub struct Pending {
     pub message_id: i64,
     pub platform_message_id: Option<String>,
     pub platform_thread_id: Option<String>,
+    /// `chats.id` of `chat`, where known already (saves looking it up again).
+    pub chat_id: Option<i64>,
 }
 
 impl Pending {
@@ -112,6 +114,7 @@ impl Pending {
             message_id: m.id,
             platform_message_id: m.platform_message_id,
             platform_thread_id: m.platform_thread_id,
+            chat_id: Some(chat.id),
         }
     }
 }
@@ -267,6 +270,7 @@ impl Agent {
                         message_id,
                         platform_message_id: msg.platform_message_id.clone(),
                         platform_thread_id: msg.platform_thread_id.clone(),
+                        chat_id: None,
                     }),
                 }
             })
@@ -294,8 +298,12 @@ impl Agent {
             return true;
         }
         let held = async {
-            match self.store.find_chat(&pending.chat).await? {
-                Some(chat) => self.store.holds_turn(chat.id).await,
+            let chat_id = match pending.chat_id {
+                Some(id) => Some(id),
+                None => self.store.find_chat(&pending.chat).await?.map(|c| c.id),
+            };
+            match chat_id {
+                Some(id) => self.store.holds_turn(id).await,
                 None => Ok(false),
             }
         };

@@ -23,7 +23,7 @@ pub trait Answers {
     /// Whether `sender` may be answered in group `chat` now (the group rate limit).
     fn check_rate(&self, chat: &str, sender: &str, now_ms: i64) -> Rate;
     /// Queues an answer, or hands it back when its chat's queue is full.
-    fn try_dispatch(&self, pending: Pending) -> Result<(), Pending>;
+    fn try_dispatch(&self, pending: Pending) -> Result<(), Box<Pending>>;
 }
 
 /// What a sender is told when their chat already has a full queue of answers to wait for.
