@@ -31,6 +31,30 @@ pub struct ReplyAttempt {
     pub attempt: i64,
 }
 
+/// A message's chat, read beside it as `chat_external_id`, `chat_title`, `chat_is_group` and
+/// `chat_created_at`.
+#[derive(FromRow)]
+struct ChatColumns {
+    chat_external_id: String,
+    chat_title: Option<String>,
+    chat_is_group: bool,
+    chat_created_at: i64,
+}
+
+impl ChatColumns {
+    /// The chat row of `message`, on `channel`.
+    fn of(self, message: &MessageRow, channel: String) -> ChatRow {
+        ChatRow {
+            id: message.chat_id,
+            channel,
+            external_chat_id: self.chat_external_id,
+            title: self.chat_title,
+            is_group: self.chat_is_group,
+            created_at: self.chat_created_at,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct NewMessage<'a> {
     pub chat_id: i64,
@@ -159,10 +183,8 @@ impl Store {
             message: MessageRow,
             reply_attempts: i64,
             chat_channel: String,
-            chat_external_id: String,
-            chat_title: Option<String>,
-            chat_is_group: bool,
-            chat_created_at: i64,
+            #[sqlx(flatten)]
+            chat: ChatColumns,
         }
         // SQLite's RETURNING may not name a joined table, but may hold subqueries.
         let row: Option<Row> = on_pool!(&self.writer, c => sqlx::query_as(
@@ -178,14 +200,7 @@ impl Store {
         .fetch_optional(c)
         .await)?;
         Ok(row.map(|r| ReplyAttempt {
-            chat: ChatRow {
-                id: r.message.chat_id,
-                channel: r.chat_channel,
-                external_chat_id: r.chat_external_id,
-                title: r.chat_title,
-                is_group: r.chat_is_group,
-                created_at: r.chat_created_at,
-            },
+            chat: r.chat.of(&r.message, r.chat_channel),
             message: r.message,
             attempt: r.reply_attempts,
         }))
@@ -202,10 +217,8 @@ impl Store {
         struct Row {
             #[sqlx(flatten)]
             message: MessageRow,
-            chat_external_id: String,
-            chat_title: Option<String>,
-            chat_is_group: bool,
-            chat_created_at: i64,
+            #[sqlx(flatten)]
+            chat: ChatColumns,
         }
         let rows: Vec<Row> = on_pool!(&self.pool, c => sqlx::query_as(
             "SELECT m.*, c.external_chat_id AS chat_external_id, c.title AS chat_title,
@@ -220,17 +233,7 @@ impl Store {
         .await)?;
         Ok(rows
             .into_iter()
-            .map(|r| {
-                let chat = ChatRow {
-                    id: r.message.chat_id,
-                    channel: channel.to_string(),
-                    external_chat_id: r.chat_external_id,
-                    title: r.chat_title,
-                    is_group: r.chat_is_group,
-                    created_at: r.chat_created_at,
-                };
-                (chat, r.message)
-            })
+            .map(|r| (r.chat.of(&r.message, channel.to_string()), r.message))
             .collect())
     }
 
