@@ -7,7 +7,7 @@
 //! new chat, a changed title, no open session, a redelivery) the chat and session are read
 //! and made in the same transaction, then the message is inserted.
 
-use super::chats::{open_session, start_session_in, upsert_chat};
+use super::chats::{open_session_if_none, upsert_chat};
 use super::db::{Conn, on_conn};
 use super::search::message_search_text;
 use super::{Result, Store, now_ms};
@@ -88,15 +88,14 @@ async fn insert_in_open_session(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<O
 /// (now found by the one-statement insert); `None` for a redelivery.
 async fn insert_making_room(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<i64>> {
     let chat = upsert_chat(conn.re(), a.chat, a.is_group, a.chat_title).await?;
-    if open_session(conn.re(), chat.id).await?.is_none() {
-        start_session_in(conn.re(), chat.id).await?;
-    }
+    open_session_if_none(conn.re(), chat.id).await?;
     insert_in_open_session(conn, a).await
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::db::on_pool;
     use crate::store::testing::backends;
 
     fn arrival<'a>(chat: &'a ChatKey, id: &'a str, text: &'a str) -> Arrival<'a> {
@@ -188,6 +187,30 @@ mod tests {
                 .await
                 .unwrap();
             assert_eq!(old.len(), 2, "hi and second stay in the old session");
+
+            // A known chat with no open session at all: its next messages open exactly one.
+            on_pool!(&store.writer, c => sqlx::query(
+                "UPDATE sessions SET ended_at = 1 WHERE chat_id = $1 AND ended_at IS NULL",
+            )
+            .bind(known_chat.id)
+            .execute(c)
+            .await
+            .map(|_| ()))
+            .unwrap();
+            let ids: Vec<i64> = store
+                .store_arrivals(&[
+                    arrival(&known, "5", "after a pause"),
+                    arrival(&known, "6", "and more"),
+                ])
+                .await
+                .unwrap()
+                .into_iter()
+                .map(Option::unwrap)
+                .collect();
+            let reopened = store.current_session(known_chat.id).await.unwrap();
+            assert_ne!(reopened, new_session);
+            let history = store.session_history(reopened, i64::MAX, 10).await.unwrap();
+            assert_eq!(history.iter().map(|m| m.id).collect::<Vec<_>>(), ids);
         }
     }
 
