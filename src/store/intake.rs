@@ -4,8 +4,9 @@
 //! in one transaction: one commit instead of one per message, and one flush of the search
 //! index. A message of a known chat, as it was, with its session open — nearly every
 //! message — is one statement: the insert finds its chat and session itself. Otherwise (a
-//! new chat, a changed title, no open session, a redelivery) the chat and session are read
-//! and made in the same transaction, then the message is inserted.
+//! new chat, a changed title, no open session, a redelivery) the chat is made or brought up
+//! to date and a session opened unless one is, in the same transaction, then the message is
+//! inserted.
 
 use super::chats::{open_session_if_none, upsert_chat};
 use super::db::{Conn, on_conn};

@@ -154,7 +154,6 @@ impl Store {
 
 /// Runs [`turn_sql`] with `turn`'s values.
 async fn bind_turn(conn: Conn<'_>, sql: &str, turn: &TurnRecord<'_>) -> Result<Option<i64>> {
-    let tokens = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
     let log = turn.injection;
     on_conn!(conn, c => {
         let mut q = sqlx::query_scalar::<_, i64>(sql)
@@ -167,7 +166,7 @@ async fn bind_turn(conn: Conn<'_>, sql: &str, turn: &TurnRecord<'_>) -> Result<O
             .bind(super::text(turn.provider))
             .bind(super::text(turn.model));
         for call in turn.calls {
-            q = q.bind(tokens(call.input)).bind(tokens(call.output));
+            q = q.bind(stored_count(call.input)).bind(stored_count(call.output));
         }
         if let Some(m) = turn.answer {
             q = bind_message(q, m);
@@ -217,6 +216,11 @@ pub(super) fn turn_sql(postgres: bool, calls: usize, answer: bool) -> String {
     }
 }
 
+/// A token count as the database keeps it (a signed 64-bit column; saturating).
+fn stored_count(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
 async fn insert_usage(
     mut conn: Conn<'_>,
     chat_id: Option<i64>,
@@ -233,8 +237,8 @@ async fn insert_usage(
     .bind(super::text(provider))
     .bind(super::text(model))
     .bind(purpose)
-    .bind(i64::try_from(tokens.input).unwrap_or(i64::MAX))
-    .bind(i64::try_from(tokens.output).unwrap_or(i64::MAX))
+    .bind(stored_count(tokens.input))
+    .bind(stored_count(tokens.output))
     .bind(now_ms())
     .execute(c)
     .await
