@@ -6,6 +6,7 @@
 //! typed rows and small methods defined here, never with queries.
 
 mod chats;
+mod checkpoint;
 mod console;
 mod db;
 mod dialect;
@@ -278,7 +279,12 @@ impl Store {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(10))
-            .foreign_keys(true);
+            .foreign_keys(true)
+            // Checkpoints run in the background (`checkpoint.rs`); this is the safety net.
+            .pragma(
+                "wal_autocheckpoint",
+                checkpoint::WRITER_CHECKPOINT_PAGES.to_string(),
+            );
         if let Some(dir) = options.get_filename().parent()
             && !dir.as_os_str().is_empty()
         {
@@ -320,6 +326,9 @@ impl Store {
         let writer = if in_memory {
             pool.clone()
         } else {
+            let mut wal = options.get_filename().as_os_str().to_owned();
+            wal.push("-wal");
+            checkpoint::spawn(pool.clone(), wal.into());
             SqlitePoolOptions::new()
                 .max_connections(1)
                 .test_before_acquire(false)
