@@ -15,6 +15,9 @@
 //! MNEME_LOAD_ROWS=webhook (a word of the row names) runs only the matching rows; with
 //! MNEME_LOAD_PERF=DIR each row's daemons are sampled by `perf record -g` during the load, one
 //! `DIR/<row>.data` per row, for `perf report`.
+//!
+//! The first row is the floor: the same load through a bare relay (`support/relay.rs`: webhook
+//! in, one model request, `sendMessage`; no store, no prompt) in place of the daemon.
 
 #[path = "../tests/support/mod.rs"]
 #[allow(unused_imports)] // dead_code is allowed inside support itself
@@ -23,6 +26,8 @@ mod support;
 #[path = "support/measure.rs"]
 #[allow(dead_code)] // model_dir is for the other benches
 mod measure;
+#[path = "support/relay.rs"]
+mod relay;
 #[path = "support/stats.rs"]
 mod stats;
 
@@ -134,13 +139,14 @@ async fn chat(row: Arc<Row>, c: usize, mut answers: UnboundedReceiver<Instant>) 
     samples
 }
 
-/// One row: `replicas` daemons on one database started, loaded, stopped. `Err` when one did
-/// not start.
+/// One row: `replicas` daemons on one database started, loaded, stopped (or, with `bare`, the
+/// relay in place of the daemon). `Err` when one did not start.
 async fn row(
     load: Load,
     mode: Mode,
     database_url: Option<&str>,
     replicas: usize,
+    bare: bool,
 ) -> Result<(), String> {
     let llm = FakeLlm::start().await;
     llm.fallback(openai_text_after("Noted, thank you.", load.llm));
@@ -167,7 +173,22 @@ async fn row(
         }
         let config = write_config(&home, &config_yaml(&llm, &home, &extra));
         let log_path = home.join("daemon.log");
-        let child = command(&config, &["start"])
+        let mut daemon = command(&config, &["start"]);
+        if bare {
+            let settings = relay::Settings {
+                listen: format!("127.0.0.1:{port}"),
+                webhook_url: hook_url.clone(),
+                secret: SECRET.into(),
+                llm_url: llm.url.clone(),
+                api_url: tg.url.clone(),
+                token: tg.token.clone(),
+            };
+            daemon = tokio::process::Command::new(std::env::current_exe().unwrap());
+            daemon
+                .env(relay::ENV, serde_json::to_string(&settings).unwrap())
+                .kill_on_drop(true);
+        }
+        let child = daemon
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(std::fs::File::create(&log_path).unwrap())
@@ -208,7 +229,12 @@ async fn row(
         })
     };
     let switches_before = daemon_switches();
-    let perf = perf_record(&pid_texts, mode, database_url.is_some(), replicas);
+    let backend = match (bare, database_url) {
+        (true, _) => "relay",
+        (false, None) => "sqlite",
+        (false, Some(_)) => "postgres",
+    };
+    let perf = perf_record(&pid_texts, mode, backend, replicas);
 
     // Each chat waits for its own answers; one task hands them out as the fake takes them.
     let mut on_sent = tg.on_sent();
@@ -391,7 +417,7 @@ async fn row(
 fn perf_record(
     pids: &[String],
     mode: Mode,
-    postgres: bool,
+    backend: &str,
     replicas: usize,
 ) -> Option<std::process::Child> {
     let dir = std::env::var("MNEME_LOAD_PERF")
@@ -399,8 +425,7 @@ fn perf_record(
         .filter(|d| !d.is_empty())?;
     std::fs::create_dir_all(&dir).ok()?;
     let name = format!(
-        "{}-{}-{replicas}.data",
-        if postgres { "postgres" } else { "sqlite" },
+        "{backend}-{}-{replicas}.data",
         if mode == Mode::Webhook {
             "webhook"
         } else {
@@ -428,8 +453,19 @@ fn perf_record(
     }
 }
 
-#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
-async fn main() {
+fn main() {
+    if relay::run_if_asked() {
+        return;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(bench());
+}
+
+async fn bench() {
     if !std::env::args().any(|a| a == "--bench") {
         println!("load: run with `cargo bench --bench load`");
         return;
@@ -449,13 +485,21 @@ async fn main() {
         .ok()
         .filter(|u| !u.is_empty());
     let mut rows = vec![
-        ("SQLite, webhook", Mode::Webhook, false, 1),
-        ("SQLite, long polling", Mode::Polling, false, 1),
+        (
+            "Floor: a bare relay, webhook",
+            Mode::Webhook,
+            false,
+            1,
+            true,
+        ),
+        ("SQLite, webhook", Mode::Webhook, false, 1, false),
+        ("SQLite, long polling", Mode::Polling, false, 1, false),
     ];
     if postgres.is_some() {
-        rows.push(("PostgreSQL, webhook", Mode::Webhook, true, 1));
-        rows.push(("PostgreSQL, long polling", Mode::Polling, true, 1));
-        rows.push(("PostgreSQL, two replicas, webhook", Mode::Webhook, true, 2));
+        rows.push(("PostgreSQL, webhook", Mode::Webhook, true, 1, false));
+        rows.push(("PostgreSQL, long polling", Mode::Polling, true, 1, false));
+        let two = "PostgreSQL, two replicas, webhook";
+        rows.push((two, Mode::Webhook, true, 2, false));
     }
     let only = std::env::var("MNEME_LOAD_ROWS").unwrap_or_default();
     let only = only.to_lowercase();
@@ -463,7 +507,7 @@ async fn main() {
         only.split(',')
             .any(|w| name.to_lowercase().contains(w.trim()))
     };
-    for (name, mode, on_postgres, replicas) in rows {
+    for (name, mode, on_postgres, replicas, bare) in rows {
         if !wanted(name) {
             continue;
         }
@@ -471,7 +515,7 @@ async fn main() {
         // Each PostgreSQL row on a database of its own.
         let database = (on_postgres)
             .then(|| support::postgres::scratch_database(postgres.clone().unwrap_or_default()));
-        if let Err(why) = row(load, mode, database.as_deref(), replicas).await {
+        if let Err(why) = row(load, mode, database.as_deref(), replicas, bare).await {
             println!("  did not run: {why}");
         }
     }
