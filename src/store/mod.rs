@@ -45,7 +45,7 @@ pub use messages::{MessageRow, NewMessage, ReplyAttempt};
 pub use reflector::{DueChat, ReflectionTx, ReflectorState, RunRecord, RunStats, SetAside};
 pub use search::{Bm25Hit, MessageHit, SearchScope, message_search_text, search_text};
 pub use usage::{InjectionLog, Tokens, TurnRecord, UsageRow, UsageSummary};
-pub use vectors::{PendingEmbedding, StoredVector, decode_vector, encode_vector};
+pub use vectors::{PendingEmbedding, StoredVector, VectorPage, decode_vector, encode_vector};
 
 use db::{on_conn, on_pool};
 

@@ -20,6 +20,17 @@ pub struct StoredVector {
     pub vector: Vec<f32>,
 }
 
+/// Up to a page of a scope's vectors in write order ([`Store::vectors_since`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VectorPage {
+    /// The page's vectors of the asked width (a row whose bytes are not one is left out).
+    pub vectors: Vec<StoredVector>,
+    /// Rows read, left out or not: fewer than the page's size means there are no more.
+    pub rows: usize,
+    /// The newest `seq` read (0 when none was).
+    pub last_seq: i64,
+}
+
 /// An active memory waiting for its embedding.
 #[derive(Debug, Clone, PartialEq, Eq, FromRow)]
 pub struct PendingEmbedding {
@@ -101,36 +112,43 @@ impl Store {
             .await)
     }
 
-    /// The vectors of `scope` made by `model` with `dim` dimensions and written after
-    /// `after_seq`, in write order.
+    /// The first `limit` vectors of `scope` made by `model` with `dim` dimensions and written
+    /// after `after_seq`, in write order. Read page by page, a scope's 100k vectors never sit in
+    /// memory all at once as rows and again as floats beside the index they are loaded into.
     pub async fn vectors_since(
         &self,
         scope: i64,
         model: &str,
         dim: usize,
         after_seq: i64,
-    ) -> Result<Vec<StoredVector>> {
+        limit: usize,
+    ) -> Result<VectorPage> {
         let rows: Vec<(i64, i64, Vec<u8>)> = on_pool!(&self.pool, c => sqlx::query_as(
             "SELECT seq, memory_id, vector FROM memory_vectors
-             WHERE scope = $1 AND seq > $2 AND model = $3 AND dim = $4 ORDER BY seq",
+             WHERE scope = $1 AND seq > $2 AND model = $3 AND dim = $4 ORDER BY seq LIMIT $5",
         )
         .bind(scope)
         .bind(after_seq)
         .bind(model)
         .bind(dim as i64)
+        .bind(i64::try_from(limit).unwrap_or(i64::MAX))
         .fetch_all(c)
         .await)?;
-        Ok(rows
-            .into_iter()
-            .filter_map(|(seq, memory_id, blob)| {
-                decode_vector(&blob).map(|vector| StoredVector {
-                    seq,
-                    memory_id,
-                    vector,
+        Ok(VectorPage {
+            rows: rows.len(),
+            last_seq: rows.last().map_or(0, |r| r.0),
+            vectors: rows
+                .into_iter()
+                .filter_map(|(seq, memory_id, blob)| {
+                    decode_vector(&blob).map(|vector| StoredVector {
+                        seq,
+                        memory_id,
+                        vector,
+                    })
                 })
-            })
-            .filter(|v| v.vector.len() == dim)
-            .collect())
+                .filter(|v| v.vector.len() == dim)
+                .collect(),
+        })
     }
 
     /// The stored vectors of `ids` made by `model` with `dim` dimensions (ids without one are
@@ -332,6 +350,57 @@ mod tests {
             assert!(store.vectors_of(&ids, "other", 4).await.unwrap().is_empty());
             assert!(store.vectors_of(&ids, "m", 3).await.unwrap().is_empty());
             assert!(store.vectors_of(&[], "m", 4).await.unwrap().is_empty());
+        }
+    }
+
+    /// A scope's vectors come page by page in write order, each page saying how far it read;
+    /// a stored row that is not a vector of the width asked for is read past, not returned.
+    #[tokio::test]
+    async fn vectors_since_reads_page_by_page() {
+        for store in crate::store::testing::backends().await {
+            let mut ids = Vec::new();
+            for n in 0..6 {
+                let fact = crate::store::tests::fact(MemoryScope::Global, &format!("fact {n}"));
+                ids.push(store.insert_memory(&fact).await.unwrap());
+            }
+            let pending = store.pending_embeddings(10).await.unwrap();
+            let items: Vec<_> = (pending.into_iter())
+                .filter(|p| p.memory_id != ids[5])
+                .map(|p| {
+                    let v = vec![p.memory_id as f32, 0.0, 0.0, 1.0];
+                    (p, v)
+                })
+                .collect();
+            store.store_embeddings("m", &items).await.unwrap();
+            // Written last: three bytes where four floats belong.
+            on_pool!(&store.pool, c => sqlx::query(
+                "INSERT INTO memory_vectors (memory_id, scope, model, dim, vector, created_at)
+                 VALUES ($1, 0, 'm', 4, $2, 0)",
+            )
+            .bind(ids[5])
+            .bind(vec![1u8, 2, 3])
+            .execute(c)
+            .await
+            .map(|_| ())
+            .unwrap());
+
+            let (mut after, mut read, mut pages) = (0, Vec::new(), Vec::new());
+            loop {
+                let page = store.vectors_since(0, "m", 4, after, 2).await.unwrap();
+                pages.push((page.rows, page.vectors.len()));
+                if page.rows == 0 {
+                    assert_eq!(page.last_seq, 0);
+                    break;
+                }
+                assert!(page.last_seq > after, "a page reads past the one before");
+                read.extend(page.vectors.iter().map(|v| v.memory_id));
+                after = page.last_seq;
+            }
+            assert_eq!(pages, vec![(2, 2), (2, 2), (2, 1), (0, 0)]);
+            assert_eq!(read, ids[..5]);
+            let all = store.vectors_since(0, "m", 4, 0, usize::MAX).await.unwrap();
+            assert_eq!((all.rows, all.vectors.len()), (6, 5));
+            assert_eq!(all.last_seq, after);
         }
     }
 }

@@ -24,6 +24,14 @@ use super::codes::{quantize_into, top_k};
 use crate::memory::rank::cosine;
 use crate::store::Store;
 
+/// Vectors read per query while loading a scope (about 6 MB of rows at 384 dimensions): the
+/// rows and their floats are freed page by page, so loading 100k vectors costs the index's
+/// memory, not three copies of them. (Two in unit tests, so that their scopes load in pages.)
+#[cfg(not(test))]
+const LOAD_PAGE: usize = 4096;
+#[cfg(test)]
+const LOAD_PAGE: usize = 2;
+
 /// The vectors of one scope.
 #[derive(Debug, Default)]
 struct ScopeVectors {
@@ -134,13 +142,19 @@ impl VectorIndex {
             };
         }
         let was_loaded = s.loaded;
-        let fresh = store
-            .vectors_since(scope, &self.model, dim, s.max_seq)
-            .await?;
-        let writes = fresh.len() as i64;
-        for v in fresh {
-            s.upsert(v.memory_id, &v.vector);
-            s.max_seq = s.max_seq.max(v.seq);
+        let mut writes = 0;
+        loop {
+            let page = store
+                .vectors_since(scope, &self.model, dim, s.max_seq, LOAD_PAGE)
+                .await?;
+            writes += page.vectors.len() as i64;
+            for v in page.vectors {
+                s.upsert(v.memory_id, &v.vector);
+            }
+            s.max_seq = s.max_seq.max(page.last_seq);
+            if page.rows < LOAD_PAGE {
+                break;
+            }
         }
         // Each vector written bumps the generation once; any more means some were removed
         // (archived, forgotten, edited or re-embedded): keep only the stored ones.
@@ -217,6 +231,46 @@ impl VectorIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Stores a vector for each of new global memories `facts`.
+    async fn embed_new(store: &Store, facts: std::ops::Range<usize>) {
+        for k in facts {
+            let fact = crate::store::NewMemory {
+                scope: crate::base::MemoryScope::Global,
+                category: crate::base::Category::Knowledge,
+                content: format!("fact number {k}"),
+                subject: None,
+                confidence: 0.7,
+                source: crate::base::Source::Explicit,
+                source_message_ids: vec![],
+                created_at: None,
+                last_seen_at: None,
+                archived: false,
+                key: None,
+            };
+            store.insert_memory(&fact).await.unwrap();
+        }
+        let items: Vec<_> = (store.pending_embeddings(100).await.unwrap().into_iter())
+            .map(|p| {
+                let v = vec![p.memory_id as f32, 1.0, 0.0, 0.0];
+                (p, v)
+            })
+            .collect();
+        store.store_embeddings("m", &items).await.unwrap();
+    }
+
+    /// A scope loads in pages of [`LOAD_PAGE`] (two here): all of it at first, then what was
+    /// written since.
+    #[tokio::test]
+    async fn a_scope_loads_page_by_page() {
+        for store in crate::store::testing::backends().await {
+            let index = VectorIndex::new("m");
+            embed_new(&store, 0..5).await;
+            assert_eq!(index.len(&store, 0, 4).await.unwrap(), 5);
+            embed_new(&store, 5..9).await;
+            assert_eq!(index.len(&store, 0, 4).await.unwrap(), 9);
+        }
+    }
 
     #[test]
     fn top_k_finds_the_nearest_rows_in_order() {
