@@ -355,7 +355,7 @@ impl Store {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// The daemon and `mneme chat` started together on a fresh data dir both open it; without
@@ -377,7 +377,7 @@ mod tests {
     }
 
     /// A fact to insert or import in store tests.
-    pub(super) fn fact(scope: crate::base::MemoryScope, content: &str) -> NewMemory {
+    pub(crate) fn fact(scope: crate::base::MemoryScope, content: &str) -> NewMemory {
         NewMemory {
             scope,
             category: crate::base::Category::Knowledge,

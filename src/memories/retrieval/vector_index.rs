@@ -235,19 +235,8 @@ mod tests {
     /// Stores a vector for each of new global memories `facts`.
     async fn embed_new(store: &Store, facts: std::ops::Range<usize>) {
         for k in facts {
-            let fact = crate::store::NewMemory {
-                scope: crate::base::MemoryScope::Global,
-                category: crate::base::Category::Knowledge,
-                content: format!("fact number {k}"),
-                subject: None,
-                confidence: 0.7,
-                source: crate::base::Source::Explicit,
-                source_message_ids: vec![],
-                created_at: None,
-                last_seen_at: None,
-                archived: false,
-                key: None,
-            };
+            let fact = format!("fact number {k}");
+            let fact = crate::store::tests::fact(crate::base::MemoryScope::Global, &fact);
             store.insert_memory(&fact).await.unwrap();
         }
         let items: Vec<_> = (store.pending_embeddings(100).await.unwrap().into_iter())
