@@ -173,8 +173,7 @@ async fn row(
         }
         let config = write_config(&home, &config_yaml(&llm, &home, &extra));
         let log_path = home.join("daemon.log");
-        let mut daemon = command(&config, &["start"]);
-        if bare {
+        let mut daemon = if bare {
             let settings = relay::Settings {
                 listen: format!("127.0.0.1:{port}"),
                 webhook_url: hook_url.clone(),
@@ -183,11 +182,13 @@ async fn row(
                 api_url: tg.url.clone(),
                 token: tg.token.clone(),
             };
-            daemon = tokio::process::Command::new(std::env::current_exe().unwrap());
-            daemon
-                .env(relay::ENV, serde_json::to_string(&settings).unwrap())
+            let mut cmd = tokio::process::Command::new(std::env::current_exe().unwrap());
+            cmd.env(relay::ENV, serde_json::to_string(&settings).unwrap())
                 .kill_on_drop(true);
-        }
+            cmd
+        } else {
+            command(&config, &["start"])
+        };
         let child = daemon
             .stdin(Stdio::null())
             .stdout(Stdio::null())
