@@ -15,7 +15,7 @@ mod measure;
 #[path = "support/retrieval_set.rs"]
 mod retrieval_set;
 
-use measure::{model_dir, rss_mb};
+use measure::{model_dir, rss_mb, status_mb};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -534,9 +534,5 @@ fn reset_peak_rss() {
 
 /// The process's peak resident memory since [`reset_peak_rss`], in MB.
 fn peak_rss_mb() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    (status.lines())
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
+    status_mb(None, "VmHWM")
 }

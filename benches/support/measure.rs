@@ -4,6 +4,12 @@ use std::path::PathBuf;
 
 /// Resident memory (VmRSS) of process `pid`, or of this one, in MB; 0 where /proc is absent.
 pub fn rss_mb(pid: Option<u32>) -> f64 {
+    status_mb(pid, "VmRSS")
+}
+
+/// A memory figure of `/proc/PID/status` (`field`, such as VmRSS or VmHWM) of process `pid`,
+/// or of this one, in MB; 0 where /proc is absent.
+pub fn status_mb(pid: Option<u32>, field: &str) -> f64 {
     let path = pid.map_or("/proc/self/status".to_string(), |p| {
         format!("/proc/{p}/status")
     });
@@ -11,8 +17,8 @@ pub fn rss_mb(pid: Option<u32>) -> f64 {
         .ok()
         .and_then(|s| {
             s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1))
+                .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+                .and_then(|v| v.split_whitespace().next())
                 .and_then(|kb| kb.parse::<f64>().ok())
         })
         .map_or(0.0, |kb| kb / 1024.0)
