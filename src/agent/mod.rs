@@ -129,6 +129,10 @@ struct TurnContext {
     session: SessionId,
     message_id: i64,
     is_control: bool,
+    /// The session's last messages up to the one answered, oldest first.
+    history: Vec<crate::store::MessageRow>,
+    /// The memories that may be injected into its prompt (the chat's and the global ones).
+    memories: i64,
 }
 
 pub struct Agent {
@@ -352,7 +356,7 @@ impl Agent {
         let started = Instant::now();
         let started_turn = self
             .store
-            .begin_reply_attempt(pending.message_id)
+            .start_turn(pending.message_id, self.config.max_history_messages)
             .await?
             .ok_or_else(|| anyhow::anyhow!("message {} is gone", pending.message_id))?;
         let attempt = started_turn.attempt;
@@ -389,17 +393,33 @@ impl Agent {
         started_turn: crate::store::ReplyAttempt,
         deltas: Option<&UnboundedSender<String>>,
     ) -> anyhow::Result<Reply> {
-        let crate::store::ReplyAttempt { message, chat, .. } = started_turn;
+        let crate::store::ReplyAttempt {
+            message,
+            chat,
+            memories,
+            mut history,
+            ..
+        } = started_turn;
         let chat_name = pending.chat.to_string();
+        let session = match message.session_id {
+            Some(s) => s,
+            None => {
+                // A message stored before sessions existed: answered in the chat's session.
+                let s = self.store.current_session(chat.id).await?;
+                history = (self.store)
+                    .session_history(s, message.id, self.config.max_history_messages)
+                    .await?;
+                s
+            }
+        };
         let ctx = TurnContext {
             is_control: self.config.is_control_chat(&chat_name),
             key: pending.chat.clone(),
-            session: match message.session_id {
-                Some(s) => s,
-                None => self.store.current_session(chat.id).await?,
-            },
+            session,
             chat,
             message_id: message.id,
+            history,
+            memories,
         };
         let text = message.text.trim();
         tracing::debug!(chat = %chat_name, message_id = message.id, "turn");

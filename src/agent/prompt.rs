@@ -36,7 +36,22 @@ impl Agent {
         key: &ChatKey,
         query: &str,
     ) -> anyhow::Result<PromptParts> {
-        let (rows, total) = self.retriever.prompt_memories(chat.id, query).await?;
+        let memories = self.store.count_injectable(chat.id).await?;
+        self.build_prompt_with(chat, key, query, memories).await
+    }
+
+    /// [`Agent::build_prompt`] for a chat known to have `memories` that may be injected (a
+    /// turn reads the count with its start).
+    pub(super) async fn build_prompt_with(
+        &self,
+        chat: &ChatRow,
+        key: &ChatKey,
+        query: &str,
+        memories: i64,
+    ) -> anyhow::Result<PromptParts> {
+        let (rows, total) = (self.retriever)
+            .prompt_memories(chat.id, query, memories)
+            .await?;
         let ordered: Vec<Candidate<'_>> = rows.iter().map(Candidate::from).collect();
         let selection = select::fit(
             &ordered,

@@ -20,13 +20,11 @@ pub(super) async fn run(
     ctx: &TurnContext,
     deltas: Option<&UnboundedSender<String>>,
 ) -> anyhow::Result<Turn> {
-    let config = &agent.config;
-    let rows = agent
-        .store
-        .session_history(ctx.session, ctx.message_id, config.max_history_messages)
-        .await?;
+    let rows = &ctx.history;
     let query = rows.last().map(|m| m.text.as_str()).unwrap_or_default();
-    let parts = agent.build_prompt(&ctx.chat, &ctx.key, query).await?;
+    let parts = agent
+        .build_prompt_with(&ctx.chat, &ctx.key, query, ctx.memories)
+        .await?;
     let sel = &parts.selection;
     let injection = InjectionLog {
         candidates: sel.candidates as i64,
@@ -49,7 +47,7 @@ async fn tool_loop(
     agent: &Agent,
     ctx: &TurnContext,
     parts: prompt::PromptParts,
-    rows: Vec<crate::store::MessageRow>,
+    rows: &[crate::store::MessageRow],
     deltas: Option<&UnboundedSender<String>>,
     calls: &mut Vec<Tokens>,
 ) -> Reply {
@@ -57,7 +55,7 @@ async fn tool_loop(
     let mut request = LlmRequest {
         model: config.model.clone(),
         system: parts.system,
-        messages: prompt::history(&rows, ctx.chat.is_group),
+        messages: prompt::history(rows, ctx.chat.is_group),
         tools: tools::specs(),
         max_tokens: config.max_tokens,
     };

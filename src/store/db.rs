@@ -89,16 +89,6 @@ impl Pool {
         }
     }
 
-    /// A transaction that only adds rows, reading nothing its writes depend on: SQLite takes
-    /// its write lock at once, as [`Pool::begin_write`]; PostgreSQL needs no write lock for it,
-    /// so it does not wait behind the writers that read first.
-    pub async fn begin_inserts(&self) -> Result<Tx> {
-        match self {
-            Self::Sqlite(p) => Ok(Tx::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?)),
-            Self::Postgres(p) => Ok(Tx::Postgres(p.begin().await?)),
-        }
-    }
-
     pub async fn close(&self) {
         match self {
             Self::Sqlite(p) => p.close().await,
@@ -157,6 +147,61 @@ fn dialect(postgres: bool, sql: &str) -> Cow<'_, str> {
     }
 }
 
+/// A SQLite write transaction written into its statement text (`BEGIN IMMEDIATE; …; COMMIT`,
+/// see [`InlineTx::text`]), so that it takes one hand-off to the connection's thread where
+/// sqlx's transactions take three (`BEGIN`, the statements, `COMMIT`) — each of them a wait
+/// for the async side while the one writer connection is held. Its rows are read with
+/// `fetch_all` (a row limit would stop before `COMMIT`). A statement that fails is rolled
+/// back by [`InlineTx::finish`]; a connection that may still be inside the transaction (the
+/// caller went away midway, or the rollback failed) is closed when dropped, which rolls back,
+/// instead of going back to the pool.
+pub struct InlineTx {
+    conn: Option<PoolConnection<Sqlite>>,
+}
+
+impl InlineTx {
+    /// `statements` (one or more, `;`-separated) as one transaction.
+    pub fn text(statements: &str) -> String {
+        format!("BEGIN IMMEDIATE;\n{statements};\nCOMMIT")
+    }
+
+    pub async fn acquire(pool: &SqlitePool) -> Result<Self> {
+        Ok(Self {
+            conn: Some(pool.acquire().await?),
+        })
+    }
+
+    pub fn conn(&mut self) -> &mut SqliteConnection {
+        self.conn.as_mut().expect("taken only by finish")
+    }
+
+    /// Ends the transaction run on [`InlineTx::conn`] with `result`: on an error it is rolled
+    /// back (it may have stopped between `BEGIN` and `COMMIT`). Returns `result`.
+    pub async fn finish<T>(mut self, result: Result<T>) -> Result<T> {
+        if result.is_err() {
+            match sqlx::query("ROLLBACK").execute(self.conn()).await {
+                Ok(_) => {}
+                // It failed before `BEGIN` took effect (the database busy), or SQLite rolled
+                // back by itself (a full disk).
+                Err(sqlx::Error::Database(e))
+                    if e.message().contains("no transaction is active") => {}
+                // Left armed: the connection is closed, not pooled.
+                Err(_) => return result,
+            }
+        }
+        self.conn.take();
+        result
+    }
+}
+
+impl Drop for InlineTx {
+    fn drop(&mut self) {
+        if let Some(mut conn) = self.conn.take() {
+            conn.close_on_drop();
+        }
+    }
+}
+
 /// `on_pool!(pool, p => expr)`: `expr` with `p` the backend's pool (`&SqlitePool` or
 /// `&PgPool`).
 macro_rules! on_pool {
@@ -203,4 +248,90 @@ pub async fn create_scratch_database(server_url: &str) -> Result<String> {
     conn.close().await?;
     url.set_path(&name);
     Ok(url.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    /// A store on a file (an in-memory database goes with its connection) and its writer.
+    async fn on_file() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", dir.path().join("mneme.db").display());
+        let store = Store::open(&url).await.unwrap();
+        let Pool::Sqlite(writer) = &store.writer else {
+            unreachable!("a SQLite URL")
+        };
+        sqlx::query("CREATE TABLE t (x INTEGER PRIMARY KEY)")
+            .execute(writer)
+            .await
+            .unwrap();
+        (dir, store)
+    }
+
+    async fn kept(store: &Store) -> Vec<i64> {
+        on_pool!(&store.writer, p => sqlx::query_scalar("SELECT x FROM t ORDER BY x")
+            .fetch_all(p)
+            .await)
+        .unwrap()
+    }
+
+    /// The next writer, through sqlx's own transaction: it fails ("cannot start a transaction
+    /// within a transaction") on a connection left inside one.
+    async fn write(store: &Store, x: i64) {
+        let mut tx = store.writer.begin_write().await.unwrap();
+        on_conn!(tx.conn(), c => sqlx::query("INSERT INTO t VALUES ($1)")
+            .bind(x)
+            .execute(c)
+            .await
+            .map(|_| ()))
+        .unwrap();
+        tx.commit().await.unwrap();
+    }
+
+    /// A statement that fails inside an inline transaction undoes those before it, and the
+    /// connection writes on: it is not left inside the transaction.
+    #[tokio::test]
+    async fn a_failed_inline_transaction_is_rolled_back() {
+        let (_dir, store) = on_file().await;
+        let Pool::Sqlite(writer) = &store.writer else {
+            unreachable!()
+        };
+        let mut tx = InlineTx::acquire(writer).await.unwrap();
+        let text = InlineTx::text("INSERT INTO t VALUES (1); INSERT INTO t VALUES (1)");
+        let done = sqlx::query(&text).fetch_all(tx.conn()).await.map(|_| ());
+        assert!(
+            tx.finish(done).await.is_err(),
+            "the second insert conflicts"
+        );
+        assert_eq!(kept(&store).await, Vec::<i64>::new());
+        write(&store, 2).await;
+
+        let mut tx = InlineTx::acquire(writer).await.unwrap();
+        let text = InlineTx::text("INSERT INTO t VALUES (3); INSERT INTO t VALUES (4)");
+        let done = sqlx::query(&text).fetch_all(tx.conn()).await.map(|_| ());
+        tx.finish(done).await.unwrap();
+        assert_eq!(kept(&store).await, [2, 3, 4]);
+        write(&store, 5).await;
+    }
+
+    /// An inline transaction dropped before its end (its caller went away midway) takes its
+    /// connection with it, which rolls back: nothing of it is kept, and the next writer gets
+    /// a connection outside any transaction.
+    #[tokio::test]
+    async fn an_inline_transaction_left_midway_closes_its_connection() {
+        let (_dir, store) = on_file().await;
+        let Pool::Sqlite(writer) = &store.writer else {
+            unreachable!()
+        };
+        let mut tx = InlineTx::acquire(writer).await.unwrap();
+        sqlx::query("BEGIN IMMEDIATE; INSERT INTO t VALUES (1)")
+            .execute(tx.conn())
+            .await
+            .unwrap();
+        drop(tx);
+        write(&store, 2).await;
+        assert_eq!(kept(&store).await, [2]);
+    }
 }

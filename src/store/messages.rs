@@ -2,7 +2,7 @@
 
 use sqlx::FromRow;
 
-use super::db::{Conn, on_conn};
+use super::db::{Conn, Pool, on_conn};
 use super::search::message_search_text;
 use super::{ChatRow, Result, SessionId, Store, now_ms, on_pool};
 
@@ -22,13 +22,17 @@ pub struct MessageRow {
     pub replied_at: Option<i64>,
 }
 
-/// A turn started for a message ([`Store::begin_reply_attempt`]).
+/// A turn started for a message ([`Store::start_turn`]).
 #[derive(Debug, Clone)]
 pub struct ReplyAttempt {
     pub message: MessageRow,
     pub chat: ChatRow,
     /// How many turns have started for it, this one included.
     pub attempt: i64,
+    /// The memories that may be injected into its prompt: the chat's and the global ones.
+    pub memories: i64,
+    /// The last messages of its session up to it, oldest first (none when it has no session).
+    pub history: Vec<MessageRow>,
 }
 
 /// A message's chat, read beside it as `chat_external_id`, `chat_title`, `chat_is_group` and
@@ -173,10 +177,11 @@ impl Store {
             .map(|_| ()))
     }
 
-    /// Counts one more turn started for message `id`; returns the message, its chat and how
-    /// many turns there have been (`None`: no such message). One statement: a turn's first
-    /// read comes with its first write.
-    pub async fn begin_reply_attempt(&self, id: i64) -> Result<Option<ReplyAttempt>> {
+    /// Starts a turn for message `id`: counts one more attempt and returns the message, its
+    /// chat, how many turns there have been, the chat's memory count and its session's last
+    /// `history` messages up to it (`None`: no such message). One statement (two on SQLite,
+    /// in one text): a turn's first reads come with its first write, in one hand-off.
+    pub async fn start_turn(&self, id: i64, history: u32) -> Result<Option<ReplyAttempt>> {
         #[derive(FromRow)]
         struct Row {
             #[sqlx(flatten)]
@@ -185,24 +190,64 @@ impl Store {
             chat_channel: String,
             #[sqlx(flatten)]
             chat: ChatColumns,
+            memories: i64,
         }
-        // SQLite's RETURNING may not name a joined table, but may hold subqueries.
-        let row: Option<Row> = on_pool!(&self.writer, c => sqlx::query_as(
-            "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = $1
+        // SQLite's RETURNING may not name a joined table, but may hold subqueries. The memory
+        // count is kept by triggers (migration 0007); global is scope 0.
+        const START: &str = "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = $1
              RETURNING *,
                (SELECT c.channel FROM chats c WHERE c.id = messages.chat_id) AS chat_channel,
                (SELECT c.external_chat_id FROM chats c WHERE c.id = messages.chat_id) AS chat_external_id,
                (SELECT c.title FROM chats c WHERE c.id = messages.chat_id) AS chat_title,
                (SELECT c.is_group FROM chats c WHERE c.id = messages.chat_id) AS chat_is_group,
-               (SELECT c.created_at FROM chats c WHERE c.id = messages.chat_id) AS chat_created_at",
-        )
-        .bind(id)
-        .fetch_optional(c)
-        .await)?;
+               (SELECT c.created_at FROM chats c WHERE c.id = messages.chat_id) AS chat_created_at,
+               COALESCE((SELECT n FROM memory_active_counts WHERE scope = messages.chat_id), 0)
+                 + COALESCE((SELECT n FROM memory_active_counts WHERE scope = 0), 0) AS memories";
+        // The message's session, read by the message's id: on SQLite in the same text.
+        const HISTORY: &str = "SELECT * FROM messages
+             WHERE session_id = (SELECT session_id FROM messages WHERE id = $1) AND id <= $1
+             ORDER BY id DESC LIMIT $2";
+        let (row, mut history) = match &self.writer {
+            Pool::Sqlite(writer) => {
+                let rows = sqlx::query(&format!("{START};\n{HISTORY}"))
+                    .bind(id)
+                    .bind(i64::from(history))
+                    .fetch_all(writer)
+                    .await?;
+                let mut rows = rows.iter();
+                match rows.next() {
+                    None => (None, Vec::new()),
+                    Some(first) => (
+                        Some(Row::from_row(first)?),
+                        rows.map(MessageRow::from_row).collect::<Result<_>>()?,
+                    ),
+                }
+            }
+            Pool::Postgres(writer) => {
+                let row: Option<Row> = sqlx::query_as(START)
+                    .bind(id)
+                    .fetch_optional(writer)
+                    .await?;
+                let history = match &row {
+                    Some(_) => {
+                        sqlx::query_as(HISTORY)
+                            .bind(id)
+                            .bind(i64::from(history))
+                            .fetch_all(writer)
+                            .await?
+                    }
+                    None => Vec::new(),
+                };
+                (row, history)
+            }
+        };
+        history.reverse();
         Ok(row.map(|r| ReplyAttempt {
             chat: r.chat.of(&r.message, r.chat_channel),
             message: r.message,
             attempt: r.reply_attempts,
+            memories: r.memories,
+            history,
         }))
     }
 
@@ -386,7 +431,7 @@ mod tests {
             let id = stored(&store, &club, Some("Book club")).await;
             let chat = store.find_chat(&club).await.unwrap().unwrap();
 
-            let first = store.begin_reply_attempt(id).await.unwrap().unwrap();
+            let first = store.start_turn(id, 10).await.unwrap().unwrap();
             assert_eq!(first.attempt, 1);
             assert_eq!(
                 (first.message.id, first.message.text.as_str()),
@@ -400,9 +445,59 @@ mod tests {
             );
             assert_eq!((got.is_group, got.created_at), (true, chat.created_at));
 
-            let second = store.begin_reply_attempt(id).await.unwrap().unwrap();
+            let second = store.start_turn(id, 10).await.unwrap().unwrap();
             assert_eq!(second.attempt, 2);
-            assert!(store.begin_reply_attempt(id + 100).await.unwrap().is_none());
+            assert!(store.start_turn(id + 100, 10).await.unwrap().is_none());
+        }
+    }
+
+    /// A turn's start reads what the turn needs with it: its session's history up to the
+    /// message (oldest first, at most as many as asked, nothing after it or from another
+    /// session) and the memories the prompt may draw on (the chat's and the global ones).
+    #[tokio::test]
+    async fn a_turn_starts_with_its_history_and_memory_count() {
+        use crate::base::MemoryScope;
+        use crate::store::tests::fact;
+        for store in backends().await {
+            let (club, other) = (ChatKey::new("telegram", "-5"), ChatKey::new("discord", "9"));
+            let elsewhere = stored(&store, &other, None).await;
+            let ids = [
+                stored(&store, &club, None).await,
+                stored(&store, &club, None).await,
+                stored(&store, &club, None).await,
+            ];
+            let later = stored(&store, &club, None).await;
+            let chat = store.find_chat(&club).await.unwrap().unwrap();
+            let theirs = store.find_chat(&other).await.unwrap().unwrap();
+            store
+                .insert_memory(&fact(MemoryScope::Chat(chat.id), "Alice likes tea"))
+                .await
+                .unwrap();
+            store
+                .insert_memory(&fact(MemoryScope::Global, "The office is in Lyon"))
+                .await
+                .unwrap();
+            store
+                .insert_memory(&fact(MemoryScope::Chat(theirs.id), "Bob likes zebras"))
+                .await
+                .unwrap();
+
+            let turn = store.start_turn(ids[2], 2).await.unwrap().unwrap();
+            let history: Vec<i64> = turn.history.iter().map(|m| m.id).collect();
+            assert_eq!(history, [ids[1], ids[2]], "the last two up to it");
+            assert!(!history.contains(&later) && !history.contains(&elsewhere));
+            assert_eq!(turn.memories, 2, "the chat's and the global one");
+            assert_eq!(
+                turn.memories,
+                store.count_injectable(chat.id).await.unwrap()
+            );
+
+            let all = store.start_turn(ids[2], 10).await.unwrap().unwrap();
+            assert_eq!(all.history.len(), 3);
+            let alone = store.start_turn(elsewhere, 10).await.unwrap().unwrap();
+            let history: Vec<i64> = alone.history.iter().map(|m| m.id).collect();
+            assert_eq!(history, [elsewhere]);
+            assert_eq!(alone.memories, 2, "theirs and the global one");
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use sqlx::FromRow;
 
-use super::db::{Conn, on_conn};
+use super::db::{Conn, InlineTx, Pool, on_conn};
 use super::messages::{bind_message, insert_message_sql};
 use super::{NewMessage, Result, Store, now_ms, on_pool};
 
@@ -79,8 +79,9 @@ impl Store {
     /// A model turn's records, written at once: its prompt's injection, each model call's
     /// tokens (purpose `chat`) and its answer; returns the answer's message id. Every turn
     /// writes through SQLite's one writer connection, where turns queue under load, so they
-    /// are one statement text ([`turn_sql`]): on SQLite its three inserts in one transaction,
-    /// on PostgreSQL one statement (atomic by itself), so one round trip to the server.
+    /// are one statement text ([`turn_sql`]): on SQLite its three inserts in one transaction
+    /// written into the text ([`InlineTx`]), so one hand-off to the writer's thread; on
+    /// PostgreSQL one statement (atomic by itself), so one round trip to the server.
     pub async fn record_turn(&self, turn: &TurnRecord<'_>) -> Result<Option<i64>> {
         let sql = turn_sql(
             self.writer.is_postgres(),
@@ -91,10 +92,13 @@ impl Store {
             let mut conn = self.writer.acquire().await?;
             return bind_turn(conn.conn(), &sql, turn).await;
         }
-        let mut tx = self.writer.begin_inserts().await?;
-        let answer = bind_turn(tx.conn(), &sql, turn).await?;
-        tx.commit().await?;
-        Ok(answer)
+        let Pool::Sqlite(writer) = &self.writer else {
+            unreachable!("PostgreSQL returned above")
+        };
+        let mut tx = InlineTx::acquire(writer).await?;
+        let sql = InlineTx::text(&sql);
+        let answer = bind_turn(Conn::Sqlite(tx.conn()), &sql, turn).await;
+        tx.finish(answer).await
     }
 
     /// Token usage grouped by chat, provider, model and purpose; one chat only when given.
@@ -171,7 +175,9 @@ async fn bind_turn(conn: Conn<'_>, sql: &str, turn: &TurnRecord<'_>) -> Result<O
         if let Some(m) = turn.answer {
             q = bind_message(q, m);
         }
-        q.fetch_optional(c).await
+        // All rows, not the first: on SQLite the statements after the answer's insert (the
+        // `COMMIT` of an inline transaction) run only when its row is read past.
+        Ok(q.fetch_all(c).await?.pop())
     })
 }
 

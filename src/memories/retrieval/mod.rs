@@ -317,16 +317,17 @@ impl Retriever {
     }
 
     /// The memories a chat's prompt is offered for `query`, in order (see
-    /// `select::prompt_order`), and how many it could have drawn on.
+    /// `select::prompt_order`), and how many it could have drawn on: `total`, the chat's count
+    /// of memories that may be injected (`Store::count_injectable`).
     pub async fn prompt_memories(
         &self,
         chat_id: i64,
         query: &str,
+        total: i64,
     ) -> anyhow::Result<(Vec<MemoryRow>, usize)> {
         let store = self.store();
-        // Most chats have few memories and many have none: counted first, a chat with none
-        // costs one read instead of three.
-        let total = store.count_injectable(chat_id).await?;
+        // Most chats have few memories and many have none: counted first (`total`, read with
+        // the turn's start), a chat with none costs no read here.
         if total == 0 {
             return Ok((Vec::new(), 0));
         }
