@@ -451,6 +451,32 @@ mod tests {
         }
     }
 
+    /// Answers delivered at once are recorded: those messages are owed no more, the others
+    /// still are.
+    #[tokio::test]
+    async fn answers_marked_delivered_are_owed_no_more() {
+        for store in backends().await {
+            let chat = ChatKey::new("telegram", "1");
+            let mut ids = Vec::new();
+            for _ in 0..5 {
+                ids.push(stored(&store, &chat, None).await);
+            }
+            let marks = ids[..4].iter().map(|&id| store.mark_replied(id));
+            for done in futures_util::future::join_all(marks).await {
+                done.unwrap();
+            }
+            let owed: Vec<i64> = (store.awaiting_reply("telegram", 0).await.unwrap())
+                .into_iter()
+                .map(|(_, m)| m.id)
+                .collect();
+            assert_eq!(owed, [ids[4]]);
+            for &id in &ids[..4] {
+                assert!(!store.is_owed(id).await.unwrap());
+            }
+            assert!(store.is_owed(ids[4]).await.unwrap());
+        }
+    }
+
     /// A turn's start reads what the turn needs with it: its session's history up to the
     /// message (oldest first, at most as many as asked, nothing after it or from another
     /// session) and the memories the prompt may draw on (the chat's and the global ones).
