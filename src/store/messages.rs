@@ -3,7 +3,7 @@
 use sqlx::FromRow;
 
 use super::db::{Conn, Pool, on_conn};
-use super::search::message_search_text;
+use super::search::{injectable_count, message_search_text};
 use super::{ChatRow, Result, SessionId, Store, now_ms, on_pool};
 
 #[derive(Debug, Clone, FromRow)]
@@ -192,24 +192,33 @@ impl Store {
             chat: ChatColumns,
             memories: i64,
         }
-        // SQLite's RETURNING may not name a joined table, but may hold subqueries. The memory
-        // count is kept by triggers (migration 0007); global is scope 0.
-        const START: &str = "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = $1
-             RETURNING *,
-               (SELECT c.channel FROM chats c WHERE c.id = messages.chat_id) AS chat_channel,
-               (SELECT c.external_chat_id FROM chats c WHERE c.id = messages.chat_id) AS chat_external_id,
-               (SELECT c.title FROM chats c WHERE c.id = messages.chat_id) AS chat_title,
-               (SELECT c.is_group FROM chats c WHERE c.id = messages.chat_id) AS chat_is_group,
-               (SELECT c.created_at FROM chats c WHERE c.id = messages.chat_id) AS chat_created_at,
-               COALESCE((SELECT n FROM memory_active_counts WHERE scope = messages.chat_id), 0)
-                 + COALESCE((SELECT n FROM memory_active_counts WHERE scope = 0), 0) AS memories";
+        // SQLite's RETURNING may not name a joined table, but may hold subqueries.
+        macro_rules! start {
+            () => {
+                concat!(
+                    "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = $1
+                     RETURNING *,
+                       (SELECT c.channel FROM chats c WHERE c.id = messages.chat_id) AS chat_channel,
+                       (SELECT c.external_chat_id FROM chats c WHERE c.id = messages.chat_id) AS chat_external_id,
+                       (SELECT c.title FROM chats c WHERE c.id = messages.chat_id) AS chat_title,
+                       (SELECT c.is_group FROM chats c WHERE c.id = messages.chat_id) AS chat_is_group,
+                       (SELECT c.created_at FROM chats c WHERE c.id = messages.chat_id) AS chat_created_at, ",
+                    injectable_count!("messages.chat_id"),
+                    " AS memories"
+                )
+            };
+        }
         // The message's session, read by the message's id: on SQLite in the same text.
-        const HISTORY: &str = "SELECT * FROM messages
-             WHERE session_id = (SELECT session_id FROM messages WHERE id = $1) AND id <= $1
-             ORDER BY id DESC LIMIT $2";
+        macro_rules! history {
+            () => {
+                "SELECT * FROM messages
+                 WHERE session_id = (SELECT session_id FROM messages WHERE id = $1) AND id <= $1
+                 ORDER BY id DESC LIMIT $2"
+            };
+        }
         let (row, mut history) = match &self.writer {
             Pool::Sqlite(writer) => {
-                let rows = sqlx::query(&format!("{START};\n{HISTORY}"))
+                let rows = sqlx::query(concat!(start!(), ";\n", history!()))
                     .bind(id)
                     .bind(i64::from(history))
                     .fetch_all(writer)
@@ -224,13 +233,13 @@ impl Store {
                 }
             }
             Pool::Postgres(writer) => {
-                let row: Option<Row> = sqlx::query_as(START)
+                let row: Option<Row> = sqlx::query_as(start!())
                     .bind(id)
                     .fetch_optional(writer)
                     .await?;
                 let history = match &row {
                     Some(_) => {
-                        sqlx::query_as(HISTORY)
+                        sqlx::query_as(history!())
                             .bind(id)
                             .bind(i64::from(history))
                             .fetch_all(writer)

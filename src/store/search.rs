@@ -108,6 +108,20 @@ pub fn message_search_text(text: &str, searchable: bool) -> String {
     }
 }
 
+/// How many active memories a chat's prompt could draw on (its own and the global ones), as
+/// an SQL expression over the chat's id `$chat` (a literal: `"$1"`, a column): counts kept by
+/// triggers (migration 0007), global is scope 0.
+macro_rules! injectable_count {
+    ($chat:literal) => {
+        concat!(
+            "COALESCE((SELECT n FROM memory_active_counts WHERE scope = ",
+            $chat,
+            "), 0) + COALESCE((SELECT n FROM memory_active_counts WHERE scope = 0), 0)"
+        )
+    };
+}
+pub(super) use injectable_count;
+
 impl Store {
     /// Up to `limit` active memories in `scope` matching the FTS5 expression `fts_query`,
     /// best BM25 first.
@@ -244,10 +258,8 @@ impl Store {
 
     /// How many active memories a chat's prompt could draw on (its own and the global ones).
     pub async fn count_injectable(&self, chat_id: i64) -> Result<i64> {
-        // Kept by triggers (migration 0007); global is scope 0.
         on_pool!(&self.pool, c => sqlx::query_scalar(
-            "SELECT COALESCE((SELECT n FROM memory_active_counts WHERE scope = $1), 0)
-                  + COALESCE((SELECT n FROM memory_active_counts WHERE scope = 0), 0)",
+            concat!("SELECT ", injectable_count!("$1")),
         )
         .bind(chat_id)
         .fetch_one(c)
