@@ -256,18 +256,18 @@ mod tests {
     use crate::store::Store;
 
     /// A store on a file (an in-memory database goes with its connection) and its writer.
-    async fn on_file() -> (tempfile::TempDir, Store) {
+    async fn on_file() -> (tempfile::TempDir, Store, SqlitePool) {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", dir.path().join("mneme.db").display());
         let store = Store::open(&url).await.unwrap();
-        let Pool::Sqlite(writer) = &store.writer else {
+        let Pool::Sqlite(writer) = store.writer.clone() else {
             unreachable!("a SQLite URL")
         };
         sqlx::query("CREATE TABLE t (x INTEGER PRIMARY KEY)")
-            .execute(writer)
+            .execute(&writer)
             .await
             .unwrap();
-        (dir, store)
+        (dir, store, writer)
     }
 
     async fn kept(store: &Store) -> Vec<i64> {
@@ -294,11 +294,8 @@ mod tests {
     /// connection writes on: it is not left inside the transaction.
     #[tokio::test]
     async fn a_failed_inline_transaction_is_rolled_back() {
-        let (_dir, store) = on_file().await;
-        let Pool::Sqlite(writer) = &store.writer else {
-            unreachable!()
-        };
-        let mut tx = InlineTx::acquire(writer).await.unwrap();
+        let (_dir, store, writer) = on_file().await;
+        let mut tx = InlineTx::acquire(&writer).await.unwrap();
         let text = InlineTx::text("INSERT INTO t VALUES (1); INSERT INTO t VALUES (1)");
         let done = sqlx::query(&text).fetch_all(tx.conn()).await.map(|_| ());
         assert!(
@@ -308,7 +305,7 @@ mod tests {
         assert_eq!(kept(&store).await, Vec::<i64>::new());
         write(&store, 2).await;
 
-        let mut tx = InlineTx::acquire(writer).await.unwrap();
+        let mut tx = InlineTx::acquire(&writer).await.unwrap();
         let text = InlineTx::text("INSERT INTO t VALUES (3); INSERT INTO t VALUES (4)");
         let done = sqlx::query(&text).fetch_all(tx.conn()).await.map(|_| ());
         tx.finish(done).await.unwrap();
@@ -321,11 +318,8 @@ mod tests {
     /// a connection outside any transaction.
     #[tokio::test]
     async fn an_inline_transaction_left_midway_closes_its_connection() {
-        let (_dir, store) = on_file().await;
-        let Pool::Sqlite(writer) = &store.writer else {
-            unreachable!()
-        };
-        let mut tx = InlineTx::acquire(writer).await.unwrap();
+        let (_dir, store, writer) = on_file().await;
+        let mut tx = InlineTx::acquire(&writer).await.unwrap();
         sqlx::query("BEGIN IMMEDIATE; INSERT INTO t VALUES (1)")
             .execute(tx.conn())
             .await

@@ -179,9 +179,9 @@ impl Store {
 
     /// Starts a turn for message `id`: counts one more attempt and returns the message, its
     /// chat, how many turns there have been, the chat's memory count and its session's last
-    /// `history` messages up to it (`None`: no such message). One statement (two on SQLite,
+    /// `history_len` messages up to it (`None`: no such message). One statement (two on SQLite,
     /// in one text): a turn's first reads come with its first write, in one hand-off.
-    pub async fn start_turn(&self, id: i64, history: u32) -> Result<Option<ReplyAttempt>> {
+    pub async fn start_turn(&self, id: i64, history_len: u32) -> Result<Option<ReplyAttempt>> {
         #[derive(FromRow)]
         struct Row {
             #[sqlx(flatten)]
@@ -220,7 +220,7 @@ impl Store {
             Pool::Sqlite(writer) => {
                 let rows = sqlx::query(concat!(start!(), ";\n", history!()))
                     .bind(id)
-                    .bind(i64::from(history))
+                    .bind(i64::from(history_len))
                     .fetch_all(writer)
                     .await?;
                 let mut rows = rows.iter();
@@ -241,7 +241,7 @@ impl Store {
                     Some(_) => {
                         sqlx::query_as(history!())
                             .bind(id)
-                            .bind(i64::from(history))
+                            .bind(i64::from(history_len))
                             .fetch_all(writer)
                             .await?
                     }
