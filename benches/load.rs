@@ -14,7 +14,8 @@
 //! one database, each chat's updates POSTed to the replicas in turn (as a balancer would).
 //! MNEME_LOAD_ROWS=webhook (a word of the row names) runs only the matching rows; with
 //! MNEME_LOAD_PERF=DIR each row's daemons are sampled by `perf record -g` during the load, one
-//! `DIR/<row>.data` per row, for `perf report`.
+//! `DIR/<row>.data` per row, for `perf report`; with MNEME_LOAD_TIMELINE=1 the daemons log each
+//! message's stages and each row prints where the time went between them (`support/timeline.rs`).
 //!
 //! The first row is the floor: the same load through a bare relay (`support/relay.rs`: webhook
 //! in, one model request, `sendMessage`; no store, no prompt) in place of the daemon.
@@ -30,6 +31,8 @@ mod measure;
 mod relay;
 #[path = "support/stats.rs"]
 mod stats;
+#[path = "support/timeline.rs"]
+mod timeline;
 
 use std::collections::HashMap;
 use std::process::Stdio;
@@ -187,7 +190,11 @@ async fn row(
                 .kill_on_drop(true);
             cmd
         } else {
-            command(&config, &["start"])
+            let mut cmd = command(&config, &["start"]);
+            if timeline_wanted() {
+                cmd.env("MNEME_LOG", timeline::FILTER);
+            }
+            cmd
         };
         let child = daemon
             .stdin(Stdio::null())
@@ -411,7 +418,15 @@ async fn row(
     for line in bad.iter().take(3) {
         println!("    {}", line.chars().take(220).collect::<String>());
     }
+    if timeline_wanted() && !bare {
+        timeline::print(&log);
+    }
     Ok(())
+}
+
+/// Whether MNEME_LOAD_TIMELINE asks for each message's stages (see `support/timeline.rs`).
+fn timeline_wanted() -> bool {
+    std::env::var_os("MNEME_LOAD_TIMELINE").is_some_and(|v| !v.is_empty())
 }
 
 /// With MNEME_LOAD_PERF set, `perf record -g` on the daemons (`pids`) until it is sent SIGINT.

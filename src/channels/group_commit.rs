@@ -130,6 +130,9 @@ async fn store_batch(
         }
         return;
     };
+    for m in &msgs {
+        tracing::trace!(target: "mneme::timeline", chat = %m.chat.external_id, "stored");
+    }
     for ((received, done), mut notice) in received.into_iter().zip(dones).zip(notices) {
         if let Received::Pending(pending) = received
             && let Err(pending) = answers.try_dispatch(pending)

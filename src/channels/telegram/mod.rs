@@ -224,7 +224,10 @@ struct InLine {
 /// stored in the order of these calls). `None`: nothing in it to act on.
 fn line_up(shared: &Shared, workers: &ChatWorkers, update: Update) -> Option<InLine> {
     let message = match update.kind {
-        UpdateKind::Message(m) => m,
+        UpdateKind::Message(m) => {
+            tracing::trace!(target: "mneme::timeline", chat = m.chat.id.0, "received");
+            m
+        }
         UpdateKind::EditedMessage(m) => {
             tracing::debug!(
                 chat = m.chat.id.0,

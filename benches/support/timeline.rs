@@ -1,0 +1,79 @@
+//! Where a message's time goes, stage by stage, from the daemons' timeline log: with
+//! `MNEME_LOG=…,mneme::timeline=trace` the daemon logs each message's stages (`received`,
+//! `stored`, `turn`, `started`, `asking`, `answered`, `recorded`, `sent`, `marked`) with its chat.
+//! A chat has one message in flight at a time, so its n-th line of a stage belongs to its n-th
+//! message.
+
+use std::collections::HashMap;
+
+use crate::stats::pct;
+
+/// The log filter that turns the timeline on.
+pub const FILTER: &str = "mneme=info,mneme::timeline=trace";
+
+/// The stages in the order a message passes them.
+const STAGES: [&str; 9] = [
+    "received", "stored", "turn", "started", "asking", "answered", "recorded", "sent", "marked",
+];
+
+/// Prints, for each step from one stage to the next, its p50 and p95 over all messages and its
+/// p50 for the 1st, 2nd, … message of a chat, in ms, read from the daemons' `logs`.
+pub fn print(logs: &str) {
+    // chat → stage → times (µs since the epoch), in log order.
+    let mut seen: HashMap<&str, HashMap<&str, Vec<i64>>> = HashMap::new();
+    for line in logs.lines().filter(|l| l.contains("mneme::timeline:")) {
+        let Some((at, rest)) = line.split_once(' ') else {
+            continue;
+        };
+        let Ok(at) = chrono::DateTime::parse_from_rfc3339(at) else {
+            continue;
+        };
+        let Some(stage) = STAGES.iter().find(|s| rest.contains(&format!(": {s} "))) else {
+            continue;
+        };
+        let Some(chat) = rest.split("chat=").nth(1) else {
+            continue;
+        };
+        let chat = chat.split_whitespace().next().unwrap_or_default();
+        (seen.entry(chat).or_default().entry(stage).or_default()).push(at.timestamp_micros());
+    }
+    if seen.is_empty() {
+        println!("  timeline: no stage was logged");
+        return;
+    }
+    println!(
+        "  timeline, ms (p50 and p95 over all messages; p50 of the 1st / 2nd / … message of a chat):"
+    );
+    for pair in STAGES.windows(2) {
+        let (from, to) = (pair[0], pair[1]);
+        let mut by_message: Vec<Vec<f64>> = Vec::new();
+        for stages in seen.values() {
+            let (Some(a), Some(b)) = (stages.get(from), stages.get(to)) else {
+                continue;
+            };
+            for (n, (a, b)) in a.iter().zip(b).enumerate() {
+                if by_message.len() <= n {
+                    by_message.push(Vec::new());
+                }
+                by_message[n].push((b - a) as f64 / 1000.0);
+            }
+        }
+        if by_message.is_empty() {
+            continue;
+        }
+        let mut all: Vec<f64> = by_message.concat();
+        all.sort_by(f64::total_cmp);
+        let rounds: Vec<String> = (by_message.iter_mut())
+            .map(|r| {
+                r.sort_by(f64::total_cmp);
+                format!("{:.1}", pct(r, 0.5))
+            })
+            .collect();
+        println!(
+            "    {from:>8} → {to:<8}  {:6.1} {:6.1}   {}",
+            pct(&all, 0.5),
+            pct(&all, 0.95),
+            rounds.join(" / ")
+        );
+    }
+}
