@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use measure::rss_mb;
-use stats::{cpu_secs, ms, pct, percentiles, switches};
+use stats::{cpu_secs, ms, p50s, percentiles, switches};
 use support::binary::{command, write_config};
 use support::web::free_port;
 use support::*;
@@ -341,12 +341,7 @@ async fn row(
     if mode == Mode::Webhook {
         println!("  webhook 200 after     {}", percentiles(ack));
     }
-    let rounds: Vec<String> = (by_round.iter_mut().filter(|r| !r.is_empty()))
-        .map(|r| {
-            r.sort_by(f64::total_cmp);
-            format!("{:.1}", pct(r, 0.5))
-        })
-        .collect();
+    let rounds = p50s(&mut by_round);
     println!(
         "  overhead p50 by message number (1st, 2nd, …): {} ms",
         rounds.join(" / ")

@@ -11,6 +11,16 @@ pub fn pct(v: &[f64], p: f64) -> f64 {
     v[((v.len() as f64 * p).ceil() as usize).clamp(1, v.len()) - 1]
 }
 
+/// The p50 of each group that has samples, one decimal each (the groups are sorted).
+pub fn p50s(groups: &mut [Vec<f64>]) -> Vec<String> {
+    (groups.iter_mut().filter(|g| !g.is_empty()))
+        .map(|g| {
+            g.sort_by(f64::total_cmp);
+            format!("{:.1}", pct(g, 0.5))
+        })
+        .collect()
+}
+
 pub fn percentiles(mut v: Vec<f64>) -> String {
     if v.is_empty() {
         return "n/a".into();

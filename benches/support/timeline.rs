@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use crate::stats::pct;
+use crate::stats::{p50s, pct};
 
 /// The log filter that turns the timeline on.
 pub const FILTER: &str = "mneme=info,mneme::timeline=trace";
@@ -63,12 +63,7 @@ pub fn print(logs: &str) {
         }
         let mut all: Vec<f64> = by_message.concat();
         all.sort_by(f64::total_cmp);
-        let rounds: Vec<String> = (by_message.iter_mut())
-            .map(|r| {
-                r.sort_by(f64::total_cmp);
-                format!("{:.1}", pct(r, 0.5))
-            })
-            .collect();
+        let rounds = p50s(&mut by_message);
         println!(
             "    {from:>8} → {to:<8}  {:6.1} {:6.1}   {}",
             pct(&all, 0.5),
