@@ -6,6 +6,15 @@
 //! the channel. In the background, the `reflector` turns stored conversations into structured
 //! memories. See ARCHITECTURE.md for the map and the invariants.
 
+/// `timeline!(chat, "stage")`: a message of `chat` (its platform id) reached `stage`. Logged
+/// under the target `mneme::timeline` at `trace`, off unless `MNEME_LOG` turns it on; the load
+/// bench reads these lines (`benches/support/timeline.rs`) to show where a message's time goes.
+macro_rules! timeline {
+    ($chat:expr, $stage:literal) => {
+        tracing::trace!(target: "mneme::timeline", chat = %$chat, $stage)
+    };
+}
+
 pub mod agent;
 pub mod backup;
 pub mod base;

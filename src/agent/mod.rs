@@ -289,7 +289,7 @@ impl Agent {
         pending: &Pending,
         deltas: Option<&UnboundedSender<String>>,
     ) -> anyhow::Result<Reply> {
-        tracing::trace!(target: "mneme::timeline", chat = %pending.chat.external_id, "turn");
+        timeline!(pending.chat.external_id, "turn");
         let _turn = self.locks.lock(&pending.chat.to_string()).await;
         self.respond_locked(pending, deltas).await
     }
@@ -360,7 +360,7 @@ impl Agent {
             .start_turn(pending.message_id, self.config.max_history_messages)
             .await?
             .ok_or_else(|| anyhow::anyhow!("message {} is gone", pending.message_id))?;
-        tracing::trace!(target: "mneme::timeline", chat = %pending.chat.external_id, "started");
+        timeline!(pending.chat.external_id, "started");
         let attempt = started_turn.attempt;
         if attempt > MAX_REPLY_ATTEMPTS {
             // Turns for this message kept failing before their answer was delivered (a crash
@@ -454,10 +454,9 @@ impl Agent {
             calls: &turn.calls,
             answer: answer.as_ref(),
         };
-        let chat = &pending.chat.external_id;
-        tracing::trace!(target: "mneme::timeline", chat = %chat, "answered");
+        timeline!(pending.chat.external_id, "answered");
         let recorded = self.store.record_turn(&record).await;
-        tracing::trace!(target: "mneme::timeline", chat = %chat, "recorded");
+        timeline!(pending.chat.external_id, "recorded");
         match recorded {
             Ok(Some(_)) => {}
             Ok(None) if answer.is_none() => {}

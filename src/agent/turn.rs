@@ -32,7 +32,7 @@ pub(super) async fn run(
         omitted: sel.omitted as i64,
         tokens: sel.tokens as i64,
     };
-    tracing::trace!(target: "mneme::timeline", chat = %ctx.key.external_id, "asking");
+    timeline!(ctx.key.external_id, "asking");
     let mut calls = Vec::new();
     let reply = tool_loop(agent, ctx, parts, rows, deltas, &mut calls).await;
     Ok(Turn {

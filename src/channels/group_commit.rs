@@ -131,7 +131,7 @@ async fn store_batch(
         return;
     };
     for m in &msgs {
-        tracing::trace!(target: "mneme::timeline", chat = %m.chat.external_id, "stored");
+        timeline!(m.chat.external_id, "stored");
     }
     for ((received, done), mut notice) in received.into_iter().zip(dones).zip(notices) {
         if let Received::Pending(pending) = received

@@ -225,7 +225,7 @@ struct InLine {
 fn line_up(shared: &Shared, workers: &ChatWorkers, update: Update) -> Option<InLine> {
     let message = match update.kind {
         UpdateKind::Message(m) => {
-            tracing::trace!(target: "mneme::timeline", chat = m.chat.id.0, "received");
+            timeline!(m.chat.id.0, "received");
             m
         }
         UpdateKind::EditedMessage(m) => {

@@ -58,11 +58,10 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
             break;
         }
     }
-    let chat = &pending.chat.external_id;
-    tracing::trace!(target: "mneme::timeline", chat = %chat, "sent");
+    timeline!(pending.chat.external_id, "sent");
     if delivered {
         crate::channels::turn::record_delivery(&shared.agent, pending).await;
-        tracing::trace!(target: "mneme::timeline", chat = %chat, "marked");
+        timeline!(pending.chat.external_id, "marked");
     }
 }
 
