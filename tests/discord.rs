@@ -113,12 +113,23 @@ async fn strangers_are_told_once_and_nothing_is_stored() {
     let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
     dc.dm(555, "hi");
     dc.dm(555, "hello??");
-    // messages are taken in order, so once the friend is answered the stranger was handled
+    // Messages are taken in batches, in order, a batch once the one before is handled (the
+    // stranger told): the friend's message may share the strangers' batch, but not a second
+    // one sent after the first was answered. Once that one is answered, all notices are out.
     dc.dm(D::FRIEND, "hi");
-    dc.wait_until("the friend's answer", |d| {
-        d.posted().iter().any(|p| p.content == "hello friend")
-    })
-    .await;
+    let answers = |n: usize| {
+        move |d: &D| {
+            d.posted()
+                .iter()
+                .filter(|p| p.content == "hello friend")
+                .count()
+                == n
+        }
+    };
+    dc.wait_until("the friend's answer", answers(1)).await;
+    dc.dm(D::FRIEND, "still there?");
+    dc.wait_until("the friend's second answer", answers(2))
+        .await;
     let posted = dc.posted();
     let notices: Vec<_> = posted
         .iter()
@@ -135,7 +146,7 @@ async fn strangers_are_told_once_and_nothing_is_stored() {
             .content
             .contains("channels.discord.allowed_user_ids")
     );
-    assert_eq!(llm.request_count(), 1, "only the friend reached the model");
+    assert_eq!(llm.request_count(), 2, "only the friend reached the model");
     assert_no_pings(&posted);
     let stranger_chat = format!("discord:{}", dc.dm_channel(555));
     assert!(

@@ -252,6 +252,46 @@ async fn rate_limits_and_server_errors_are_survived() {
     bot.stop().await;
 }
 
+/// An answer goes out first; then its records (the answer, the model's tokens) are written
+/// with its delivered mark, in one write. An answer Telegram refuses is kept all the same,
+/// and its message stays owed.
+#[tokio::test]
+async fn an_answer_is_recorded_with_its_delivery() {
+    let (llm, tg, dir) = setup().await;
+    llm.script([openai_text("first answer"), openai_text("second answer")]);
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    let agent = bot.bot.agent.clone();
+    tg.private_text(100, "one");
+    assert_eq!(tg.wait_sent(1).await[0].visible(), "first answer");
+    wait_nothing_owed(&agent, "telegram").await;
+    assert_eq!(
+        stored_texts(&agent, "telegram:100").await,
+        ["one", "first answer"]
+    );
+
+    tg.fail_next_with("sendMessage", 403, "Forbidden: bot was blocked by the user");
+    tg.private_text(100, "two");
+    let refused = || {
+        let agent = agent.clone();
+        async move {
+            let texts = stored_texts(&agent, "telegram:100").await;
+            texts.last().map(String::as_str) == Some("second answer")
+        }
+    };
+    eventually("the refused answer kept", refused).await;
+    assert_eq!(tg.calls("sendMessage").len(), 2);
+    let owed = agent.awaiting_reply("telegram", 0).await.unwrap();
+    assert_eq!(
+        owed.len(),
+        1,
+        "the refused answer's message is owed: {owed:?}"
+    );
+    let usage = agent.store().usage_by_chat(None).await.unwrap();
+    let calls: i64 = usage.iter().map(|u| u.calls).sum();
+    assert_eq!(calls, 2, "both turns' tokens recorded: {usage:?}");
+    bot.stop().await;
+}
+
 #[tokio::test]
 async fn restart_does_not_answer_twice_and_catches_up() {
     let (llm, tg, dir) = setup().await;

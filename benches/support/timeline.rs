@@ -1,6 +1,6 @@
 //! Where a message's time goes, stage by stage, from the daemons' timeline log: with
 //! `MNEME_LOG=…,mneme::timeline=trace` the daemon logs each message's stages (`received`,
-//! `stored`, `turn`, `started`, `asking`, `answered`, `recorded`, `sent`, `marked`) with its chat.
+//! `stored`, `turn`, `started`, `asking`, `answered`, `sent`, `recorded`) with its chat.
 //! A chat has one message in flight at a time, so its n-th line of a stage belongs to its n-th
 //! message.
 
@@ -12,8 +12,8 @@ use crate::stats::{p50s, pct};
 pub const FILTER: &str = "mneme=info,mneme::timeline=trace";
 
 /// The stages in the order a message passes them.
-const STAGES: [&str; 9] = [
-    "received", "stored", "turn", "started", "asking", "answered", "recorded", "sent", "marked",
+const STAGES: [&str; 8] = [
+    "received", "stored", "turn", "started", "asking", "answered", "sent", "recorded",
 ];
 
 /// Prints, for each step from one stage to the next, its p50 and p95 over all messages and its

@@ -72,6 +72,25 @@ pub struct Reply {
     pub kind: ReplyKind,
 }
 
+/// A reply not yet given ([`Agent::answer_first`]), with the records of its model turn still
+/// to write ([`Agent::delivered`]). Holds the chat's turn: the chat's next turn starts once
+/// this is dropped.
+pub struct Answer {
+    pub reply: Reply,
+    records: Option<Records>,
+    _turn: tokio::sync::OwnedMutexGuard<()>,
+}
+
+/// What a model turn leaves to write ([`Store::record_turn`]).
+struct Records {
+    chat_id: i64,
+    session: SessionId,
+    injection: crate::store::InjectionLog,
+    calls: Vec<crate::store::Tokens>,
+    /// The model's answer, to keep in the conversation (`None`: the turn failed).
+    answer: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     /// The platform delivered this message before; nothing was done.
@@ -294,6 +313,58 @@ impl Agent {
         self.respond_locked(pending, deltas).await
     }
 
+    /// [`Agent::respond`] for a channel that delivers the reply itself: a model turn's records
+    /// (its answer, usage and injection) are not written yet but returned in the [`Answer`],
+    /// for [`Agent::delivered`] to write together with the delivered mark once the reply was
+    /// given. The reply goes out one write sooner, and the turn takes one write less. The
+    /// chat's next turn waits for that write (the [`Answer`] holds the chat's turn).
+    pub async fn answer_first(&self, pending: &Pending) -> anyhow::Result<Answer> {
+        timeline!(pending.chat.external_id, "turn");
+        let turn = self.locks.lock(&pending.chat.to_string()).await;
+        let (reply, records) = self.answer_locked(pending, None).await?;
+        Ok(Answer {
+            reply,
+            records,
+            _turn: turn,
+        })
+    }
+
+    /// Writes what `answer` left to write once its reply was `delivered` (or not: then the
+    /// message stays owed, the records are kept all the same), and marks `pending` replied
+    /// when it was. One write, all of it or nothing.
+    pub async fn delivered(
+        &self,
+        pending: &Pending,
+        answer: &Answer,
+        delivered: bool,
+    ) -> anyhow::Result<()> {
+        let replied = delivered.then_some(pending.message_id);
+        let Some(r) = &answer.records else {
+            if let Some(id) = replied {
+                self.store.mark_replied(id).await?;
+            }
+            return Ok(());
+        };
+        self.record(r, replied).await?;
+        Ok(())
+    }
+
+    /// Writes a model turn's records, and `replied`'s delivered mark with them; returns the
+    /// answer's message id.
+    async fn record(&self, r: &Records, replied: Option<i64>) -> crate::store::Result<Option<i64>> {
+        let message = (r.answer.as_deref()).map(|t| NewMessage::from_bot(r.chat_id, r.session, t));
+        let record = TurnRecord {
+            chat_id: r.chat_id,
+            provider: self.llm.name(),
+            model: &self.config.model,
+            injection: r.injection,
+            calls: &r.calls,
+            answer: message.as_ref(),
+            replied,
+        };
+        self.store.record_turn(&record).await
+    }
+
     /// Whether the answer to `pending` may still be given from here: always on SQLite; on
     /// PostgreSQL while this process holds its chat's turn (see `store::turns`), which it may
     /// have lost while the model thought. Not known (the check failed) counts as lost: the
@@ -323,6 +394,12 @@ impl Agent {
         Ok(self.store.mark_replied(pending.message_id).await?)
     }
 
+    /// Whether the answer to `pending` is recorded as delivered.
+    pub async fn was_replied(&self, pending: &Pending) -> anyhow::Result<bool> {
+        let message = self.store.message(pending.message_id).await?;
+        Ok(message.is_some_and(|m| m.replied_at.is_some()))
+    }
+
     /// Messages of `channel` still owed an answer (a crash or shutdown came between receiving
     /// and delivering), sent at or after `since_ms`, oldest first.
     pub async fn awaiting_reply(
@@ -348,12 +425,38 @@ impl Agent {
             .collect())
     }
 
-    /// [`Agent::answer`], timed and counted for `/metrics`.
+    /// [`Agent::answer_locked`] with a model turn's records written before the reply is given:
+    /// the answer is kept before it is given; an error reply need not wait for its
+    /// bookkeeping.
     async fn respond_locked(
         &self,
         pending: &Pending,
         deltas: Option<&UnboundedSender<String>>,
     ) -> anyhow::Result<Reply> {
+        let (reply, records) = self.answer_locked(pending, deltas).await?;
+        let Some(r) = records else {
+            return Ok(reply);
+        };
+        let recorded = self.record(&r, None).await;
+        timeline!(pending.chat.external_id, "recorded");
+        let answered = r.answer.is_some();
+        match recorded {
+            Ok(Some(_)) => {}
+            Ok(None) if !answered => {}
+            Ok(None) => anyhow::bail!("bot message was not stored"),
+            Err(e) if answered => return Err(e.into()),
+            Err(e) => tracing::warn!(error = %e, "could not record the turn's usage"),
+        }
+        Ok(reply)
+    }
+
+    /// [`Agent::answer`], timed and counted for `/metrics`; a model turn's records are
+    /// returned, not written.
+    async fn answer_locked(
+        &self,
+        pending: &Pending,
+        deltas: Option<&UnboundedSender<String>>,
+    ) -> anyhow::Result<(Reply, Option<Records>)> {
         let started = Instant::now();
         let started_turn = self
             .store
@@ -373,12 +476,13 @@ impl Agent {
             );
             self.store.mark_replied(pending.message_id).await?;
             metrics().turn_done(&pending.chat.channel, "error", started.elapsed());
-            return Ok(Reply {
+            let reply = Reply {
                 text: GAVE_UP.to_string(),
                 kind: ReplyKind::Error,
-            });
+            };
+            return Ok((reply, None));
         }
-        let reply = self.answer(pending, started_turn, deltas).await?;
+        let (reply, records) = self.answer(pending, started_turn, deltas).await?;
         let kind = match reply.kind {
             ReplyKind::Model => "model",
             ReplyKind::Remembered => "remembered",
@@ -386,15 +490,16 @@ impl Agent {
             ReplyKind::Error => "error",
         };
         metrics().turn_done(&pending.chat.channel, kind, started.elapsed());
-        Ok(reply)
+        Ok((reply, records))
     }
 
+    /// Answers a started turn; a model turn's records are returned for the caller to write.
     async fn answer(
         &self,
         pending: &Pending,
         started_turn: crate::store::ReplyAttempt,
         deltas: Option<&UnboundedSender<String>>,
-    ) -> anyhow::Result<Reply> {
+    ) -> anyhow::Result<(Reply, Option<Records>)> {
         let crate::store::ReplyAttempt {
             message,
             chat,
@@ -427,46 +532,33 @@ impl Agent {
         tracing::debug!(chat = %chat_name, message_id = message.id, "turn");
 
         if let Some(reply) = commands::handle(self, &ctx, text).await? {
-            return Ok(reply);
+            return Ok((reply, None));
         }
         if let Some(reply) = fast_path::handle(self, &ctx, text).await? {
             // An acknowledgement repeats the memory: not worth finding again in a search.
             self.store_bot_message(&ctx, &reply.text, false).await?;
-            return Ok(reply);
+            return Ok((reply, None));
         }
         if text.chars().count() > MAX_INPUT_CHARS {
-            return Ok(Reply {
+            let reply = Reply {
                 text: format!(
                     "That message is too long for me to answer ({} characters; the limit is {MAX_INPUT_CHARS}). It is saved; send the part you want me to look at.",
                     text.chars().count()
                 ),
                 kind: ReplyKind::Error,
-            });
+            };
+            return Ok((reply, None));
         }
         let turn = turn::run(self, &ctx, deltas).await?;
-        let answer = (turn.reply.kind == ReplyKind::Model)
-            .then(|| bot_message(&ctx, &turn.reply.text, true));
-        let record = TurnRecord {
-            chat_id: ctx.chat.id,
-            provider: self.llm.name(),
-            model: &self.config.model,
-            injection: turn.injection,
-            calls: &turn.calls,
-            answer: answer.as_ref(),
-        };
         timeline!(pending.chat.external_id, "answered");
-        let recorded = self.store.record_turn(&record).await;
-        timeline!(pending.chat.external_id, "recorded");
-        match recorded {
-            Ok(Some(_)) => {}
-            Ok(None) if answer.is_none() => {}
-            Ok(None) => anyhow::bail!("bot message was not stored"),
-            // The answer must be kept before it is given; an error reply need not wait for
-            // its bookkeeping.
-            Err(e) if answer.is_some() => return Err(e.into()),
-            Err(e) => tracing::warn!(error = %e, "could not record the turn's usage"),
-        }
-        Ok(turn.reply)
+        let records = Records {
+            chat_id: ctx.chat.id,
+            session: ctx.session,
+            injection: turn.injection,
+            calls: turn.calls,
+            answer: (turn.reply.kind == ReplyKind::Model).then(|| turn.reply.text.clone()),
+        };
+        Ok((turn.reply, Some(records)))
     }
 
     async fn store_bot_message(

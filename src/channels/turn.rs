@@ -4,7 +4,7 @@
 use std::convert::Infallible;
 use std::future::Future;
 
-use crate::agent::{Agent, Pending};
+use crate::agent::{Agent, Answer, Pending};
 
 /// What a user is told when their turn failed; their message is stored either way.
 pub const TURN_FAILED: &str =
@@ -13,8 +13,25 @@ pub const TURN_FAILED: &str =
 /// What a private chat is told about a message without text (a sticker, a bare photo, …).
 pub const TEXT_ONLY: &str = "I can only read text messages for now.";
 
+/// A reply to deliver, with what its turn left to write once it is delivered
+/// ([`Delivery::finish`]). Holds the chat's turn until then.
+pub struct Delivery {
+    pub text: String,
+    /// `None`: the turn failed; `text` is the apology.
+    answer: Option<Answer>,
+}
+
+impl From<Answer> for Delivery {
+    fn from(answer: Answer) -> Self {
+        Self {
+            text: answer.reply.text.clone(),
+            answer: Some(answer),
+        }
+    }
+}
+
 /// Runs the turn for `pending` with `typing` — a loop refreshing the platform's typing
-/// indicator — beside it, and returns the text to deliver. The loop is dropped (stopped) the
+/// indicator — beside it, and returns the reply to deliver. The loop is dropped (stopped) the
 /// moment the turn ends. `None`: not to be delivered from here, because the chat's turn was
 /// lost meanwhile (several replicas: see [`Agent::holds_turn`]); another replica gives the
 /// answer.
@@ -22,23 +39,27 @@ pub async fn reply_text(
     agent: &Agent,
     pending: &Pending,
     typing: impl Future<Output = Infallible>,
-) -> Option<String> {
+) -> Option<Delivery> {
     let result = tokio::select! {
-        r = agent.respond(pending, None) => r,
+        r = agent.answer_first(pending) => r,
         never = typing => match never {},
     };
-    let text = match result {
-        Ok(reply) => reply.text,
+    let delivery = match result {
+        Ok(answer) => Delivery::from(answer),
         Err(e) => {
             tracing::error!(chat = %pending.chat, error = %format!("{e:#}"), "turn failed");
-            TURN_FAILED.to_string()
+            Delivery {
+                text: TURN_FAILED.to_string(),
+                answer: None,
+            }
         }
     };
     if !agent.holds_turn(pending).await {
         tracing::warn!(chat = %pending.chat, "the chat's turn was lost while answering (its lock connection dropped); the answer is left to the replica that holds it");
+        delivery.finish(agent, pending, false).await;
         return None;
     }
-    Some(text)
+    Some(delivery)
 }
 
 /// How long a delivered answer's record is retried (the database busy: another process's long
@@ -46,14 +67,39 @@ pub async fn reply_text(
 /// restart. Meanwhile the chat's next answers wait, as they would for the database anyway.
 const RECORD_WITHIN: std::time::Duration = std::time::Duration::from_secs(300);
 
-/// Records that the answer to `pending` was delivered, retrying while the database is busy:
-/// a delivery not recorded would be answered again after a restart.
-pub async fn record_delivery(agent: &Agent, pending: &Pending) {
-    let never = tokio_util::sync::CancellationToken::new();
-    let record = super::retry::retry_until("record a delivered answer", &never, || {
-        agent.mark_replied(pending)
-    });
-    if tokio::time::timeout(RECORD_WITHIN, record).await.is_err() {
-        tracing::error!(chat = %pending.chat, "could not record a delivered answer; it may be given again after a restart");
+impl Delivery {
+    /// Writes what the turn left (its answer, usage and injection) and, when the reply was
+    /// `delivered`, marks `pending` replied in the same write, retrying while the database is
+    /// busy: a delivery not recorded would be answered again after a restart. Not delivered,
+    /// the message stays owed and the records are written once (an error is logged).
+    pub async fn finish(self, agent: &Agent, pending: &Pending, delivered: bool) {
+        if !delivered {
+            if let Some(answer) = &self.answer
+                && let Err(e) = agent.delivered(pending, answer, false).await
+            {
+                tracing::warn!(chat = %pending.chat, error = %e, "could not record an undelivered turn");
+            }
+            return;
+        }
+        let never = tokio_util::sync::CancellationToken::new();
+        let mut tried = false;
+        let record = super::retry::retry_until("record a delivered answer", &never, || {
+            let again = std::mem::replace(&mut tried, true);
+            let answer = self.answer.as_ref();
+            async move {
+                // A write that failed may have committed (its acknowledgement lost): the
+                // mark, written with the records, says whether it did.
+                if again && agent.was_replied(pending).await? {
+                    return Ok(());
+                }
+                match answer {
+                    Some(answer) => agent.delivered(pending, answer, true).await,
+                    None => agent.mark_replied(pending).await,
+                }
+            }
+        });
+        if tokio::time::timeout(RECORD_WITHIN, record).await.is_err() {
+            tracing::error!(chat = %pending.chat, "could not record a delivered answer; it may be given again after a restart");
+        }
     }
 }

@@ -3,7 +3,7 @@
 use sqlx::FromRow;
 
 use super::db::{Conn, InlineTx, Pool, on_conn};
-use super::messages::{bind_message, insert_message_sql};
+use super::messages::{MESSAGE_VALUES, bind_message, insert_message_sql};
 use super::{NewMessage, Result, Store, now_ms, on_pool};
 
 /// Tokens spent by one chat (or the background, `chat` = None) on one model.
@@ -46,6 +46,9 @@ pub struct TurnRecord<'a> {
     pub calls: &'a [Tokens],
     /// The answer to keep in the conversation, if the turn has one.
     pub answer: Option<&'a NewMessage<'a>>,
+    /// The message answered, when its answer has been delivered: marked replied in the same
+    /// write ([`Store::mark_replied`]).
+    pub replied: Option<i64>,
 }
 
 /// Totals since a point in time.
@@ -77,7 +80,8 @@ impl Store {
     }
 
     /// A model turn's records, written at once: its prompt's injection, each model call's
-    /// tokens (purpose `chat`) and its answer; returns the answer's message id. Every turn
+    /// tokens (purpose `chat`), its answer, and, once the answer was delivered, the answered
+    /// message's mark; returns the answer's message id. Every turn
     /// writes through SQLite's one writer connection, where turns queue under load, so they
     /// are one statement text ([`turn_sql`]): on SQLite its three inserts in one transaction
     /// written into the text ([`InlineTx`]), so one hand-off to the writer's thread; on
@@ -87,6 +91,7 @@ impl Store {
             self.writer.is_postgres(),
             turn.calls.len(),
             turn.answer.is_some(),
+            turn.replied.is_some(),
         );
         if self.writer.is_postgres() {
             let mut conn = self.writer.acquire().await?;
@@ -175,6 +180,9 @@ async fn bind_turn(conn: Conn<'_>, sql: &str, turn: &TurnRecord<'_>) -> Result<O
         if let Some(m) = turn.answer {
             q = bind_message(q, m);
         }
+        if let Some(id) = turn.replied {
+            q = q.bind(id);
+        }
         // All rows, not the first: on SQLite the statements after the answer's insert (the
         // `COMMIT` of an inline transaction) run only when its row is read past.
         Ok(q.fetch_all(c).await?.pop())
@@ -182,14 +190,15 @@ async fn bind_turn(conn: Conn<'_>, sql: &str, turn: &TurnRecord<'_>) -> Result<O
 }
 
 /// The statement text of [`Store::record_turn`] for `calls` model calls, with or without an
-/// answer. Its values: `$1` chat id, `$2` now, `$3`–`$6` the injection, `$7` provider, `$8`
-/// model, then each call's input and output tokens, then the answer's values as
-/// [`super::messages::MESSAGE_VALUES`] orders them. The answer's id is the one row it returns.
+/// answer, with or without the answered message's `replied` mark. Its values: `$1` chat id,
+/// `$2` now, `$3`–`$6` the injection, `$7` provider, `$8` model, then each call's input and
+/// output tokens, then the answer's values as [`super::messages::MESSAGE_VALUES`] orders them,
+/// then the answered message's id. The answer's id is the one row it returns.
 ///
 /// SQLite runs the statements one after the other (inside the caller's transaction);
-/// PostgreSQL takes the inserts before the last as data-modifying `WITH` clauses, so the
+/// PostgreSQL takes all but the answer's insert as data-modifying `WITH` clauses, so the
 /// whole is one statement.
-pub(super) fn turn_sql(postgres: bool, calls: usize, answer: bool) -> String {
+pub(super) fn turn_sql(postgres: bool, calls: usize, answer: bool, replied: bool) -> String {
     let mut inserts = vec![
         "INSERT INTO memory_injection_logs (chat_id, created_at, candidates, selected, omitted, tokens)
          VALUES ($1, $2, $3, $4, $5, $6)"
@@ -205,13 +214,23 @@ pub(super) fn turn_sql(postgres: bool, calls: usize, answer: bool) -> String {
             rows.join(", ")
         ));
     }
-    if answer {
-        inserts.push(insert_message_sql(9 + 2 * calls));
+    let mut next = 9 + 2 * calls;
+    let answer = answer.then(|| {
+        let insert = insert_message_sql(next);
+        next += MESSAGE_VALUES.len();
+        insert
+    });
+    if replied {
+        inserts.push(format!(
+            "UPDATE messages SET replied_at = $2 WHERE id = ${next}"
+        ));
     }
     if !postgres {
+        inserts.extend(answer);
         return inserts.join(";\n");
     }
-    let last = inserts.pop().unwrap_or_default();
+    // The answer's insert last, the statement's own: its id is what the statement returns.
+    let last = answer.or_else(|| inserts.pop()).unwrap_or_default();
     let with: Vec<String> = (inserts.iter().enumerate())
         .map(|(i, insert)| format!("w{i} AS ({insert})"))
         .collect();
@@ -289,6 +308,7 @@ mod tests {
                 injection,
                 calls: &calls,
                 answer: Some(&answer),
+                replied: None,
             };
             let id = store.record_turn(&turn).await.unwrap().unwrap();
             assert_eq!(
@@ -342,6 +362,46 @@ mod tests {
             assert_eq!(store.injection_count(chat.id).await, before);
             let u = &store.usage_by_chat(Some(chat.id)).await.unwrap()[0];
             assert_eq!(u.calls, 3, "no tokens of the failed record");
+
+            // A delivered answer: recorded together with the answered message's mark — or,
+            // when the record fails, neither.
+            let asked = store
+                .insert_message(&NewMessage::from_bot(chat.id, session, "and my cat?"))
+                .await
+                .unwrap()
+                .unwrap();
+            let replied_at = |id| {
+                let store = store.clone();
+                async move { store.message(id).await.unwrap().unwrap().replied_at }
+            };
+            let broken = TurnRecord {
+                replied: Some(asked),
+                ..broken
+            };
+            assert!(store.record_turn(&broken).await.is_err());
+            assert_eq!(replied_at(asked).await, None, "no mark without its record");
+            let cat = NewMessage::from_bot(chat.id, session, "Tom.");
+            let delivered = TurnRecord {
+                answer: Some(&cat),
+                replied: Some(asked),
+                ..turn
+            };
+            let id = store.record_turn(&delivered).await.unwrap().unwrap();
+            assert_eq!(store.message(id).await.unwrap().unwrap().text, "Tom.");
+            assert!(replied_at(asked).await.is_some());
+            // Without an answer too (a failed turn's apology was delivered).
+            let other = store
+                .insert_message(&NewMessage::from_bot(chat.id, session, "hello?"))
+                .await
+                .unwrap()
+                .unwrap();
+            let apology = TurnRecord {
+                answer: None,
+                replied: Some(other),
+                ..turn
+            };
+            assert_eq!(store.record_turn(&apology).await.unwrap(), None);
+            assert!(replied_at(other).await.is_some());
         }
     }
 
@@ -361,7 +421,7 @@ mod tests {
     /// insert (the answer's, when there is one) returns the id.
     #[test]
     fn a_turn_is_one_statement_text_per_backend() {
-        let sqlite = turn_sql(false, 2, true);
+        let sqlite = turn_sql(false, 2, true, false);
         assert_eq!(sqlite.matches("INSERT INTO").count(), 3);
         assert_eq!(sqlite.matches(';').count(), 2);
         assert!(
@@ -369,7 +429,7 @@ mod tests {
                 .contains("($1, $7, $8, 'chat', $9, $10, $2), ($1, $7, $8, 'chat', $11, $12, $2)")
         );
         assert!(sqlite.contains("VALUES ($13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"));
-        let pg = turn_sql(true, 2, true);
+        let pg = turn_sql(true, 2, true, false);
         assert!(
             pg.starts_with("WITH w0 AS (INSERT INTO memory_injection_logs"),
             "{pg}"
@@ -377,7 +437,27 @@ mod tests {
         assert!(pg.contains("w1 AS (INSERT INTO llm_usage"), "{pg}");
         assert!(!pg.contains(';'));
         assert!(pg.ends_with("ON CONFLICT DO NOTHING RETURNING id"), "{pg}");
-        assert!(turn_sql(true, 0, false).starts_with("INSERT INTO memory_injection_logs"));
-        assert!(turn_sql(true, 1, false).ends_with("VALUES ($1, $7, $8, 'chat', $9, $10, $2)"));
+        assert!(turn_sql(true, 0, false, false).starts_with("INSERT INTO memory_injection_logs"));
+        assert!(
+            turn_sql(true, 1, false, false).ends_with("VALUES ($1, $7, $8, 'chat', $9, $10, $2)")
+        );
+        // With the delivered mark: its id after the answer's values; the answer's insert
+        // still last on PostgreSQL (its id is what the statement returns).
+        let sqlite = turn_sql(false, 1, true, true);
+        assert!(
+            sqlite.contains("UPDATE messages SET replied_at = $2 WHERE id = $22;"),
+            "{sqlite}"
+        );
+        assert!(
+            sqlite.ends_with("ON CONFLICT DO NOTHING RETURNING id"),
+            "{sqlite}"
+        );
+        let pg = turn_sql(true, 1, true, true);
+        assert!(
+            pg.contains("w2 AS (UPDATE messages SET replied_at = $2 WHERE id = $22)"),
+            "{pg}"
+        );
+        assert!(pg.ends_with("ON CONFLICT DO NOTHING RETURNING id"), "{pg}");
+        assert!(turn_sql(true, 0, false, true).ends_with("WHERE id = $9"));
     }
 }

@@ -30,7 +30,7 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         return;
     };
     let typing = keep_typing(shared.http.clone(), channel);
-    let Some(text) = reply_text(&shared.agent, pending, typing).await else {
+    let Some(delivery) = reply_text(&shared.agent, pending, typing).await else {
         return; // the chat's turn is another replica's now
     };
     // In guild channels the answer points at the message it answers.
@@ -41,7 +41,7 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         .and_then(parse_id)
         .map(MessageId::from);
     let mut delivered = true;
-    for (i, chunk) in split_message(&text, CHUNK_LIMIT, char_len)
+    for (i, chunk) in split_message(&delivery.text, CHUNK_LIMIT, char_len)
         .iter()
         .enumerate()
     {
@@ -51,9 +51,9 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
             break;
         }
     }
-    if delivered {
-        crate::channels::turn::record_delivery(&shared.agent, pending).await;
-    }
+    timeline!(pending.chat.external_id, "sent");
+    delivery.finish(&shared.agent, pending, delivered).await;
+    timeline!(pending.chat.external_id, "recorded");
 }
 
 /// A plain notice outside any turn (stranger notice, "text only").

@@ -33,7 +33,7 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         .and_then(|t| t.parse::<i32>().ok())
         .map(|t| ThreadId(MessageId(t)));
     let typing = keep_typing(shared.bot.clone(), chat_id, thread);
-    let Some(reply) = reply_text(&shared.agent, pending, typing).await else {
+    let Some(delivery) = reply_text(&shared.agent, pending, typing).await else {
         return; // the chat's turn is another replica's now
     };
     // In groups the answer quotes the message it answers.
@@ -44,7 +44,7 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         .and_then(|id| id.parse::<i32>().ok())
         .map(MessageId);
     let mut delivered = true;
-    for (i, chunk) in split_message(&reply, CHUNK_LIMIT, utf16_len)
+    for (i, chunk) in split_message(&delivery.text, CHUNK_LIMIT, utf16_len)
         .iter()
         .enumerate()
     {
@@ -59,10 +59,8 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         }
     }
     timeline!(pending.chat.external_id, "sent");
-    if delivered {
-        crate::channels::turn::record_delivery(&shared.agent, pending).await;
-        timeline!(pending.chat.external_id, "marked");
-    }
+    delivery.finish(&shared.agent, pending, delivered).await;
+    timeline!(pending.chat.external_id, "recorded");
 }
 
 struct Target {

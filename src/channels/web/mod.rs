@@ -142,6 +142,7 @@ const OWED_WITHIN_MINS: u32 = 60;
 /// start) and would otherwise find it mid-turn and answer it twice.
 async fn answer_owed(agent: Arc<Agent>, started_ms: i64, shutdown: CancellationToken) {
     use crate::channels::intake::retry_until;
+    use crate::channels::turn::Delivery;
     use crate::channels::workers::backlog_since;
     let since = backlog_since(OWED_WITHIN_MINS);
     let owed = retry_until("find the web answers owed", &shutdown, || {
@@ -152,12 +153,12 @@ async fn answer_owed(agent: Arc<Agent>, started_ms: i64, shutdown: CancellationT
     for pending in owed {
         tracing::info!(chat = %pending.chat, "web: answering a message a shutdown cut off");
         let answered = tokio::select! {
-            r = agent.respond(&pending, None) => r,
+            r = agent.answer_first(&pending) => r,
             () = shutdown.cancelled() => return,
         };
         match answered {
-            // The reply is in the chat's history; the page shows it.
-            Ok(_) => crate::channels::turn::record_delivery(&agent, &pending).await,
+            // The reply goes into the chat's history, marked delivered; the page shows it.
+            Ok(answer) => Delivery::from(answer).finish(&agent, &pending, true).await,
             Err(e) => {
                 tracing::warn!(chat = %pending.chat, error = %e, "web: an owed answer failed; tried again at the next start")
             }
