@@ -87,8 +87,6 @@ struct Records {
     session: SessionId,
     injection: crate::store::InjectionLog,
     calls: Vec<crate::store::Tokens>,
-    /// The model's answer, to keep in the conversation (`None`: the turn failed).
-    answer: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -345,14 +343,21 @@ impl Agent {
             }
             return Ok(());
         };
-        self.record(r, replied).await?;
+        self.record(r, &answer.reply, replied).await?;
         Ok(())
     }
 
-    /// Writes a model turn's records, and `replied`'s delivered mark with them; returns the
-    /// answer's message id.
-    async fn record(&self, r: &Records, replied: Option<i64>) -> crate::store::Result<Option<i64>> {
-        let message = (r.answer.as_deref()).map(|t| NewMessage::from_bot(r.chat_id, r.session, t));
+    /// Writes a model turn's records with its `reply` (kept in the conversation when it is the
+    /// model's answer), and `replied`'s delivered mark with them; returns the answer's message
+    /// id.
+    async fn record(
+        &self,
+        r: &Records,
+        reply: &Reply,
+        replied: Option<i64>,
+    ) -> crate::store::Result<Option<i64>> {
+        let message = (reply.kind == ReplyKind::Model)
+            .then(|| NewMessage::from_bot(r.chat_id, r.session, &reply.text));
         let record = TurnRecord {
             chat_id: r.chat_id,
             provider: self.llm.name(),
@@ -437,9 +442,9 @@ impl Agent {
         let Some(r) = records else {
             return Ok(reply);
         };
-        let recorded = self.record(&r, None).await;
+        let recorded = self.record(&r, &reply, None).await;
         timeline!(pending.chat.external_id, "recorded");
-        let answered = r.answer.is_some();
+        let answered = reply.kind == ReplyKind::Model;
         match recorded {
             Ok(Some(_)) => {}
             Ok(None) if !answered => {}
@@ -556,7 +561,6 @@ impl Agent {
             session: ctx.session,
             injection: turn.injection,
             calls: turn.calls,
-            answer: (turn.reply.kind == ReplyKind::Model).then(|| turn.reply.text.clone()),
         };
         Ok((turn.reply, Some(records)))
     }

@@ -16,15 +16,13 @@ pub const TEXT_ONLY: &str = "I can only read text messages for now.";
 /// A reply to deliver, with what its turn left to write once it is delivered
 /// ([`Delivery::finish`]). Holds the chat's turn until then.
 pub struct Delivery {
-    pub text: String,
-    /// `None`: the turn failed; `text` is the apology.
+    /// `None`: the turn failed; the reply is [`TURN_FAILED`].
     answer: Option<Answer>,
 }
 
 impl From<Answer> for Delivery {
     fn from(answer: Answer) -> Self {
         Self {
-            text: answer.reply.text.clone(),
             answer: Some(answer),
         }
     }
@@ -48,10 +46,7 @@ pub async fn reply_text(
         Ok(answer) => Delivery::from(answer),
         Err(e) => {
             tracing::error!(chat = %pending.chat, error = %format!("{e:#}"), "turn failed");
-            Delivery {
-                text: TURN_FAILED.to_string(),
-                answer: None,
-            }
+            Delivery { answer: None }
         }
     };
     if !agent.holds_turn(pending).await {
@@ -68,6 +63,11 @@ pub async fn reply_text(
 const RECORD_WITHIN: std::time::Duration = std::time::Duration::from_secs(300);
 
 impl Delivery {
+    /// The text to deliver.
+    pub fn text(&self) -> &str {
+        self.answer.as_ref().map_or(TURN_FAILED, |a| &a.reply.text)
+    }
+
     /// Writes what the turn left (its answer, usage and injection) and, when the reply was
     /// `delivered`, marks `pending` replied in the same write, retrying while the database is
     /// busy: a delivery not recorded would be answered again after a restart. Not delivered,

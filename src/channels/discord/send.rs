@@ -41,7 +41,7 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         .and_then(parse_id)
         .map(MessageId::from);
     let mut delivered = true;
-    for (i, chunk) in split_message(&delivery.text, CHUNK_LIMIT, char_len)
+    for (i, chunk) in split_message(delivery.text(), CHUNK_LIMIT, char_len)
         .iter()
         .enumerate()
     {

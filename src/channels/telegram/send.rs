@@ -44,7 +44,7 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         .and_then(|id| id.parse::<i32>().ok())
         .map(MessageId);
     let mut delivered = true;
-    for (i, chunk) in split_message(&delivery.text, CHUNK_LIMIT, utf16_len)
+    for (i, chunk) in split_message(delivery.text(), CHUNK_LIMIT, utf16_len)
         .iter()
         .enumerate()
     {
