@@ -448,6 +448,8 @@ async fn a_restart_does_not_answer_a_redelivered_message() {
     dc.wait_posted(2).await;
     assert_eq!(dc.posted().len(), 2);
     assert_eq!(llm.request_count(), 2);
+    // An answer is kept with its delivered mark, just after it was posted.
+    wait_nothing_owed(&bot.bot.agent, "discord").await;
     assert_eq!(
         stored_texts(&bot.bot.agent, &format!("discord:{dm}")).await,
         ["first", "answer", "second", "answer"]
