@@ -74,6 +74,9 @@ async fn plain_turn_stores_both_sides() {
         ),
         (11, 5, "fake-model")
     );
+    // Returned means given: the answer, its usage and the delivered mark are one write.
+    let owed = bot.agent.awaiting_reply("cli", 0).await.unwrap();
+    assert!(owed.is_empty(), "{owed:?}");
 }
 
 #[tokio::test]

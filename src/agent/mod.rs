@@ -242,8 +242,8 @@ impl Agent {
             Received::Duplicate => return Ok(Outcome::Duplicate),
             Received::Stored => return Ok(Outcome::Stored),
         };
-        let reply = self.respond_locked(&pending, deltas).await?;
-        self.store.mark_replied(pending.message_id).await?;
+        // The reply is the caller's to print: given once it is returned.
+        let reply = self.respond_locked(&pending, deltas, true).await?;
         Ok(Outcome::Reply(reply))
     }
 
@@ -308,7 +308,7 @@ impl Agent {
     ) -> anyhow::Result<Reply> {
         timeline!(pending.chat.external_id, "turn");
         let _turn = self.locks.lock(&pending.chat.to_string()).await;
-        self.respond_locked(pending, deltas).await
+        self.respond_locked(pending, deltas, false).await
     }
 
     /// [`Agent::respond`] for a channel that delivers the reply itself: a model turn's records
@@ -337,14 +337,23 @@ impl Agent {
         delivered: bool,
     ) -> anyhow::Result<()> {
         let replied = delivered.then_some(pending.message_id);
-        let Some(r) = &answer.records else {
-            if let Some(id) = replied {
-                self.store.mark_replied(id).await?;
-            }
-            return Ok(());
-        };
-        self.record(r, &answer.reply, replied).await?;
+        (self.write_turn(answer.records.as_ref(), &answer.reply, replied)).await?;
         Ok(())
+    }
+
+    /// Writes a turn's records, if it left any, with `replied`'s delivered mark; returns the
+    /// answer's message id.
+    async fn write_turn(
+        &self,
+        records: Option<&Records>,
+        reply: &Reply,
+        replied: Option<i64>,
+    ) -> crate::store::Result<Option<i64>> {
+        match (records, replied) {
+            (Some(r), _) => self.record(r, reply, replied).await,
+            (None, Some(id)) => self.store.mark_replied(id).await.map(|()| None),
+            (None, None) => Ok(None),
+        }
     }
 
     /// Writes a model turn's records with its `reply` (kept in the conversation when it is the
@@ -430,27 +439,32 @@ impl Agent {
             .collect())
     }
 
-    /// [`Agent::answer_locked`] with a model turn's records written before the reply is given:
-    /// the answer is kept before it is given; an error reply need not wait for its
-    /// bookkeeping.
+    /// [`Agent::answer_locked`] with a model turn's records written before the reply is given
+    /// (the answer is kept before it is given; an error reply need not wait for its
+    /// bookkeeping), and, when `mark`, the delivered mark in the same write: for a caller that
+    /// gives the reply once it is returned.
     async fn respond_locked(
         &self,
         pending: &Pending,
         deltas: Option<&UnboundedSender<String>>,
+        mark: bool,
     ) -> anyhow::Result<Reply> {
         let (reply, records) = self.answer_locked(pending, deltas).await?;
-        let Some(r) = records else {
-            return Ok(reply);
-        };
-        let recorded = self.record(&r, &reply, None).await;
+        let replied = mark.then_some(pending.message_id);
+        let recorded = self.write_turn(records.as_ref(), &reply, replied).await;
         timeline!(pending.chat.external_id, "recorded");
         let answered = reply.kind == ReplyKind::Model;
         match recorded {
             Ok(Some(_)) => {}
             Ok(None) if !answered => {}
             Ok(None) => anyhow::bail!("bot message was not stored"),
-            Err(e) if answered => return Err(e.into()),
-            Err(e) => tracing::warn!(error = %e, "could not record the turn's usage"),
+            Err(e) if answered || records.is_none() => return Err(e.into()),
+            Err(e) => {
+                tracing::warn!(error = %e, "could not record the turn's usage");
+                if let Some(id) = replied {
+                    self.store.mark_replied(id).await?;
+                }
+            }
         }
         Ok(reply)
     }
