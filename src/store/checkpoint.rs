@@ -16,7 +16,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
-use sqlx::SqlitePool;
+use super::sqlite_pool::SqliteConns;
 
 /// Pages the log may reach before a committing connection checkpoints by itself (about 40 MB
 /// with SQLite's 4 kB pages): the safety net behind the background checkpoints.
@@ -31,7 +31,7 @@ const EVERY: Duration = Duration::from_millis(20);
 /// Checkpoints the database whose log is `wal` through `pool` until the pool is closed: a
 /// look at the log's modification time each [`EVERY`], a checkpoint when it changed since the
 /// last one.
-pub fn spawn(pool: SqlitePool, wal: PathBuf) {
+pub fn spawn(pool: SqliteConns, wal: PathBuf) {
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(EVERY);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

@@ -12,9 +12,11 @@
 use std::borrow::Cow;
 
 use sqlx::pool::PoolConnection;
-use sqlx::{PgConnection, PgPool, Postgres, Sqlite, SqliteConnection, SqlitePool, Transaction};
+use sqlx::sqlite::SqliteTransactionManager;
+use sqlx::{PgConnection, PgPool, Postgres, SqliteConnection, Transaction, TransactionManager};
 
 use super::Result;
+use super::sqlite_pool::{Held, SqliteConns, discard};
 
 /// The advisory lock every PostgreSQL write transaction takes: writers run one at a time, as
 /// they do on SQLite (`BEGIN IMMEDIATE`), so a read-then-write inside a transaction (a
@@ -25,7 +27,7 @@ const PG_WRITE_LOCK: i64 = 0x6d6e_656d_6501; // "mneme" + 1
 /// A connection pool of either backend.
 #[derive(Clone, Debug)]
 pub enum Pool {
-    Sqlite(SqlitePool),
+    Sqlite(SqliteConns),
     Postgres(PgPool),
 }
 
@@ -37,13 +39,28 @@ pub enum Conn<'c> {
 
 /// A write transaction of either backend; dropped without `commit`, it rolls back.
 pub enum Tx {
-    Sqlite(Transaction<'static, Sqlite>),
+    Sqlite(SqliteTx),
     Postgres(Transaction<'static, Postgres>),
+}
+
+/// A SQLite write transaction on a pooled connection: dropped while open, it queues its
+/// rollback on the connection (ahead of whatever the connection's next user sends).
+pub struct SqliteTx {
+    conn: Held,
+    open: bool,
+}
+
+impl Drop for SqliteTx {
+    fn drop(&mut self) {
+        if self.open {
+            SqliteTransactionManager::start_rollback(&mut self.conn);
+        }
+    }
 }
 
 /// A connection taken from the pool (returned when dropped).
 pub enum PoolConn {
-    Sqlite(PoolConnection<Sqlite>),
+    Sqlite(Held),
     Postgres(PoolConnection<Postgres>),
 }
 
@@ -77,7 +94,11 @@ impl Pool {
     /// PostgreSQL the one advisory write lock (see [`PG_WRITE_LOCK`]).
     pub async fn begin_write(&self) -> Result<Tx> {
         match self {
-            Self::Sqlite(p) => Ok(Tx::Sqlite(p.begin_with("BEGIN IMMEDIATE").await?)),
+            Self::Sqlite(p) => {
+                let mut conn = p.acquire().await?;
+                SqliteTransactionManager::begin(&mut conn, Some("BEGIN IMMEDIATE".into())).await?;
+                Ok(Tx::Sqlite(SqliteTx { conn, open: true }))
+            }
             Self::Postgres(p) => {
                 let mut tx = p.begin().await?;
                 sqlx::query("SELECT pg_advisory_xact_lock($1)")
@@ -100,21 +121,29 @@ impl Pool {
 impl Tx {
     pub fn conn(&mut self) -> Conn<'_> {
         match self {
-            Self::Sqlite(t) => Conn::Sqlite(t),
+            Self::Sqlite(t) => Conn::Sqlite(&mut t.conn),
             Self::Postgres(t) => Conn::Postgres(t),
         }
     }
 
     pub async fn commit(self) -> Result<()> {
         match self {
-            Self::Sqlite(t) => t.commit().await,
+            Self::Sqlite(mut t) => {
+                SqliteTransactionManager::commit(&mut t.conn).await?;
+                t.open = false;
+                Ok(())
+            }
             Self::Postgres(t) => t.commit().await,
         }
     }
 
     pub async fn rollback(self) -> Result<()> {
         match self {
-            Self::Sqlite(t) => t.rollback().await,
+            Self::Sqlite(mut t) => {
+                SqliteTransactionManager::rollback(&mut t.conn).await?;
+                t.open = false;
+                Ok(())
+            }
             Self::Postgres(t) => t.rollback().await,
         }
     }
@@ -156,7 +185,7 @@ fn dialect(postgres: bool, sql: &str) -> Cow<'_, str> {
 /// caller went away midway, or the rollback failed) is closed when dropped, which rolls back,
 /// instead of going back to the pool.
 pub struct InlineTx {
-    conn: Option<PoolConnection<Sqlite>>,
+    conn: Option<Held>,
 }
 
 impl InlineTx {
@@ -165,7 +194,7 @@ impl InlineTx {
         format!("BEGIN IMMEDIATE;\n{statements};\nCOMMIT")
     }
 
-    pub async fn acquire(pool: &SqlitePool) -> Result<Self> {
+    pub async fn acquire(pool: &SqliteConns) -> Result<Self> {
         Ok(Self {
             conn: Some(pool.acquire().await?),
         })
@@ -196,13 +225,13 @@ impl InlineTx {
 
 impl Drop for InlineTx {
     fn drop(&mut self) {
-        if let Some(mut conn) = self.conn.take() {
-            conn.close_on_drop();
+        if let Some(conn) = self.conn.take() {
+            discard(conn);
         }
     }
 }
 
-/// `on_pool!(pool, p => expr)`: `expr` with `p` the backend's pool (`&SqlitePool` or
+/// `on_pool!(pool, p => expr)`: `expr` with `p` the backend's pool (`&SqliteConns` or
 /// `&PgPool`).
 macro_rules! on_pool {
     ($pool:expr, $p:ident => $body:expr) => {
@@ -256,7 +285,7 @@ mod tests {
     use crate::store::Store;
 
     /// A store on a file (an in-memory database goes with its connection) and its writer.
-    async fn on_file() -> (tempfile::TempDir, Store, SqlitePool) {
+    async fn on_file() -> (tempfile::TempDir, Store, SqliteConns) {
         let dir = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", dir.path().join("mneme.db").display());
         let store = Store::open(&url).await.unwrap();
@@ -311,6 +340,27 @@ mod tests {
         tx.finish(done).await.unwrap();
         assert_eq!(kept(&store).await, [2, 3, 4]);
         write(&store, 5).await;
+    }
+
+    /// A write transaction dropped without `commit` (an error returned midway) is rolled
+    /// back before the connection's next user: nothing of it is kept, and the next writer is
+    /// not inside it.
+    #[tokio::test]
+    async fn a_write_transaction_dropped_midway_is_rolled_back() {
+        let (_dir, store, _writer) = on_file().await;
+        let mut tx = store.writer.begin_write().await.unwrap();
+        on_conn!(tx.conn(), c => sqlx::query("INSERT INTO t VALUES (1)")
+            .execute(c)
+            .await
+            .map(|_| ()))
+        .unwrap();
+        drop(tx);
+        write(&store, 2).await;
+        assert_eq!(kept(&store).await, [2]);
+        let tx = store.writer.begin_write().await.unwrap();
+        tx.rollback().await.unwrap();
+        write(&store, 3).await;
+        assert_eq!(kept(&store).await, [2, 3]);
     }
 
     /// An inline transaction dropped before its end (its caller went away midway) takes its

@@ -21,6 +21,7 @@ mod memory_terms;
 mod messages;
 mod reflector;
 mod search;
+mod sqlite_pool;
 mod turns;
 mod usage;
 mod vectors;
@@ -29,7 +30,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::postgres::PgPoolOptions;
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 
 pub use chats::{ChatRow, SessionId};
 pub use console::ChatSummary;
@@ -314,26 +315,22 @@ impl Store {
                 .map_err(sqlx::Error::Io)?,
             )
         };
-        let pool = SqlitePoolOptions::new()
-            // An in-memory database lives in one connection.
-            .max_connections(if in_memory { 1 } else { 8 })
-            // A file's connection does not go stale the way a network one does; a ping before
-            // each query would be one more round trip to the connection's thread for nothing.
-            .test_before_acquire(false)
-            .connect_with(options.clone())
+        // Pooled without sqlx's ping on the way back (`sqlite_pool.rs`). An in-memory
+        // database lives in one connection.
+        let pool = sqlite_pool::SqliteConns::new(options.clone(), if in_memory { 1 } else { 8 })?;
+        sqlx::migrate!("./migrations/sqlite")
+            .run_direct(&mut *pool.acquire().await?)
             .await?;
-        sqlx::migrate!("./migrations/sqlite").run(&pool).await?;
         let writer = if in_memory {
             pool.clone()
         } else {
             let mut wal = options.get_filename().as_os_str().to_owned();
             wal.push("-wal");
             checkpoint::spawn(pool.clone(), wal.into());
-            SqlitePoolOptions::new()
-                .max_connections(1)
-                .test_before_acquire(false)
-                .connect_with(options)
-                .await?
+            let writer = sqlite_pool::SqliteConns::new(options, 1)?;
+            // Opened now, so that a database that cannot be written is refused at start.
+            drop(writer.acquire().await?);
+            writer
         };
         Ok(Self {
             pool: db::Pool::Sqlite(pool),
