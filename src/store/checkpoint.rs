@@ -16,7 +16,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
-use super::sqlite_pool::SqliteConns;
+use super::db::SqliteConns;
 
 /// Pages the log may reach before a committing connection checkpoints by itself (about 40 MB
 /// with SQLite's 4 kB pages): the safety net behind the background checkpoints.

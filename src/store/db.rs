@@ -11,12 +11,11 @@
 
 use std::borrow::Cow;
 
-use sqlx::pool::PoolConnection;
-use sqlx::sqlite::SqliteTransactionManager;
-use sqlx::{PgConnection, PgPool, Postgres, SqliteConnection, Transaction, TransactionManager};
+use futures_util::future::BoxFuture;
+use sqlx::{PgConnection, SqliteConnection};
 
 use super::Result;
-use super::sqlite_pool::{Held, SqliteConns, discard};
+use super::conn_pool::{Conns, Held, discard, is_gone};
 
 /// The advisory lock every PostgreSQL write transaction takes: writers run one at a time, as
 /// they do on SQLite (`BEGIN IMMEDIATE`), so a read-then-write inside a transaction (a
@@ -24,11 +23,14 @@ use super::sqlite_pool::{Held, SqliteConns, discard};
 /// another writer — in this process or in another replica.
 const PG_WRITE_LOCK: i64 = 0x6d6e_656d_6501; // "mneme" + 1
 
-/// A connection pool of either backend.
+pub type SqliteConns = Conns<SqliteConnection>;
+pub type PgConns = Conns<PgConnection>;
+
+/// A connection pool of either backend (`conn_pool.rs`).
 #[derive(Clone, Debug)]
 pub enum Pool {
     Sqlite(SqliteConns),
-    Postgres(PgPool),
+    Postgres(PgConns),
 }
 
 /// One connection (often a transaction's) of either backend.
@@ -39,29 +41,14 @@ pub enum Conn<'c> {
 
 /// A write transaction of either backend; dropped without `commit`, it rolls back.
 pub enum Tx {
-    Sqlite(SqliteTx),
-    Postgres(Transaction<'static, Postgres>),
-}
-
-/// A SQLite write transaction on a pooled connection: dropped while open, it queues its
-/// rollback on the connection (ahead of whatever the connection's next user sends).
-pub struct SqliteTx {
-    conn: Held,
-    open: bool,
-}
-
-impl Drop for SqliteTx {
-    fn drop(&mut self) {
-        if self.open {
-            SqliteTransactionManager::start_rollback(&mut self.conn);
-        }
-    }
+    Sqlite(WriteTx<SqliteConnection>),
+    Postgres(WriteTx<PgConnection>),
 }
 
 /// A connection taken from the pool (returned when dropped).
 pub enum PoolConn {
-    Sqlite(Held),
-    Postgres(PoolConnection<Postgres>),
+    Sqlite(Held<SqliteConnection>),
+    Postgres(Held<PgConnection>),
 }
 
 impl PoolConn {
@@ -93,21 +80,10 @@ impl Pool {
     /// A transaction that writes: SQLite takes its write lock at once (`BEGIN IMMEDIATE`),
     /// PostgreSQL the one advisory write lock (see [`PG_WRITE_LOCK`]).
     pub async fn begin_write(&self) -> Result<Tx> {
-        match self {
-            Self::Sqlite(p) => {
-                let mut conn = p.acquire().await?;
-                SqliteTransactionManager::begin(&mut conn, Some("BEGIN IMMEDIATE".into())).await?;
-                Ok(Tx::Sqlite(SqliteTx { conn, open: true }))
-            }
-            Self::Postgres(p) => {
-                let mut tx = p.begin().await?;
-                sqlx::query("SELECT pg_advisory_xact_lock($1)")
-                    .bind(PG_WRITE_LOCK)
-                    .execute(&mut *tx)
-                    .await?;
-                Ok(Tx::Postgres(tx))
-            }
-        }
+        Ok(match self {
+            Self::Sqlite(p) => Tx::Sqlite(WriteTx::begin(p).await?),
+            Self::Postgres(p) => Tx::Postgres(WriteTx::begin(p).await?),
+        })
     }
 
     pub async fn close(&self) {
@@ -121,30 +97,192 @@ impl Pool {
 impl Tx {
     pub fn conn(&mut self) -> Conn<'_> {
         match self {
-            Self::Sqlite(t) => Conn::Sqlite(&mut t.conn),
-            Self::Postgres(t) => Conn::Postgres(t),
+            Self::Sqlite(t) => Conn::Sqlite(t.conn()),
+            Self::Postgres(t) => Conn::Postgres(t.conn()),
         }
     }
 
     pub async fn commit(self) -> Result<()> {
         match self {
-            Self::Sqlite(mut t) => {
-                SqliteTransactionManager::commit(&mut t.conn).await?;
-                t.open = false;
-                Ok(())
-            }
+            Self::Sqlite(t) => t.commit().await,
             Self::Postgres(t) => t.commit().await,
         }
     }
 
     pub async fn rollback(self) -> Result<()> {
         match self {
-            Self::Sqlite(mut t) => {
-                SqliteTransactionManager::rollback(&mut t.conn).await?;
-                t.open = false;
-                Ok(())
-            }
+            Self::Sqlite(t) => t.rollback().await,
             Self::Postgres(t) => t.rollback().await,
+        }
+    }
+}
+
+/// What a transaction needs of a backend's connection.
+pub trait TxBackend: sqlx::Connection + 'static {
+    /// The text that begins a write transaction (one statement text: one hand-off on SQLite,
+    /// one round trip on PostgreSQL).
+    fn begin_write_text() -> Cow<'static, str>;
+
+    /// Runs `sql`, one or more statements without parameters (on PostgreSQL through the
+    /// simple query protocol, which takes several).
+    fn run<'a>(&'a mut self, sql: &'a str) -> BoxFuture<'a, Result<()>>;
+
+    /// Whether `e`, from `ROLLBACK`, says only that no transaction was open.
+    fn none_open(e: &sqlx::Error) -> bool;
+}
+
+impl TxBackend for SqliteConnection {
+    fn begin_write_text() -> Cow<'static, str> {
+        "BEGIN IMMEDIATE".into()
+    }
+
+    fn run<'a>(&'a mut self, sql: &'a str) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move { sqlx::Executor::execute(self, sql).await.map(|_| ()) })
+    }
+
+    fn none_open(e: &sqlx::Error) -> bool {
+        // A write that failed before `BEGIN` took effect (the database busy), or SQLite rolled
+        // back by itself (a full disk).
+        matches!(e, sqlx::Error::Database(e) if e.message().contains("no transaction is active"))
+    }
+}
+
+impl TxBackend for PgConnection {
+    fn begin_write_text() -> Cow<'static, str> {
+        format!("BEGIN; SELECT pg_advisory_xact_lock({PG_WRITE_LOCK})").into()
+    }
+
+    fn run<'a>(&'a mut self, sql: &'a str) -> BoxFuture<'a, Result<()>> {
+        Box::pin(async move { sqlx::Executor::execute(self, sql).await.map(|_| ()) })
+    }
+
+    fn none_open(_: &sqlx::Error) -> bool {
+        // PostgreSQL only warns.
+        false
+    }
+}
+
+/// A connection taken for a transaction, whose state is known only once the transaction
+/// ended. [`TxConn::finish`] and [`TxConn::roll_back`] give it back to the pool; dropped
+/// before either (its user went away midway), or when the rollback failed, it is closed
+/// instead, which ends whatever it was inside.
+///
+/// On SQLite it also serves as a transaction written into one statement text
+/// (`BEGIN IMMEDIATE; …; COMMIT`, see [`TxConn::text`]): one hand-off to the connection's
+/// thread where a transaction of statements takes one for `BEGIN`, one per statement and one
+/// for `COMMIT`, each a wait for the async side while the one writer connection is held. Its
+/// rows are read with `fetch_all` (a row limit would stop before `COMMIT`).
+pub struct TxConn<C: TxBackend> {
+    conn: Option<Held<C>>,
+}
+
+/// A SQLite transaction written into its statement text ([`TxConn`]).
+pub type InlineTx = TxConn<SqliteConnection>;
+
+impl<C: TxBackend> TxConn<C> {
+    /// `statements` (one or more, `;`-separated) as one transaction.
+    pub fn text(statements: &str) -> String {
+        format!("{};\n{statements};\nCOMMIT", C::begin_write_text())
+    }
+
+    pub async fn acquire(pool: &Conns<C>) -> Result<Self> {
+        Ok(Self {
+            conn: Some(pool.acquire().await?),
+        })
+    }
+
+    pub fn conn(&mut self) -> &mut C {
+        self.conn
+            .as_mut()
+            .expect("taken only when the transaction ends")
+    }
+
+    /// Ends the transaction run on [`TxConn::conn`] with `result`: on an error it is rolled
+    /// back (it may have stopped between `BEGIN` and `COMMIT`). Returns `result`.
+    pub async fn finish<T>(mut self, result: Result<T>) -> Result<T> {
+        match &result {
+            // Should the rollback fail, the connection is closed, not pooled.
+            Err(e) if !is_gone(e) => {
+                let _ = self.roll_back().await;
+            }
+            Err(_) => {}
+            Ok(_) => {
+                self.conn.take();
+            }
+        }
+        result
+    }
+
+    /// Rolls back and gives the connection back to the pool; should the rollback fail, the
+    /// connection is closed instead.
+    pub async fn roll_back(mut self) -> Result<()> {
+        match self.conn().run("ROLLBACK").await {
+            Ok(()) => {}
+            Err(e) if C::none_open(&e) => {}
+            // Left armed: closed when dropped.
+            Err(e) => return Err(e),
+        }
+        self.conn.take();
+        Ok(())
+    }
+}
+
+impl<C: TxBackend> Drop for TxConn<C> {
+    fn drop(&mut self) {
+        if let Some(conn) = self.conn.take() {
+            discard(conn);
+        }
+    }
+}
+
+/// A write transaction of statements: begun by [`TxBackend::begin_write_text`], ended by
+/// [`WriteTx::commit`] or [`WriteTx::rollback`]. Dropped while open (an error returned
+/// midway), it is rolled back by a task of its own before its connection goes back to the
+/// pool, so the next user finds the connection outside any transaction (on PostgreSQL, with
+/// the write lock released); should that task not run, the connection is closed.
+pub struct WriteTx<C: TxBackend>(Option<TxConn<C>>);
+
+impl<C: TxBackend> WriteTx<C> {
+    async fn begin(pool: &Conns<C>) -> Result<Self> {
+        let mut tx = TxConn::acquire(pool).await?;
+        match tx.conn().run(&C::begin_write_text()).await {
+            Ok(()) => Ok(Self(Some(tx))),
+            Err(e) => tx.finish(Err(e)).await,
+        }
+    }
+
+    fn conn(&mut self) -> &mut C {
+        self.0
+            .as_mut()
+            .expect("open until committed or rolled back")
+            .conn()
+    }
+
+    async fn commit(mut self) -> Result<()> {
+        let mut tx = self.0.take().expect("open until committed");
+        let done = tx.conn().run("COMMIT").await;
+        tx.finish(done).await
+    }
+
+    async fn rollback(mut self) -> Result<()> {
+        self.0
+            .take()
+            .expect("open until rolled back")
+            .roll_back()
+            .await
+    }
+}
+
+impl<C: TxBackend> Drop for WriteTx<C> {
+    fn drop(&mut self) {
+        if let Some(tx) = self.0.take()
+            && let Ok(runtime) = tokio::runtime::Handle::try_current()
+        {
+            runtime.spawn(async move {
+                if let Err(e) = tx.roll_back().await {
+                    tracing::warn!(error = %e, "a transaction could not be rolled back; its connection is closed");
+                }
+            });
         }
     }
 }
@@ -176,63 +314,8 @@ fn dialect(postgres: bool, sql: &str) -> Cow<'_, str> {
     }
 }
 
-/// A SQLite write transaction written into its statement text (`BEGIN IMMEDIATE; …; COMMIT`,
-/// see [`InlineTx::text`]), so that it takes one hand-off to the connection's thread where
-/// sqlx's transactions take three (`BEGIN`, the statements, `COMMIT`) — each of them a wait
-/// for the async side while the one writer connection is held. Its rows are read with
-/// `fetch_all` (a row limit would stop before `COMMIT`). A statement that fails is rolled
-/// back by [`InlineTx::finish`]; a connection that may still be inside the transaction (the
-/// caller went away midway, or the rollback failed) is closed when dropped, which rolls back,
-/// instead of going back to the pool.
-pub struct InlineTx {
-    conn: Option<Held>,
-}
-
-impl InlineTx {
-    /// `statements` (one or more, `;`-separated) as one transaction.
-    pub fn text(statements: &str) -> String {
-        format!("BEGIN IMMEDIATE;\n{statements};\nCOMMIT")
-    }
-
-    pub async fn acquire(pool: &SqliteConns) -> Result<Self> {
-        Ok(Self {
-            conn: Some(pool.acquire().await?),
-        })
-    }
-
-    pub fn conn(&mut self) -> &mut SqliteConnection {
-        self.conn.as_mut().expect("taken only by finish")
-    }
-
-    /// Ends the transaction run on [`InlineTx::conn`] with `result`: on an error it is rolled
-    /// back (it may have stopped between `BEGIN` and `COMMIT`). Returns `result`.
-    pub async fn finish<T>(mut self, result: Result<T>) -> Result<T> {
-        if result.is_err() {
-            match sqlx::query("ROLLBACK").execute(self.conn()).await {
-                Ok(_) => {}
-                // It failed before `BEGIN` took effect (the database busy), or SQLite rolled
-                // back by itself (a full disk).
-                Err(sqlx::Error::Database(e))
-                    if e.message().contains("no transaction is active") => {}
-                // Left armed: the connection is closed, not pooled.
-                Err(_) => return result,
-            }
-        }
-        self.conn.take();
-        result
-    }
-}
-
-impl Drop for InlineTx {
-    fn drop(&mut self) {
-        if let Some(conn) = self.conn.take() {
-            discard(conn);
-        }
-    }
-}
-
 /// `on_pool!(pool, p => expr)`: `expr` with `p` the backend's pool (`&SqliteConns` or
-/// `&PgPool`).
+/// `&PgConns`).
 macro_rules! on_pool {
     ($pool:expr, $p:ident => $body:expr) => {
         match $pool {

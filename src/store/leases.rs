@@ -244,11 +244,13 @@ mod tests {
                 Pool::Postgres(p) => p.connect_options(),
                 Pool::Sqlite(_) => unreachable!(),
             };
-            let pool = sqlx::postgres::PgPoolOptions::new()
-                .max_connections(1)
-                .connect_with((*url).clone())
-                .await
-                .unwrap();
+            let pool = crate::store::db::PgConns::new(
+                (*url).clone(),
+                1,
+                None,
+                std::time::Duration::from_secs(10),
+            )
+            .unwrap();
             let other = Store {
                 writer: Pool::Postgres(pool.clone()),
                 pool: Pool::Postgres(pool),

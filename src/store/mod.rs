@@ -7,6 +7,7 @@
 
 mod chats;
 mod checkpoint;
+mod conn_pool;
 mod console;
 mod db;
 mod dialect;
@@ -21,7 +22,6 @@ mod memory_terms;
 mod messages;
 mod reflector;
 mod search;
-mod sqlite_pool;
 mod turns;
 mod usage;
 mod vectors;
@@ -29,7 +29,6 @@ mod vectors;
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::postgres::PgPoolOptions;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 
 pub use chats::{ChatRow, SessionId};
@@ -136,6 +135,10 @@ const PG_CHECK_IDLE_AFTER: Duration = Duration::from_secs(2);
 #[cfg(test)]
 const PG_CHECK_IDLE_AFTER: Duration = Duration::from_millis(200);
 
+/// How long a statement waits for a pooled connection before it fails.
+const SQLITE_WAIT: Duration = Duration::from_secs(30);
+const PG_WAIT: Duration = Duration::from_secs(10);
+
 /// Handle to the database; cheap to clone.
 #[derive(Clone)]
 pub struct Store {
@@ -238,33 +241,17 @@ impl Store {
     }
 
     async fn open_postgres(url: &str) -> Result<Self> {
-        let pool = PgPoolOptions::new()
-            .max_connections(8)
-            .acquire_timeout(Duration::from_secs(10))
-            // A pooled connection is checked before use only when it sat idle: a server
-            // restart or a dropped link shows there, and the pool opens a fresh one. A busy
-            // connection is not, since that check is a round trip to the server per statement
-            // (sqlx's `test_before_acquire`, which would double the round trips of every turn).
-            .test_before_acquire(false)
-            .before_acquire(|conn, meta| {
-                Box::pin(async move {
-                    if meta.idle_for < PG_CHECK_IDLE_AFTER {
-                        return Ok(true);
-                    }
-                    match sqlx::Connection::ping(conn).await {
-                        Ok(()) => Ok(true),
-                        Err(e) => {
-                            tracing::info!(error = %e, "an idle PostgreSQL connection is gone; opening another");
-                            Ok(false)
-                        }
-                    }
-                })
-            })
-            .connect(url)
-            .await?;
+        // A pooled connection is checked (a ping) only when it sat idle: a server restart or a
+        // dropped link shows there, and the pool opens a fresh one. A busy connection is not,
+        // since that check is a round trip to the server per statement; one that a statement
+        // finds gone is closed (`conn_pool.rs`).
+        let options = sqlx::postgres::PgConnectOptions::from_str(url)?;
+        let pool = db::PgConns::new(options, 8, Some(PG_CHECK_IDLE_AFTER), PG_WAIT)?;
         // sqlx's PostgreSQL migrator holds an advisory lock while it runs: replicas starting
         // together migrate one at a time.
-        sqlx::migrate!("./migrations/postgres").run(&pool).await?;
+        sqlx::migrate!("./migrations/postgres")
+            .run_direct(&mut *pool.acquire().await?)
+            .await?;
         let pool = db::Pool::Postgres(pool);
         Ok(Self {
             turns: turns::for_pool(&pool),
@@ -315,9 +302,9 @@ impl Store {
                 .map_err(sqlx::Error::Io)?,
             )
         };
-        // Pooled without sqlx's ping on the way back (`sqlite_pool.rs`). An in-memory
-        // database lives in one connection.
-        let pool = sqlite_pool::SqliteConns::new(options.clone(), if in_memory { 1 } else { 8 })?;
+        // An in-memory database lives in one connection.
+        let readers = if in_memory { 1 } else { 8 };
+        let pool = db::SqliteConns::new(options.clone(), readers, None, SQLITE_WAIT)?;
         sqlx::migrate!("./migrations/sqlite")
             .run_direct(&mut *pool.acquire().await?)
             .await?;
@@ -327,7 +314,7 @@ impl Store {
             let mut wal = options.get_filename().as_os_str().to_owned();
             wal.push("-wal");
             checkpoint::spawn(pool.clone(), wal.into());
-            let writer = sqlite_pool::SqliteConns::new(options, 1)?;
+            let writer = db::SqliteConns::new(options, 1, None, SQLITE_WAIT)?;
             // Opened now, so that a database that cannot be written is refused at start.
             drop(writer.acquire().await?);
             writer
@@ -354,6 +341,7 @@ impl Store {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use futures_util::StreamExt;
 
     /// The daemon and `mneme chat` started together on a fresh data dir both open it; without
     /// the lock both applied migration 1 and one failed ("table chats already exists").
@@ -577,6 +565,84 @@ pub(crate) mod tests {
                 store.ping().await.expect("a fresh connection");
             }
             assert!(store.list_chats().await.unwrap().is_empty());
+        }
+    }
+
+    /// The server ended the pool's connections while in use (no idle time to trigger a
+    /// check): a statement that finds its connection gone fails, and closes it instead of
+    /// giving it back, so the statements after it get fresh ones.
+    #[tokio::test]
+    async fn postgres_connections_found_gone_are_replaced() {
+        for store in testing::backends().await {
+            let db::Pool::Postgres(pg) = &store.pool else {
+                continue;
+            };
+            let busy: Vec<_> = futures_util::future::join_all((0..3).map(|_| pg.acquire())).await;
+            drop(busy);
+            let mut own: sqlx::PgConnection =
+                sqlx::Connection::connect_with(&*pg.connect_options())
+                    .await
+                    .unwrap();
+            sqlx::query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                  WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            )
+            .execute(&mut own)
+            .await
+            .unwrap();
+            // Each gone connection fails one statement at most.
+            let gone = pg.size();
+            assert!(gone >= 3);
+            let failed = futures_util::stream::iter(0..=gone)
+                .filter_map(|_| async { store.ping().await.err() })
+                .collect::<Vec<_>>()
+                .await;
+            assert!(failed.len() <= gone, "{failed:?}");
+            for _ in 0..5 {
+                store.ping().await.expect("a fresh connection");
+            }
+        }
+    }
+
+    /// A write transaction dropped without `commit` (an error returned midway) is rolled back
+    /// before its connection is used again: nothing of it is kept, and the next writer is not
+    /// kept waiting (on PostgreSQL the dropped transaction held the write lock).
+    #[tokio::test]
+    async fn a_write_transaction_dropped_midway_is_rolled_back() {
+        for store in testing::backends().await {
+            let chat = store
+                .ensure_chat(&crate::base::ChatKey::new("cli", "a"), false, None)
+                .await
+                .unwrap();
+            let mut tx = store.writer.begin_write().await.unwrap();
+            on_conn!(tx.conn(), c => sqlx::query("UPDATE chats SET title = 'dropped' WHERE id = $1")
+                .bind(chat.id)
+                .execute(c)
+                .await
+                .map(|_| ()))
+            .unwrap();
+            drop(tx);
+            let next = async {
+                let mut tx = store.writer.begin_write().await?;
+                on_conn!(tx.conn(), c => sqlx::query("UPDATE chats SET title = 'kept' WHERE id = $1")
+                    .bind(chat.id)
+                    .execute(c)
+                    .await
+                    .map(|_| ()))?;
+                tx.commit().await
+            };
+            tokio::time::timeout(Duration::from_secs(10), next)
+                .await
+                .expect("the next writer is not held up by the dropped transaction")
+                .unwrap();
+            let rolled = store.writer.begin_write().await.unwrap();
+            rolled.rollback().await.unwrap();
+            let title: Option<String> = on_pool!(&store.pool, p => sqlx::query_scalar("SELECT title FROM chats WHERE id = $1")
+                .bind(chat.id)
+                .fetch_one(p)
+                .await)
+            .unwrap();
+            assert_eq!(title.as_deref(), Some("kept"));
         }
     }
 
