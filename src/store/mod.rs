@@ -535,6 +535,24 @@ pub(crate) mod tests {
         }
     }
 
+    /// Opens a few connections in `pg` (all idle afterwards), then has the server end every
+    /// session of the database but the one asking.
+    async fn cut_connections(pg: &db::PgConns) {
+        let busy: Vec<_> = futures_util::future::join_all((0..3).map(|_| pg.acquire())).await;
+        drop(busy);
+        let mut own: sqlx::PgConnection = sqlx::Connection::connect_with(&*pg.connect_options())
+            .await
+            .unwrap();
+        let cut: Vec<bool> = sqlx::query_scalar(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+              WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        .fetch_all(&mut own)
+        .await
+        .unwrap();
+        assert!(cut.len() >= 3 && cut.iter().all(|c| *c), "{cut:?}");
+    }
+
     /// The server dropped the pool's connections while they sat idle (a restart, a dropped
     /// link): the next statements get fresh ones instead of failing, although a connection in
     /// use is not checked before each statement.
@@ -544,21 +562,7 @@ pub(crate) mod tests {
             let db::Pool::Postgres(pg) = &store.pool else {
                 continue;
             };
-            // Several connections in the pool, all idle afterwards.
-            let busy: Vec<_> = futures_util::future::join_all((0..3).map(|_| pg.acquire())).await;
-            drop(busy);
-            let mut own: sqlx::PgConnection =
-                sqlx::Connection::connect_with(&*pg.connect_options())
-                    .await
-                    .unwrap();
-            let cut: Vec<bool> = sqlx::query_scalar(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                  WHERE datname = current_database() AND pid <> pg_backend_pid()",
-            )
-            .fetch_all(&mut own)
-            .await
-            .unwrap();
-            assert!(cut.len() >= 3 && cut.iter().all(|c| *c), "{cut:?}");
+            cut_connections(pg).await;
             // Idle for longer than a connection is trusted unchecked.
             tokio::time::sleep(PG_CHECK_IDLE_AFTER + Duration::from_millis(50)).await;
             for _ in 0..4 {
@@ -577,19 +581,7 @@ pub(crate) mod tests {
             let db::Pool::Postgres(pg) = &store.pool else {
                 continue;
             };
-            let busy: Vec<_> = futures_util::future::join_all((0..3).map(|_| pg.acquire())).await;
-            drop(busy);
-            let mut own: sqlx::PgConnection =
-                sqlx::Connection::connect_with(&*pg.connect_options())
-                    .await
-                    .unwrap();
-            sqlx::query(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                  WHERE datname = current_database() AND pid <> pg_backend_pid()",
-            )
-            .execute(&mut own)
-            .await
-            .unwrap();
+            cut_connections(pg).await;
             // Each gone connection fails one statement at most.
             let gone = pg.size();
             assert!(gone >= 3);
