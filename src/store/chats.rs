@@ -113,22 +113,6 @@ pub(super) async fn open_session(conn: Conn<'_>, chat_id: i64) -> Result<Option<
     .await)
 }
 
-/// Starts a session for the chat unless it has one open, on `conn` (a write transaction's,
-/// so no other writer starts one meanwhile). One statement: a new chat's first message (a
-/// burst of new chats is the first round of a load) needs no read first.
-pub(super) async fn open_session_if_none(conn: Conn<'_>, chat_id: i64) -> Result<()> {
-    on_conn!(conn, c => sqlx::query(
-        "INSERT INTO sessions (chat_id, started_at)
-         SELECT $1, $2
-          WHERE NOT EXISTS (SELECT 1 FROM sessions WHERE chat_id = $1 AND ended_at IS NULL)",
-    )
-    .bind(chat_id)
-    .bind(now_ms())
-    .execute(c)
-    .await
-    .map(|_| ()))
-}
-
 /// Ends the chat's open session (if any) and starts a new one, on `conn` (a write
 /// transaction's).
 pub(super) async fn start_session_in(mut conn: Conn<'_>, chat_id: i64) -> Result<SessionId> {

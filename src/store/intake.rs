@@ -8,7 +8,6 @@
 //! to date and a session opened unless one is, in the same transaction, then the message is
 //! inserted.
 
-use super::chats::{open_session_if_none, upsert_chat};
 use super::db::{Conn, on_conn};
 use super::search::message_search_text;
 use super::{Result, Store, now_ms};
@@ -53,11 +52,11 @@ impl Store {
     }
 }
 
-/// The one-statement insert: the message goes into its chat's open session when the chat is
-/// known exactly as `a` describes it. `None`: no such chat or session, or a redelivery.
-async fn insert_in_open_session(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<i64>> {
-    // `WHERE` before `ON CONFLICT`: SQLite needs it to tell the upsert from a join's `ON`.
-    on_conn!(conn.re(), c => sqlx::query_scalar(
+/// The insert of a message into its chat's open session, when the chat is known exactly as
+/// the arrival describes it (`$11` is_group, `$12` the title or NULL); no row for a redelivery.
+/// `WHERE` before `ON CONFLICT`: SQLite needs it to tell the upsert from a join's `ON`.
+macro_rules! insert_in_open_session_sql {
+    () => {
         "INSERT INTO messages
             (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id,
              created_at, needs_reply, platform_thread_id, search_text)
@@ -67,30 +66,100 @@ async fn insert_in_open_session(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<O
             AND ($12 IS NULL OR c.title = $12)
           ORDER BY s.id DESC LIMIT 1
          ON CONFLICT DO NOTHING
-         RETURNING id",
-    )
-    .bind(&a.chat.channel)
-    .bind(super::text(&a.chat.external_id))
-    .bind(super::text(a.sender_id))
-    .bind(super::text(a.sender_name))
-    .bind(super::text(a.text))
-    .bind(super::text_opt(a.platform_message_id))
-    .bind(a.created_at.unwrap_or_else(now_ms))
-    .bind(a.needs_reply)
-    .bind(super::text_opt(a.platform_thread_id))
-    .bind(message_search_text(a.text, true))
-    .bind(a.is_group)
-    .bind(super::text_opt(a.chat_title))
-    .fetch_optional(c)
-    .await)
+         RETURNING id"
+    };
 }
 
-/// The chat made or brought up to date and its session opened, then the message inserted
-/// (now found by the one-statement insert); `None` for a redelivery.
-async fn insert_making_room(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<i64>> {
-    let chat = upsert_chat(conn.re(), a.chat, a.is_group, a.chat_title).await?;
-    open_session_if_none(conn.re(), chat.id).await?;
-    insert_in_open_session(conn, a).await
+/// The chat made or brought up to date (`$13` now), then its session opened unless one is.
+macro_rules! making_room_sql {
+    () => {
+        "INSERT INTO chats (channel, external_chat_id, title, is_group, created_at)
+         VALUES ($1, $2, $12, $11, $13)
+         ON CONFLICT (channel, external_chat_id) DO UPDATE
+            SET title = COALESCE(excluded.title, chats.title), is_group = excluded.is_group;
+         INSERT INTO sessions (chat_id, started_at)
+         SELECT c.id, $13 FROM chats c
+          WHERE c.channel = $1 AND c.external_chat_id = $2
+            AND NOT EXISTS (SELECT 1 FROM sessions o WHERE o.chat_id = c.id AND o.ended_at IS NULL)"
+    };
+}
+
+/// [`making_room_sql`] and the insert as one PostgreSQL statement: its `WITH` clauses share a
+/// snapshot, so the insert takes the session just opened, or else the open one.
+const MAKING_ROOM_POSTGRES: &str = "WITH c AS (
+        INSERT INTO chats (channel, external_chat_id, title, is_group, created_at)
+        VALUES ($1, $2, $12, $11, $13)
+        ON CONFLICT (channel, external_chat_id) DO UPDATE
+           SET title = COALESCE(excluded.title, chats.title), is_group = excluded.is_group
+        RETURNING id
+     ), s AS (
+        INSERT INTO sessions (chat_id, started_at)
+        SELECT c.id, $13 FROM c
+         WHERE NOT EXISTS (SELECT 1 FROM sessions o WHERE o.chat_id = c.id AND o.ended_at IS NULL)
+        RETURNING id
+     )
+     INSERT INTO messages
+        (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id,
+         created_at, needs_reply, platform_thread_id, search_text)
+     SELECT c.id,
+            COALESCE((SELECT id FROM s),
+                     (SELECT o.id FROM sessions o WHERE o.chat_id = c.id AND o.ended_at IS NULL
+                       ORDER BY o.id DESC LIMIT 1)),
+            $3, $4, FALSE, $5, $6, $7, $8, $9, $10
+       FROM c
+     ON CONFLICT DO NOTHING
+     RETURNING id";
+
+/// `query` with an arrival's parameters `$1`…`$12` bound.
+macro_rules! bind_arrival {
+    ($query:expr, $a:expr) => {
+        $query
+            .bind(&$a.chat.channel)
+            .bind(super::text(&$a.chat.external_id))
+            .bind(super::text($a.sender_id))
+            .bind(super::text($a.sender_name))
+            .bind(super::text($a.text))
+            .bind(super::text_opt($a.platform_message_id))
+            .bind($a.created_at.unwrap_or_else(now_ms))
+            .bind($a.needs_reply)
+            .bind(super::text_opt($a.platform_thread_id))
+            .bind(message_search_text($a.text, true))
+            .bind($a.is_group)
+            .bind(super::text_opt($a.chat_title))
+    };
+}
+
+/// The one-statement insert: the message goes into its chat's open session when the chat is
+/// known exactly as `a` describes it. `None`: no such chat or session, or a redelivery.
+async fn insert_in_open_session(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<i64>> {
+    on_conn!(conn.re(), c => bind_arrival!(sqlx::query_scalar(insert_in_open_session_sql!()), a)
+        .fetch_optional(c)
+        .await)
+}
+
+/// The chat made or brought up to date and its session opened, then the message inserted;
+/// `None` for a redelivery. In one hand-off to SQLite's writer (three statements in one text)
+/// or one round trip to PostgreSQL (one statement): a burst of new chats, the first round of
+/// a load, took four each.
+async fn insert_making_room(conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<i64>> {
+    let now = now_ms();
+    match conn {
+        Conn::Sqlite(c) => {
+            let sql = concat!(making_room_sql!(), ";\n", insert_in_open_session_sql!());
+            // Rows only from the last statement; `fetch_all` runs them all.
+            let ids: Vec<i64> = bind_arrival!(sqlx::query_scalar(sql), a)
+                .bind(now)
+                .fetch_all(c)
+                .await?;
+            Ok(ids.into_iter().next())
+        }
+        Conn::Postgres(c) => {
+            bind_arrival!(sqlx::query_scalar(MAKING_ROOM_POSTGRES), a)
+                .bind(now)
+                .fetch_optional(c)
+                .await
+        }
+    }
 }
 
 #[cfg(test)]
