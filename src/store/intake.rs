@@ -6,7 +6,7 @@
 //! message — is one statement: the insert finds its chat and session itself. Otherwise (a
 //! new chat, a changed title, no open session, a redelivery) the chat is made or brought up
 //! to date and a session opened unless one is, in the same transaction, then the message is
-//! inserted.
+//! inserted: one more statement (on SQLite a text of three, one hand-off to the writer).
 
 use super::db::{Conn, on_conn};
 use super::search::message_search_text;
