@@ -41,7 +41,8 @@ impl Store {
             return Ok(chat);
         }
         let mut conn = self.writer.acquire().await?;
-        upsert_chat(conn.conn(), key, is_group, title).await
+        let chat = upsert_chat(conn.conn(), key, is_group, title).await;
+        conn.finish(chat)
     }
 
     pub async fn find_chat(&self, key: &ChatKey) -> Result<Option<ChatRow>> {
@@ -62,7 +63,9 @@ impl Store {
 
     /// The chat's open session, started if there is none.
     pub async fn current_session(&self, chat_id: i64) -> Result<SessionId> {
-        let open = open_session(self.pool.acquire().await?.conn(), chat_id).await?;
+        let mut conn = self.pool.acquire().await?;
+        let open = open_session(conn.conn(), chat_id).await;
+        let open = conn.finish(open)?;
         match open {
             Some(id) => Ok(id),
             None => self.start_session(chat_id).await,

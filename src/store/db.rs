@@ -58,6 +58,20 @@ impl PoolConn {
             Self::Postgres(c) => Conn::Postgres(c),
         }
     }
+
+    /// Gives the connection back with `result`, what ran on it: closed instead when `result`
+    /// shows it gone ([`is_gone`]), so that its next user does not fail on it too.
+    pub fn finish<T>(self, result: Result<T>) -> Result<T> {
+        if let Err(e) = &result
+            && is_gone(e)
+        {
+            match self {
+                Self::Sqlite(c) => discard(c),
+                Self::Postgres(c) => discard(c),
+            }
+        }
+        result
+    }
 }
 
 impl Pool {

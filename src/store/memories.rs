@@ -285,7 +285,8 @@ impl Store {
     /// The active memory of `scope` named `key` (`memory_store{key}`), if any.
     pub async fn memory_by_key(&self, scope: MemoryScope, key: &str) -> Result<Option<i64>> {
         let mut conn = self.pool.acquire().await?;
-        key_holder(&mut conn.conn(), scope, key).await
+        let holder = key_holder(&mut conn.conn(), scope, key).await;
+        conn.finish(holder)
     }
 
     /// A chat's active memories and the global ones, newest first, at most `limit`, with how

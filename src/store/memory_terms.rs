@@ -229,7 +229,8 @@ impl Store {
         threshold: f64,
     ) -> Result<Vec<SimilarMemory>> {
         let mut conn = self.pool.acquire().await?;
-        dedup_candidates(&mut conn.conn(), scope, fact_terms, threshold).await
+        let candidates = dedup_candidates(&mut conn.conn(), scope, fact_terms, threshold).await;
+        conn.finish(candidates)
     }
 
     /// The active memory of `scope` that `content` nearly repeats (`dedup::is_near_duplicate`
@@ -258,36 +259,40 @@ impl Store {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let scope = MemoryScope::Chat(chat_id);
         let mut conn = self.pool.acquire().await?;
-        let df = document_frequency(&mut conn.conn(), scope, terms).await?;
-        let telling: Vec<&String> = rarest_first(terms, &df)
-            .into_iter()
-            .filter(|t| df.get(*t).is_some_and(|n| *n <= MAX_CONTEXT_TERM_DF))
-            .take(CONTEXT_TERMS)
-            .collect();
-        let mut rows = sharing(&mut conn.conn(), scope, &Plan::Count, &telling, 1, limit).await?;
-        let missing = limit - rows.len() as i64;
-        if missing > 0 {
-            let sql = self.pool.sql(
-                "SELECT CAST(COALESCE(json_group_array(json_array(
-                            id, category, content, subject, confidence, last_seen_at, 0)), '[]') AS TEXT)
-                 FROM (SELECT * FROM memories WHERE chat_id = $1 AND archived = FALSE
-                       ORDER BY last_seen_at DESC, id DESC LIMIT $2) AS r",
-            );
-            let json: String = on_conn!(conn.conn(), c => sqlx::query_scalar(&sql)
-            .bind(chat_id)
-            .bind(limit)
-            .fetch_one(c)
-            .await)?;
-            let recent: Vec<SimilarMemory> = from_json(&json)?;
-            let seen: HashSet<i64> = rows.iter().map(|r| r.id).collect();
-            rows.extend(
-                recent
-                    .into_iter()
-                    .filter(|r| !seen.contains(&r.id))
-                    .take(missing as usize),
-            );
+        let rows = async {
+            let df = document_frequency(&mut conn.conn(), scope, terms).await?;
+            let telling: Vec<&String> = rarest_first(terms, &df)
+                .into_iter()
+                .filter(|t| df.get(*t).is_some_and(|n| *n <= MAX_CONTEXT_TERM_DF))
+                .take(CONTEXT_TERMS)
+                .collect();
+            let mut rows = sharing(&mut conn.conn(), scope, &Plan::Count, &telling, 1, limit).await?;
+            let missing = limit - rows.len() as i64;
+            if missing > 0 {
+                let sql = self.pool.sql(
+                    "SELECT CAST(COALESCE(json_group_array(json_array(
+                                id, category, content, subject, confidence, last_seen_at, 0)), '[]') AS TEXT)
+                     FROM (SELECT * FROM memories WHERE chat_id = $1 AND archived = FALSE
+                           ORDER BY last_seen_at DESC, id DESC LIMIT $2) AS r",
+                );
+                let json: String = on_conn!(conn.conn(), c => sqlx::query_scalar(&sql)
+                .bind(chat_id)
+                .bind(limit)
+                .fetch_one(c)
+                .await)?;
+                let recent: Vec<SimilarMemory> = from_json(&json)?;
+                let seen: HashSet<i64> = rows.iter().map(|r| r.id).collect();
+                rows.extend(
+                    recent
+                        .into_iter()
+                        .filter(|r| !seen.contains(&r.id))
+                        .take(missing as usize),
+                );
+            }
+            Ok(rows)
         }
-        Ok(rows)
+        .await;
+        conn.finish(rows)
     }
 
     /// Indexes the memories listed in `memory_terms_backlog` (rows from before the index

@@ -100,7 +100,9 @@ impl Store {
     /// Stores a message. Returns `None` when the platform already delivered this message id
     /// for this chat (a redelivery), so the caller can skip it.
     pub async fn insert_message(&self, m: &NewMessage<'_>) -> Result<Option<i64>> {
-        insert_message_in(self.writer.acquire().await?.conn(), m).await
+        let mut conn = self.writer.acquire().await?;
+        let id = insert_message_in(conn.conn(), m).await;
+        conn.finish(id)
     }
 
     /// The last `limit` messages of a session up to message `up_to` (inclusive), oldest first.

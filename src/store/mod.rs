@@ -574,24 +574,41 @@ pub(crate) mod tests {
 
     /// The server ended the pool's connections while in use (no idle time to trigger a
     /// check): a statement that finds its connection gone fails, and closes it instead of
-    /// giving it back, so the statements after it get fresh ones.
+    /// giving it back, so the statements after it get fresh ones — on the pool itself and on
+    /// a connection taken for several statements (`PoolConn::finish`).
     #[tokio::test]
     async fn postgres_connections_found_gone_are_replaced() {
         for store in testing::backends().await {
             let db::Pool::Postgres(pg) = &store.pool else {
                 continue;
             };
+            // Statements run on the pool itself, then on a connection taken for several.
+            let on_pool = || async { store.ping().await.map(|_| ()) };
+            let on_taken = || async {
+                let scope = crate::base::MemoryScope::Global;
+                store.memory_by_key(scope, "k").await.map(|_| ())
+            };
             cut_connections(pg).await;
             // Each gone connection fails one statement at most.
             let gone = pg.size();
             assert!(gone >= 3);
             let failed = futures_util::stream::iter(0..=gone)
-                .filter_map(|_| async { store.ping().await.err() })
+                .filter_map(|_| async { on_pool().await.err() })
                 .collect::<Vec<_>>()
                 .await;
             assert!(failed.len() <= gone, "{failed:?}");
             for _ in 0..5 {
-                store.ping().await.expect("a fresh connection");
+                on_pool().await.expect("a fresh connection");
+            }
+            cut_connections(pg).await;
+            let gone = pg.size();
+            let failed = futures_util::stream::iter(0..=gone)
+                .filter_map(|_| async { on_taken().await.err() })
+                .collect::<Vec<_>>()
+                .await;
+            assert!(failed.len() <= gone, "{failed:?}");
+            for _ in 0..5 {
+                on_taken().await.expect("a fresh connection");
             }
         }
     }

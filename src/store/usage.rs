@@ -76,7 +76,8 @@ impl Store {
         tokens: Tokens,
     ) -> Result<()> {
         let mut conn = self.writer.acquire().await?;
-        insert_usage(conn.conn(), chat_id, provider, model, purpose, tokens).await
+        let done = insert_usage(conn.conn(), chat_id, provider, model, purpose, tokens).await;
+        conn.finish(done)
     }
 
     /// A model turn's records, written at once: its prompt's injection, each model call's
@@ -95,7 +96,8 @@ impl Store {
         );
         if self.writer.is_postgres() {
             let mut conn = self.writer.acquire().await?;
-            return bind_turn(conn.conn(), &sql, turn).await;
+            let answer = bind_turn(conn.conn(), &sql, turn).await;
+            return conn.finish(answer);
         }
         let Pool::Sqlite(writer) = &self.writer else {
             unreachable!("PostgreSQL returned above")
