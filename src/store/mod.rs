@@ -588,28 +588,28 @@ pub(crate) mod tests {
                 let scope = crate::base::MemoryScope::Global;
                 store.memory_by_key(scope, "k").await.map(|_| ())
             };
-            cut_connections(pg).await;
-            // Each gone connection fails one statement at most.
-            let gone = pg.size();
-            assert!(gone >= 3);
-            let failed = futures_util::stream::iter(0..=gone)
-                .filter_map(|_| async { on_pool().await.err() })
-                .collect::<Vec<_>>()
-                .await;
-            assert!(failed.len() <= gone, "{failed:?}");
-            for _ in 0..5 {
-                on_pool().await.expect("a fresh connection");
-            }
-            cut_connections(pg).await;
-            let gone = pg.size();
-            let failed = futures_util::stream::iter(0..=gone)
-                .filter_map(|_| async { on_taken().await.err() })
-                .collect::<Vec<_>>()
-                .await;
-            assert!(failed.len() <= gone, "{failed:?}");
-            for _ in 0..5 {
-                on_taken().await.expect("a fresh connection");
-            }
+            each_gone_connection_fails_once(pg, on_pool).await;
+            each_gone_connection_fails_once(pg, on_taken).await;
+        }
+    }
+
+    /// Cuts `pg`'s connections, then runs `statement` once more than there were: each gone
+    /// connection fails it once at most, and it succeeds from then on.
+    async fn each_gone_connection_fails_once<F, R>(pg: &db::PgConns, statement: F)
+    where
+        F: Fn() -> R,
+        R: std::future::Future<Output = Result<()>>,
+    {
+        cut_connections(pg).await;
+        let gone = pg.size();
+        assert!(gone >= 3);
+        let failed = futures_util::stream::iter(0..=gone)
+            .filter_map(|_| async { statement().await.err() })
+            .collect::<Vec<_>>()
+            .await;
+        assert!(failed.len() <= gone, "{failed:?}");
+        for _ in 0..5 {
+            statement().await.expect("a fresh connection");
         }
     }
 
