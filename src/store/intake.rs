@@ -70,27 +70,36 @@ macro_rules! insert_in_open_session_sql {
     };
 }
 
-/// The chat made or brought up to date (`$13` now), then its session opened unless one is.
-macro_rules! making_room_sql {
+/// The arrival's chat made or brought up to date (`$13` now).
+macro_rules! upsert_chat_sql {
     () => {
         "INSERT INTO chats (channel, external_chat_id, title, is_group, created_at)
          VALUES ($1, $2, $12, $11, $13)
          ON CONFLICT (channel, external_chat_id) DO UPDATE
-            SET title = COALESCE(excluded.title, chats.title), is_group = excluded.is_group;
+            SET title = COALESCE(excluded.title, chats.title), is_group = excluded.is_group"
+    };
+}
+
+/// [`upsert_chat_sql`], then the chat's session opened unless one is (SQLite).
+macro_rules! making_room_sql {
+    () => {
+        concat!(
+            upsert_chat_sql!(),
+            ";
          INSERT INTO sessions (chat_id, started_at)
          SELECT c.id, $13 FROM chats c
           WHERE c.channel = $1 AND c.external_chat_id = $2
             AND NOT EXISTS (SELECT 1 FROM sessions o WHERE o.chat_id = c.id AND o.ended_at IS NULL)"
+        )
     };
 }
 
 /// [`making_room_sql`] and the insert as one PostgreSQL statement: its `WITH` clauses share a
 /// snapshot, so the insert takes the session just opened, or else the open one.
-const MAKING_ROOM_POSTGRES: &str = "WITH c AS (
-        INSERT INTO chats (channel, external_chat_id, title, is_group, created_at)
-        VALUES ($1, $2, $12, $11, $13)
-        ON CONFLICT (channel, external_chat_id) DO UPDATE
-           SET title = COALESCE(excluded.title, chats.title), is_group = excluded.is_group
+const MAKING_ROOM_POSTGRES: &str = concat!(
+    "WITH c AS (",
+    upsert_chat_sql!(),
+    "
         RETURNING id
      ), s AS (
         INSERT INTO sessions (chat_id, started_at)
@@ -108,7 +117,8 @@ const MAKING_ROOM_POSTGRES: &str = "WITH c AS (
             $3, $4, FALSE, $5, $6, $7, $8, $9, $10
        FROM c
      ON CONFLICT DO NOTHING
-     RETURNING id";
+     RETURNING id"
+);
 
 /// `query` with an arrival's parameters `$1`…`$12` bound.
 macro_rules! bind_arrival {
