@@ -180,25 +180,11 @@ impl TxBackend for PgConnection {
 /// ended. [`TxConn::finish`] and [`TxConn::roll_back`] give it back to the pool; dropped
 /// before either (its user went away midway), or when the rollback failed, it is closed
 /// instead, which ends whatever it was inside.
-///
-/// On SQLite it also serves as a transaction written into one statement text
-/// (`BEGIN IMMEDIATE; …; COMMIT`, see [`TxConn::text`]): one hand-off to the connection's
-/// thread where a transaction of statements takes one for `BEGIN`, one per statement and one
-/// for `COMMIT`, each a wait for the async side while the one writer connection is held. Its
-/// rows are read with `fetch_all` (a row limit would stop before `COMMIT`).
 pub struct TxConn<C: TxBackend> {
     conn: Option<Held<C>>,
 }
 
-/// A SQLite transaction written into its statement text ([`TxConn`]).
-pub type InlineTx = TxConn<SqliteConnection>;
-
 impl<C: TxBackend> TxConn<C> {
-    /// `statements` (one or more, `;`-separated) as one transaction.
-    pub fn text(statements: &str) -> String {
-        format!("{};\n{statements};\nCOMMIT", C::begin_write_text())
-    }
-
     pub async fn acquire(pool: &Conns<C>) -> Result<Self> {
         Ok(Self {
             conn: Some(pool.acquire().await?),
@@ -375,84 +361,4 @@ pub async fn create_scratch_database(server_url: &str) -> Result<String> {
     conn.close().await?;
     url.set_path(&name);
     Ok(url.to_string())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::Store;
-
-    /// A store on a file (an in-memory database goes with its connection) and its writer.
-    async fn on_file() -> (tempfile::TempDir, Store, SqliteConns) {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}", dir.path().join("mneme.db").display());
-        let store = Store::open(&url).await.unwrap();
-        let Pool::Sqlite(writer) = store.writer.clone() else {
-            unreachable!("a SQLite URL")
-        };
-        sqlx::query("CREATE TABLE t (x INTEGER PRIMARY KEY)")
-            .execute(&writer)
-            .await
-            .unwrap();
-        (dir, store, writer)
-    }
-
-    async fn kept(store: &Store) -> Vec<i64> {
-        on_pool!(&store.writer, p => sqlx::query_scalar("SELECT x FROM t ORDER BY x")
-            .fetch_all(p)
-            .await)
-        .unwrap()
-    }
-
-    /// The next writer, through sqlx's own transaction: it fails ("cannot start a transaction
-    /// within a transaction") on a connection left inside one.
-    async fn write(store: &Store, x: i64) {
-        let mut tx = store.writer.begin_write().await.unwrap();
-        on_conn!(tx.conn(), c => sqlx::query("INSERT INTO t VALUES ($1)")
-            .bind(x)
-            .execute(c)
-            .await
-            .map(|_| ()))
-        .unwrap();
-        tx.commit().await.unwrap();
-    }
-
-    /// A statement that fails inside an inline transaction undoes those before it, and the
-    /// connection writes on: it is not left inside the transaction.
-    #[tokio::test]
-    async fn a_failed_inline_transaction_is_rolled_back() {
-        let (_dir, store, writer) = on_file().await;
-        let mut tx = InlineTx::acquire(&writer).await.unwrap();
-        let text = InlineTx::text("INSERT INTO t VALUES (1); INSERT INTO t VALUES (1)");
-        let done = sqlx::query(&text).fetch_all(tx.conn()).await.map(|_| ());
-        assert!(
-            tx.finish(done).await.is_err(),
-            "the second insert conflicts"
-        );
-        assert_eq!(kept(&store).await, Vec::<i64>::new());
-        write(&store, 2).await;
-
-        let mut tx = InlineTx::acquire(&writer).await.unwrap();
-        let text = InlineTx::text("INSERT INTO t VALUES (3); INSERT INTO t VALUES (4)");
-        let done = sqlx::query(&text).fetch_all(tx.conn()).await.map(|_| ());
-        tx.finish(done).await.unwrap();
-        assert_eq!(kept(&store).await, [2, 3, 4]);
-        write(&store, 5).await;
-    }
-
-    /// An inline transaction dropped before its end (its caller went away midway) takes its
-    /// connection with it, which rolls back: nothing of it is kept, and the next writer gets
-    /// a connection outside any transaction.
-    #[tokio::test]
-    async fn an_inline_transaction_left_midway_closes_its_connection() {
-        let (_dir, store, writer) = on_file().await;
-        let mut tx = InlineTx::acquire(&writer).await.unwrap();
-        sqlx::query("BEGIN IMMEDIATE; INSERT INTO t VALUES (1)")
-            .execute(tx.conn())
-            .await
-            .unwrap();
-        drop(tx);
-        write(&store, 2).await;
-        assert_eq!(kept(&store).await, [2]);
-    }
 }

@@ -6,9 +6,11 @@
 //! message — is one statement: the insert finds its chat and session itself. Otherwise (a
 //! new chat, a changed title, no open session, a redelivery) the chat is made or brought up
 //! to date and a session opened unless one is, in the same transaction, then the message is
-//! inserted: one more statement (on SQLite a text of three, one hand-off to the writer).
+//! inserted: on SQLite two statements more, on PostgreSQL one statement instead of the first.
+//! SQLite runs the batch on its inline writer (`inline.rs`), on the async worker that asks.
 
 use super::db::{Conn, on_conn};
+use super::inline::Query;
 use super::search::message_search_text;
 use super::{Result, Store, now_ms};
 use crate::base::ChatKey;
@@ -38,12 +40,15 @@ impl Store {
         if arrivals.is_empty() {
             return Ok(Vec::new());
         }
+        if let Some(writer) = &self.inline {
+            return writer.write(|tx| store_inline(tx, arrivals)).await;
+        }
         let mut tx = self.writer.begin_write().await?;
         let mut ids = Vec::with_capacity(arrivals.len());
         for a in arrivals {
             let id = match insert_in_open_session(tx.conn(), a).await? {
                 Some(id) => Some(id),
-                None => insert_making_room(tx.conn(), a).await?,
+                None => insert_making_room_postgres(tx.conn(), a).await?,
             };
             ids.push(id);
         }
@@ -80,21 +85,17 @@ macro_rules! upsert_chat_sql {
     };
 }
 
-/// [`upsert_chat_sql`], then the chat's session opened unless one is (SQLite).
-macro_rules! making_room_sql {
+/// The arrival's chat's session opened unless one is (SQLite; after [`upsert_chat_sql`]).
+macro_rules! open_session_sql {
     () => {
-        concat!(
-            upsert_chat_sql!(),
-            ";
-         INSERT INTO sessions (chat_id, started_at)
+        "INSERT INTO sessions (chat_id, started_at)
          SELECT c.id, $13 FROM chats c
           WHERE c.channel = $1 AND c.external_chat_id = $2
             AND NOT EXISTS (SELECT 1 FROM sessions o WHERE o.chat_id = c.id AND o.ended_at IS NULL)"
-        )
     };
 }
 
-/// [`making_room_sql`] and the insert as one PostgreSQL statement: its `WITH` clauses share a
+/// [`upsert_chat_sql`], [`open_session_sql`] and the insert as one PostgreSQL statement: its `WITH` clauses share a
 /// snapshot, so the insert takes the session just opened, or else the open one.
 const MAKING_ROOM_POSTGRES: &str = concat!(
     "WITH c AS (",
@@ -148,28 +149,45 @@ async fn insert_in_open_session(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<O
 }
 
 /// The chat made or brought up to date and its session opened, then the message inserted;
-/// `None` for a redelivery. In one hand-off to SQLite's writer (three statements in one text)
-/// or one round trip to PostgreSQL (one statement): a burst of new chats, the first round of
-/// a load, took four each.
-async fn insert_making_room(conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<i64>> {
-    let now = now_ms();
-    match conn {
-        Conn::Sqlite(c) => {
-            let sql = concat!(making_room_sql!(), ";\n", insert_in_open_session_sql!());
-            // Rows only from the last statement; `fetch_all` runs them all.
-            let ids: Vec<i64> = bind_arrival!(sqlx::query_scalar(sql), a)
-                .bind(now)
-                .fetch_all(c)
-                .await?;
-            Ok(ids.into_iter().next())
-        }
-        Conn::Postgres(c) => {
-            bind_arrival!(sqlx::query_scalar(MAKING_ROOM_POSTGRES), a)
-                .bind(now)
-                .fetch_optional(c)
-                .await
-        }
+/// `None` for a redelivery. One statement, so one round trip to PostgreSQL (a burst of new
+/// chats, the first round of a load, took four each).
+async fn insert_making_room_postgres(conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<i64>> {
+    let Conn::Postgres(c) = conn else {
+        unreachable!("a SQLite store has an inline writer")
+    };
+    bind_arrival!(sqlx::query_scalar(MAKING_ROOM_POSTGRES), a)
+        .bind(now_ms())
+        .fetch_optional(c)
+        .await
+}
+
+/// [`Store::store_arrivals`] on SQLite, in `tx` ([`super::inline`]).
+fn store_inline(
+    tx: &rusqlite::Connection,
+    arrivals: &[Arrival<'_>],
+) -> rusqlite::Result<Vec<Option<i64>>> {
+    let mut ids = Vec::with_capacity(arrivals.len());
+    for a in arrivals {
+        let insert = || {
+            bind_arrival!(Query::new(insert_in_open_session_sql!()), a)
+                .first(tx, |row| row.get::<_, i64>(0))
+        };
+        let id = match insert()? {
+            Some(id) => Some(id),
+            None => {
+                let now = now_ms();
+                bind_arrival!(Query::new(upsert_chat_sql!()), a)
+                    .bind(now)
+                    .execute(tx)?;
+                bind_arrival!(Query::new(open_session_sql!()), a)
+                    .bind(now)
+                    .execute(tx)?;
+                insert()?
+            }
+        };
+        ids.push(id);
     }
+    Ok(ids)
 }
 
 #[cfg(test)]

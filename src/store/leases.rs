@@ -256,6 +256,8 @@ mod tests {
                 pool: Pool::Postgres(pool),
                 leases: LeaseBook::default(),
                 turns: None,
+                inline: None,
+                _scratch: None,
             };
             let second_stop = CancellationToken::new();
             let mut second = other.lease("test-lease", second_stop.clone());

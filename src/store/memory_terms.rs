@@ -307,7 +307,8 @@ impl Store {
             .fetch_all(c)
             .await)?;
             if rows.is_empty() {
-                return Ok(());
+                // Now, not by a task of its own once dropped: the write lock is let go.
+                return tx.rollback().await;
             }
             for (id, chat_id, content, archived) in &rows {
                 // archived since it was listed: it needs no postings

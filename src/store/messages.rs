@@ -3,7 +3,8 @@
 use sqlx::FromRow;
 
 use super::db::{Conn, Pool, on_conn};
-use super::search::{injectable_count, message_search_text};
+use super::inline::Query;
+use super::search::injectable_count;
 use super::{ChatRow, Result, SessionId, Store, now_ms, on_pool};
 
 #[derive(Debug, Clone, FromRow)]
@@ -20,6 +21,26 @@ pub struct MessageRow {
     pub created_at: i64,
     pub needs_reply: bool,
     pub replied_at: Option<i64>,
+}
+
+impl MessageRow {
+    /// The row `r` (all of its columns, by name) read on SQLite's inline writer.
+    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            id: r.get("id")?,
+            chat_id: r.get("chat_id")?,
+            session_id: r.get("session_id")?,
+            sender_id: r.get("sender_id")?,
+            sender_name: r.get("sender_name")?,
+            is_from_bot: r.get("is_from_bot")?,
+            text: r.get("text")?,
+            platform_message_id: r.get("platform_message_id")?,
+            platform_thread_id: r.get("platform_thread_id")?,
+            created_at: r.get("created_at")?,
+            needs_reply: r.get("needs_reply")?,
+            replied_at: r.get("replied_at")?,
+        })
+    }
 }
 
 /// A turn started for a message ([`Store::start_turn`]).
@@ -181,8 +202,9 @@ impl Store {
 
     /// Starts a turn for message `id`: counts one more attempt and returns the message, its
     /// chat, how many turns there have been, the chat's memory count and its session's last
-    /// `history_len` messages up to it (`None`: no such message). One statement (two on SQLite,
-    /// in one text): a turn's first reads come with its first write, in one hand-off.
+    /// `history_len` messages up to it (`None`: no such message). The reads come with the
+    /// turn's first write: on SQLite in one transaction on the inline writer (`inline.rs`), on
+    /// PostgreSQL in two statements.
     pub async fn start_turn(&self, id: i64, history_len: u32) -> Result<Option<ReplyAttempt>> {
         #[derive(FromRow)]
         struct Row {
@@ -210,7 +232,7 @@ impl Store {
                 )
             };
         }
-        // The message's session, read by the message's id: on SQLite in the same text.
+        // The message's session, read by the message's id.
         macro_rules! history {
             () => {
                 "SELECT * FROM messages
@@ -218,46 +240,57 @@ impl Store {
                  ORDER BY id DESC LIMIT $2"
             };
         }
-        let (row, mut history) = match &self.writer {
-            Pool::Sqlite(writer) => {
-                let rows = sqlx::query(concat!(start!(), ";\n", history!()))
-                    .bind(id)
-                    .bind(i64::from(history_len))
-                    .fetch_all(writer)
-                    .await?;
-                let mut rows = rows.iter();
-                match rows.next() {
-                    None => (None, Vec::new()),
-                    Some(first) => (
-                        Some(Row::from_row(first)?),
-                        rows.map(MessageRow::from_row).collect::<Result<_>>()?,
-                    ),
-                }
-            }
-            Pool::Postgres(writer) => {
-                let row: Option<Row> = sqlx::query_as(start!())
-                    .bind(id)
-                    .fetch_optional(writer)
-                    .await?;
-                let history = match &row {
-                    Some(_) => {
-                        sqlx::query_as(history!())
-                            .bind(id)
-                            .bind(i64::from(history_len))
-                            .fetch_all(writer)
-                            .await?
-                    }
-                    None => Vec::new(),
-                };
-                (row, history)
-            }
+        if let Some(writer) = &self.inline {
+            return writer
+                .write(|tx| {
+                    let start = Query::new(start!()).bind(id);
+                    let Some((message, reply_attempts, chat, memories)) = start.first(tx, |r| {
+                        let message = MessageRow::read(r)?;
+                        let chat = ChatRow {
+                            id: message.chat_id,
+                            channel: r.get("chat_channel")?,
+                            external_chat_id: r.get("chat_external_id")?,
+                            title: r.get("chat_title")?,
+                            is_group: r.get("chat_is_group")?,
+                            created_at: r.get("chat_created_at")?,
+                        };
+                        Ok((message, r.get("reply_attempts")?, chat, r.get("memories")?))
+                    })?
+                    else {
+                        return Ok(None);
+                    };
+                    let history = Query::new(history!()).bind(id).bind(i64::from(history_len));
+                    let mut history = history.rows(tx, MessageRow::read)?;
+                    history.reverse();
+                    Ok(Some(ReplyAttempt {
+                        message,
+                        chat,
+                        attempt: reply_attempts,
+                        memories,
+                        history,
+                    }))
+                })
+                .await;
+        }
+        let Pool::Postgres(writer) = &self.writer else {
+            unreachable!("a SQLite store has an inline writer")
         };
+        let row: Option<Row> = sqlx::query_as(start!())
+            .bind(id)
+            .fetch_optional(writer)
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let mut history: Vec<MessageRow> = sqlx::query_as(history!())
+            .bind(id)
+            .bind(i64::from(history_len))
+            .fetch_all(writer)
+            .await?;
         history.reverse();
-        Ok(row.map(|r| ReplyAttempt {
-            chat: r.chat.of(&r.message, r.chat_channel),
-            message: r.message,
-            attempt: r.reply_attempts,
-            memories: r.memories,
+        Ok(Some(ReplyAttempt {
+            chat: row.chat.of(&row.message, row.chat_channel),
+            message: row.message,
+            attempt: row.reply_attempts,
+            memories: row.memories,
             history,
         }))
     }
@@ -351,7 +384,7 @@ pub(super) async fn insert_message_in(
 ) -> Result<Option<i64>> {
     static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     let sql = SQL.get_or_init(|| insert_message_sql(1));
-    on_conn!(conn.re(), c => bind_message(sqlx::query_scalar::<_, i64>(sql), m)
+    on_conn!(conn.re(), c => bind_message!(sqlx::query_scalar::<_, i64>(sql), m)
         .fetch_optional(c)
         .await)
 }
@@ -384,31 +417,27 @@ pub(super) fn insert_message_sql(first: usize) -> String {
     )
 }
 
-/// `q` with `m`'s values bound next, in [`MESSAGE_VALUES`]' order.
-pub(super) fn bind_message<'q, DB, O>(
-    q: sqlx::query::QueryScalar<'q, DB, O, <DB as sqlx::Database>::Arguments<'q>>,
-    m: &'q NewMessage<'_>,
-) -> sqlx::query::QueryScalar<'q, DB, O, <DB as sqlx::Database>::Arguments<'q>>
-where
-    DB: sqlx::Database,
-    i64: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    bool: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    std::borrow::Cow<'q, str>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    Option<std::borrow::Cow<'q, str>>: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-    String: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
-{
-    q.bind(m.chat_id)
-        .bind(m.session_id)
-        .bind(super::text(m.sender_id))
-        .bind(super::text(m.sender_name))
-        .bind(m.is_from_bot)
-        .bind(super::text(m.text))
-        .bind(super::text_opt(m.platform_message_id))
-        .bind(m.created_at.unwrap_or_else(now_ms))
-        .bind(m.needs_reply)
-        .bind(super::text_opt(m.platform_thread_id))
-        .bind(message_search_text(m.text, m.searchable))
+/// `$q` with `$m`'s values bound next, in [`MESSAGE_VALUES`]' order (a sqlx query, or an
+/// inline one, `inline.rs`).
+macro_rules! bind_message {
+    ($q:expr, $m:expr) => {
+        $q.bind($m.chat_id)
+            .bind($m.session_id)
+            .bind($crate::store::text($m.sender_id))
+            .bind($crate::store::text($m.sender_name))
+            .bind($m.is_from_bot)
+            .bind($crate::store::text($m.text))
+            .bind($crate::store::text_opt($m.platform_message_id))
+            .bind($m.created_at.unwrap_or_else($crate::store::now_ms))
+            .bind($m.needs_reply)
+            .bind($crate::store::text_opt($m.platform_thread_id))
+            .bind($crate::store::search::message_search_text(
+                $m.text,
+                $m.searchable,
+            ))
+    };
 }
+pub(super) use bind_message;
 
 #[cfg(test)]
 mod tests {

@@ -13,6 +13,7 @@ mod db;
 mod dialect;
 mod events;
 mod history;
+mod inline;
 mod intake;
 mod jobs;
 mod leases;
@@ -152,6 +153,10 @@ pub struct Store {
     leases: LeaseBook,
     /// The chats' turn locks, where several processes may answer (PostgreSQL; `turns.rs`).
     turns: Option<std::sync::Arc<turns::TurnLocks>>,
+    /// SQLite: the writes every message makes, run on the async workers (`inline.rs`).
+    inline: Option<std::sync::Arc<inline::InlineWriter>>,
+    /// `sqlite::memory:`: the temporary directory of its database, removed with the last clone.
+    _scratch: Option<std::sync::Arc<tempfile::TempDir>>,
 }
 
 /// Which database a `database_url` names.
@@ -258,11 +263,29 @@ impl Store {
             writer: pool.clone(),
             pool,
             leases: LeaseBook::default(),
+            inline: None,
+            _scratch: None,
         })
     }
 
     async fn open_sqlite(url: &str) -> Result<Self> {
-        let options = SqliteConnectOptions::from_str(url)?
+        // `sqlite::memory:`: a database of the store's own, in a temporary directory removed
+        // with the store's last clone, so that it has a writer, readers and the inline writer
+        // (`inline.rs`) like any other; SQLite's in-memory databases live in one connection.
+        let scratch = if url.contains(":memory:") {
+            let dir = tempfile::Builder::new()
+                .prefix("mneme-memory-")
+                .tempdir()
+                .map_err(sqlx::Error::Io)?;
+            Some(std::sync::Arc::new(dir))
+        } else {
+            None
+        };
+        let options = match &scratch {
+            Some(dir) => SqliteConnectOptions::new().filename(dir.path().join("mneme.db")),
+            None => SqliteConnectOptions::from_str(url)?,
+        };
+        let options = options
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
@@ -273,57 +296,48 @@ impl Store {
                 "wal_autocheckpoint",
                 checkpoint::WRITER_CHECKPOINT_PAGES.to_string(),
             );
-        if let Some(dir) = options.get_filename().parent()
+        let path = options.get_filename().to_owned();
+        if let Some(dir) = path.parent()
             && !dir.as_os_str().is_empty()
         {
             std::fs::create_dir_all(dir).map_err(sqlx::Error::Io)?;
         }
-        let in_memory = url.contains(":memory:");
         // Two processes opening a fresh database at once (the daemon starting, `mneme chat`
         // beside it) must not both apply the same migration: SQLite's migrations take no lock
         // of their own, so a lock file beside the database lets one migrate at a time.
-        let _migrating = if in_memory {
-            None
-        } else {
-            let mut name = options.get_filename().as_os_str().to_owned();
-            name.push(".migrate-lock");
-            Some(
-                tokio::task::spawn_blocking(move || -> std::io::Result<std::fs::File> {
-                    let file = std::fs::OpenOptions::new()
-                        .create(true)
-                        .truncate(false)
-                        .write(true)
-                        .open(&name)?;
-                    file.lock()?;
-                    Ok(file)
-                })
-                .await
-                .map_err(|e| sqlx::Error::Io(std::io::Error::other(e)))?
-                .map_err(sqlx::Error::Io)?,
-            )
-        };
-        // An in-memory database lives in one connection.
-        let readers = if in_memory { 1 } else { 8 };
-        let pool = db::SqliteConns::new(options.clone(), readers, None, SQLITE_WAIT)?;
+        let mut lock = path.as_os_str().to_owned();
+        lock.push(".migrate-lock");
+        let _migrating = tokio::task::spawn_blocking(move || -> std::io::Result<std::fs::File> {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&lock)?;
+            file.lock()?;
+            Ok(file)
+        })
+        .await
+        .map_err(|e| sqlx::Error::Io(std::io::Error::other(e)))?
+        .map_err(sqlx::Error::Io)?;
+        let pool = db::SqliteConns::new(options.clone(), 8, None, SQLITE_WAIT)?;
         sqlx::migrate!("./migrations/sqlite")
             .run_direct(&mut *pool.acquire().await?)
             .await?;
-        let writer = if in_memory {
-            pool.clone()
-        } else {
-            let mut wal = options.get_filename().as_os_str().to_owned();
-            wal.push("-wal");
-            checkpoint::spawn(pool.clone(), wal.into());
-            let writer = db::SqliteConns::new(options, 1, None, SQLITE_WAIT)?;
-            // Opened now, so that a database that cannot be written is refused at start.
-            drop(writer.acquire().await?);
-            writer
-        };
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        checkpoint::spawn(pool.clone(), wal.into());
+        let writer = db::SqliteConns::new(options, 1, None, SQLITE_WAIT)?;
+        // Opened now, so that a database that cannot be written is refused at start.
+        drop(writer.acquire().await?);
+        let inline =
+            inline::InlineWriter::open(&path, writer.clone(), checkpoint::WRITER_CHECKPOINT_PAGES)?;
         Ok(Self {
             pool: db::Pool::Sqlite(pool),
             writer: db::Pool::Sqlite(writer),
             leases: LeaseBook::default(),
             turns: None,
+            inline: Some(std::sync::Arc::new(inline)),
+            _scratch: scratch,
         })
     }
 

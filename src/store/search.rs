@@ -279,6 +279,8 @@ impl Store {
                 .fetch_all(c)
                 .await)?;
                 if rows.is_empty() {
+                    // Now, not by a task of its own once dropped: the write lock is let go.
+                    tx.rollback().await?;
                     break;
                 }
                 for (id, text) in &rows {

@@ -2,9 +2,40 @@
 
 use sqlx::FromRow;
 
-use super::db::{Conn, InlineTx, Pool, on_conn};
+use super::db::{Conn, on_conn};
+use super::inline::Query;
 use super::messages::{MESSAGE_VALUES, bind_message, insert_message_sql};
 use super::{NewMessage, Result, Store, now_ms, on_pool};
+
+/// `$q` with `$turn`'s values bound, as [`turn_statements`] numbers them (a sqlx query, or an inline
+/// one, `inline.rs`).
+macro_rules! bind_turn {
+    ($q:expr, $turn:expr) => {{
+        let turn = $turn;
+        let log = turn.injection;
+        let mut q = $q
+            .bind(turn.chat_id)
+            .bind(now_ms())
+            .bind(log.candidates)
+            .bind(log.selected)
+            .bind(log.omitted)
+            .bind(log.tokens)
+            .bind(super::text(turn.provider))
+            .bind(super::text(turn.model));
+        for call in turn.calls {
+            q = q
+                .bind(stored_count(call.input))
+                .bind(stored_count(call.output));
+        }
+        if let Some(m) = turn.answer {
+            q = bind_message!(q, m);
+        }
+        if let Some(id) = turn.replied {
+            q = q.bind(id);
+        }
+        q
+    }};
+}
 
 /// Tokens spent by one chat (or the background, `chat` = None) on one model.
 #[derive(Debug, Clone, FromRow)]
@@ -82,30 +113,33 @@ impl Store {
 
     /// A model turn's records, written at once: its prompt's injection, each model call's
     /// tokens (purpose `chat`), its answer, and, once the answer was delivered, the answered
-    /// message's mark; returns the answer's message id. Every turn
-    /// writes through SQLite's one writer connection, where turns queue under load, so they
-    /// are one statement text ([`turn_sql`]): on SQLite its three inserts in one transaction
-    /// written into the text ([`InlineTx`]), so one hand-off to the writer's thread; on
-    /// PostgreSQL one statement (atomic by itself), so one round trip to the server.
+    /// message's mark; returns the answer's message id. On SQLite one transaction on the
+    /// inline writer (`inline.rs`); on PostgreSQL one statement (atomic by itself), so one
+    /// round trip to the server ([`turn_statements`]).
     pub async fn record_turn(&self, turn: &TurnRecord<'_>) -> Result<Option<i64>> {
-        let sql = turn_sql(
-            self.writer.is_postgres(),
+        let statements = turn_statements(
             turn.calls.len(),
             turn.answer.is_some(),
             turn.replied.is_some(),
         );
-        if self.writer.is_postgres() {
-            let mut conn = self.writer.acquire().await?;
-            let answer = bind_turn(conn.conn(), &sql, turn).await;
-            return conn.finish(answer);
+        if let Some(writer) = &self.inline {
+            return writer
+                .write(|tx| {
+                    let mut answer = None;
+                    for statement in &statements {
+                        let q = bind_turn!(Query::new(statement), turn);
+                        answer = q.first(tx, |r| r.get::<_, i64>(0))?.or(answer);
+                    }
+                    Ok(answer)
+                })
+                .await;
         }
-        let Pool::Sqlite(writer) = &self.writer else {
-            unreachable!("PostgreSQL returned above")
-        };
-        let mut tx = InlineTx::acquire(writer).await?;
-        let sql = InlineTx::text(&sql);
-        let answer = bind_turn(Conn::Sqlite(tx.conn()), &sql, turn).await;
-        tx.finish(answer).await
+        let sql = as_one_postgres_statement(statements);
+        let mut conn = self.writer.acquire().await?;
+        let answer = on_conn!(conn.conn(), c => bind_turn!(sqlx::query_scalar::<_, i64>(&sql), turn)
+            .fetch_optional(c)
+            .await);
+        conn.finish(answer)
     }
 
     /// Token usage grouped by chat, provider, model and purpose; one chat only when given.
@@ -163,45 +197,14 @@ impl Store {
     }
 }
 
-/// Runs [`turn_sql`] with `turn`'s values.
-async fn bind_turn(conn: Conn<'_>, sql: &str, turn: &TurnRecord<'_>) -> Result<Option<i64>> {
-    let log = turn.injection;
-    on_conn!(conn, c => {
-        let mut q = sqlx::query_scalar::<_, i64>(sql)
-            .bind(turn.chat_id)
-            .bind(now_ms())
-            .bind(log.candidates)
-            .bind(log.selected)
-            .bind(log.omitted)
-            .bind(log.tokens)
-            .bind(super::text(turn.provider))
-            .bind(super::text(turn.model));
-        for call in turn.calls {
-            q = q.bind(stored_count(call.input)).bind(stored_count(call.output));
-        }
-        if let Some(m) = turn.answer {
-            q = bind_message(q, m);
-        }
-        if let Some(id) = turn.replied {
-            q = q.bind(id);
-        }
-        // All rows, not the first: on SQLite the statements after the answer's insert (the
-        // `COMMIT` of an inline transaction) run only when its row is read past.
-        Ok(q.fetch_all(c).await?.pop())
-    })
-}
-
-/// The statement text of [`Store::record_turn`] for `calls` model calls, with or without an
-/// answer, with or without the answered message's `replied` mark. Its values: `$1` chat id,
-/// `$2` now, `$3`–`$6` the injection, `$7` provider, `$8` model, then each call's input and
-/// output tokens, then the answer's values as [`super::messages::MESSAGE_VALUES`] orders them,
-/// then the answered message's id. The answer's id is the one row it returns.
-///
-/// SQLite runs the statements one after the other (inside the caller's transaction);
-/// PostgreSQL takes all but the answer's insert as data-modifying `WITH` clauses, so the
-/// whole is one statement.
-pub(super) fn turn_sql(postgres: bool, calls: usize, answer: bool, replied: bool) -> String {
-    let mut inserts = vec![
+/// The statements of [`Store::record_turn`] for `calls` model calls, with or without an
+/// answer, with or without the answered message's `replied` mark, in order; the answer's
+/// insert, whose id is the one row they return, last. Their values: `$1` chat id, `$2` now,
+/// `$3`–`$6` the injection, `$7` provider, `$8` model, then each call's input and output
+/// tokens, then the answer's values as [`super::messages::MESSAGE_VALUES`] orders them, then
+/// the answered message's id.
+pub(super) fn turn_statements(calls: usize, answer: bool, replied: bool) -> Vec<String> {
+    let mut statements = vec![
         "INSERT INTO memory_injection_logs (chat_id, created_at, candidates, selected, omitted, tokens)
          VALUES ($1, $2, $3, $4, $5, $6)"
             .to_string(),
@@ -210,7 +213,7 @@ pub(super) fn turn_sql(postgres: bool, calls: usize, answer: bool, replied: bool
         let rows: Vec<String> = (0..calls)
             .map(|k| format!("($1, $7, $8, 'chat', ${}, ${}, $2)", 9 + 2 * k, 10 + 2 * k))
             .collect();
-        inserts.push(format!(
+        statements.push(format!(
             "INSERT INTO llm_usage (chat_id, provider, model, purpose, input_tokens, output_tokens, created_at)
          VALUES {}",
             rows.join(", ")
@@ -223,18 +226,20 @@ pub(super) fn turn_sql(postgres: bool, calls: usize, answer: bool, replied: bool
         insert
     });
     if replied {
-        inserts.push(format!(
+        statements.push(format!(
             "UPDATE messages SET replied_at = $2 WHERE id = ${next}"
         ));
     }
-    if !postgres {
-        inserts.extend(answer);
-        return inserts.join(";\n");
-    }
-    // The answer's insert last, the statement's own: its id is what the statement returns.
-    let last = answer.or_else(|| inserts.pop()).unwrap_or_default();
-    let with: Vec<String> = (inserts.iter().enumerate())
-        .map(|(i, insert)| format!("w{i} AS ({insert})"))
+    statements.extend(answer);
+    statements
+}
+
+/// [`turn_statements`] as one PostgreSQL statement: all but the last as data-modifying `WITH`
+/// clauses, so the whole is one round trip and atomic by itself.
+fn as_one_postgres_statement(mut statements: Vec<String>) -> String {
+    let last = statements.pop().unwrap_or_default();
+    let with: Vec<String> = (statements.iter().enumerate())
+        .map(|(i, statement)| format!("w{i} AS ({statement})"))
         .collect();
     if with.is_empty() {
         last
@@ -422,44 +427,49 @@ mod tests {
     /// SQLite gets the inserts one after the other, PostgreSQL one statement whose last
     /// insert (the answer's, when there is one) returns the id.
     #[test]
-    fn a_turn_is_one_statement_text_per_backend() {
-        let sqlite = turn_sql(false, 2, true, false);
-        assert_eq!(sqlite.matches("INSERT INTO").count(), 3);
-        assert_eq!(sqlite.matches(';').count(), 2);
+    fn a_turn_is_its_statements_or_one_postgres_statement() {
+        let pg = |calls, answer, replied| {
+            as_one_postgres_statement(turn_statements(calls, answer, replied))
+        };
+        let sqlite = turn_statements(2, true, false);
+        assert_eq!(sqlite.len(), 3);
         assert!(
-            sqlite
+            sqlite[1]
                 .contains("($1, $7, $8, 'chat', $9, $10, $2), ($1, $7, $8, 'chat', $11, $12, $2)")
         );
-        assert!(sqlite.contains("VALUES ($13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)"));
-        let pg = turn_sql(true, 2, true, false);
         assert!(
-            pg.starts_with("WITH w0 AS (INSERT INTO memory_injection_logs"),
-            "{pg}"
+            sqlite[2].contains("VALUES ($13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)")
         );
-        assert!(pg.contains("w1 AS (INSERT INTO llm_usage"), "{pg}");
-        assert!(!pg.contains(';'));
-        assert!(pg.ends_with("ON CONFLICT DO NOTHING RETURNING id"), "{pg}");
-        assert!(turn_sql(true, 0, false, false).starts_with("INSERT INTO memory_injection_logs"));
+        let two = pg(2, true, false);
         assert!(
-            turn_sql(true, 1, false, false).ends_with("VALUES ($1, $7, $8, 'chat', $9, $10, $2)")
+            two.starts_with("WITH w0 AS (INSERT INTO memory_injection_logs"),
+            "{two}"
         );
+        assert!(two.contains("w1 AS (INSERT INTO llm_usage"), "{two}");
+        assert!(!two.contains(';'));
+        assert!(
+            two.ends_with("ON CONFLICT DO NOTHING RETURNING id"),
+            "{two}"
+        );
+        assert!(pg(0, false, false).starts_with("INSERT INTO memory_injection_logs"));
+        assert!(pg(1, false, false).ends_with("VALUES ($1, $7, $8, 'chat', $9, $10, $2)"));
         // With the delivered mark: its id after the answer's values; the answer's insert
-        // still last on PostgreSQL (its id is what the statement returns).
-        let sqlite = turn_sql(false, 1, true, true);
+        // still last (its id is what the statements return).
+        let sqlite = turn_statements(1, true, true);
+        assert_eq!(
+            sqlite[2],
+            "UPDATE messages SET replied_at = $2 WHERE id = $22"
+        );
+        assert!(sqlite[3].ends_with("ON CONFLICT DO NOTHING RETURNING id"));
+        let marked = pg(1, true, true);
         assert!(
-            sqlite.contains("UPDATE messages SET replied_at = $2 WHERE id = $22;"),
-            "{sqlite}"
+            marked.contains("w2 AS (UPDATE messages SET replied_at = $2 WHERE id = $22)"),
+            "{marked}"
         );
         assert!(
-            sqlite.ends_with("ON CONFLICT DO NOTHING RETURNING id"),
-            "{sqlite}"
+            marked.ends_with("ON CONFLICT DO NOTHING RETURNING id"),
+            "{marked}"
         );
-        let pg = turn_sql(true, 1, true, true);
-        assert!(
-            pg.contains("w2 AS (UPDATE messages SET replied_at = $2 WHERE id = $22)"),
-            "{pg}"
-        );
-        assert!(pg.ends_with("ON CONFLICT DO NOTHING RETURNING id"), "{pg}");
-        assert!(turn_sql(true, 0, false, true).ends_with("WHERE id = $9"));
+        assert!(pg(0, false, true).ends_with("WHERE id = $9"));
     }
 }
