@@ -31,7 +31,8 @@ fn request() -> LlmRequest {
             name: "read_memory",
             description: "read",
             parameters: json!({"type": "object", "properties": {"scope": {"type": "string"}}}),
-        }],
+        }]
+        .into(),
         max_tokens: 100,
     }
 }

@@ -191,7 +191,7 @@ mod tests {
                 with_tool,
                 ChatMessage::tool_result("t1", "memory text"),
             ],
-            tools: vec![],
+            tools: Vec::new().into(),
             max_tokens: 10,
         };
         let body = request_body(&req);

@@ -97,7 +97,7 @@ impl Http {
     pub async fn post(
         &self,
         url: &str,
-        body: &Value,
+        body: &(impl serde::Serialize + ?Sized),
         streaming: bool,
     ) -> Result<Response, LlmError> {
         let mut attempt = 0;

@@ -100,7 +100,8 @@ pub struct LlmRequest {
     pub model: String,
     pub system: String,
     pub messages: Vec<ChatMessage>,
-    pub tools: Vec<ToolSpec>,
+    /// Shared: the agent's tools are built once (`agent::tools::specs`).
+    pub tools: std::sync::Arc<[ToolSpec]>,
     pub max_tokens: u32,
 }
 

@@ -6,11 +6,13 @@ use async_trait::async_trait;
 use eventsource_stream::Eventsource;
 use futures_util::StreamExt;
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
 
 use super::http::{Http, HttpSettings};
 use super::{
-    ChatMessage, DeltaSink, LlmError, LlmProvider, LlmRequest, LlmResponse, Role, ToolCall, Usage,
+    ChatMessage, DeltaSink, LlmError, LlmProvider, LlmRequest, LlmResponse, Role, ToolCall,
+    ToolSpec, Usage,
 };
 
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -87,49 +89,119 @@ impl LlmProvider for OpenAiProvider {
     }
 }
 
-fn message_json(m: &ChatMessage) -> Value {
-    match m.role {
-        Role::User => json!({"role": "user", "content": m.content}),
-        Role::Assistant if m.tool_calls.is_empty() => {
-            json!({"role": "assistant", "content": m.content})
+/// The request's body, written straight from `req` (no JSON tree built and dropped per call:
+/// the prompt, the history and the tools' schemas are the largest things a turn sends).
+pub(super) struct RequestBody<'a> {
+    req: &'a LlmRequest,
+    stream: bool,
+}
+
+pub(super) fn request_body(req: &LlmRequest, stream: bool) -> RequestBody<'_> {
+    RequestBody { req, stream }
+}
+
+impl Serialize for RequestBody<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let req = self.req;
+        let mut body = s.serialize_map(None)?;
+        body.serialize_entry("model", &req.model)?;
+        body.serialize_entry("messages", &Messages(req))?;
+        body.serialize_entry("max_tokens", &req.max_tokens)?;
+        if !req.tools.is_empty() {
+            body.serialize_entry("tools", &Tools(&req.tools))?;
         }
-        Role::Assistant => json!({
-            "role": "assistant",
-            "content": if m.content.is_empty() { Value::Null } else { json!(m.content) },
-            "tool_calls": m.tool_calls.iter().map(|c| json!({
-                "id": c.id,
-                "type": "function",
-                "function": {"name": c.name, "arguments": c.arguments_text()},
-            })).collect::<Vec<_>>(),
-        }),
-        Role::Tool => json!({
-            "role": "tool",
-            "tool_call_id": m.tool_call_id.as_deref().unwrap_or_default(),
-            "content": m.content,
-        }),
+        if self.stream {
+            body.serialize_entry("stream", &true)?;
+            body.serialize_entry("stream_options", &json!({"include_usage": true}))?;
+        }
+        body.end()
     }
 }
 
-pub(super) fn request_body(req: &LlmRequest, stream: bool) -> Value {
-    let mut messages = vec![json!({"role": "system", "content": req.system})];
-    messages.extend(req.messages.iter().map(message_json));
-    let mut body = json!({
-        "model": req.model,
-        "messages": messages,
-        "max_tokens": req.max_tokens,
-    });
-    if !req.tools.is_empty() {
-        body["tools"] = req
-            .tools
-            .iter()
-            .map(|t| json!({"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}))
-            .collect();
+/// The system prompt, then the conversation.
+struct Messages<'a>(&'a LlmRequest);
+
+impl Serialize for Messages<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let system = std::iter::once(Message::System(&self.0.system));
+        s.collect_seq(system.chain(self.0.messages.iter().map(Message::Chat)))
     }
-    if stream {
-        body["stream"] = json!(true);
-        body["stream_options"] = json!({"include_usage": true});
+}
+
+enum Message<'a> {
+    System(&'a str),
+    Chat(&'a ChatMessage),
+}
+
+impl Serialize for Message<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut out = s.serialize_map(None)?;
+        match *self {
+            Message::System(text) => {
+                out.serialize_entry("role", "system")?;
+                out.serialize_entry("content", text)?;
+            }
+            Message::Chat(m) => match m.role {
+                Role::User => {
+                    out.serialize_entry("role", "user")?;
+                    out.serialize_entry("content", &m.content)?;
+                }
+                Role::Assistant if m.tool_calls.is_empty() => {
+                    out.serialize_entry("role", "assistant")?;
+                    out.serialize_entry("content", &m.content)?;
+                }
+                Role::Assistant => {
+                    out.serialize_entry("role", "assistant")?;
+                    let content = (!m.content.is_empty()).then_some(&m.content);
+                    out.serialize_entry("content", &content)?;
+                    let calls: Vec<Value> = (m.tool_calls.iter())
+                        .map(|c| {
+                            json!({
+                                "id": c.id,
+                                "type": "function",
+                                "function": {"name": c.name, "arguments": c.arguments_text()},
+                            })
+                        })
+                        .collect();
+                    out.serialize_entry("tool_calls", &calls)?;
+                }
+                Role::Tool => {
+                    out.serialize_entry("role", "tool")?;
+                    let id = m.tool_call_id.as_deref().unwrap_or_default();
+                    out.serialize_entry("tool_call_id", id)?;
+                    out.serialize_entry("content", &m.content)?;
+                }
+            },
+        }
+        out.end()
     }
-    body
+}
+
+/// Each tool as `{"type": "function", "function": {name, description, parameters}}`.
+struct Tools<'a>(&'a [ToolSpec]);
+
+impl Serialize for Tools<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Function<'a> {
+            name: &'a str,
+            description: &'a str,
+            parameters: &'a Value,
+        }
+        #[derive(serde::Serialize)]
+        struct Tool<'a> {
+            r#type: &'static str,
+            function: Function<'a>,
+        }
+        s.collect_seq(self.0.iter().map(|t| Tool {
+            r#type: "function",
+            function: Function {
+                name: t.name,
+                description: t.description,
+                parameters: &t.parameters,
+            },
+        }))
+    }
 }
 
 fn parse_arguments(raw: &str) -> Result<Value, String> {
@@ -272,6 +344,67 @@ impl StreamAccumulator {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::llm::ToolCall;
+
+    /// The body as the chat-completions API reads it: the system prompt first, each role's
+    /// fields, a tool call's turn with no text as `null` content, the tools as functions.
+    #[test]
+    fn the_request_body_is_the_api_s_json() {
+        let mut calling = ChatMessage::assistant("");
+        calling.tool_calls = vec![ToolCall {
+            id: "c1".into(),
+            name: "read_memory".into(),
+            arguments: Ok(json!({"scope": "chat"})),
+        }];
+        let req = LlmRequest {
+            model: "m".into(),
+            system: "be brief".into(),
+            messages: vec![
+                ChatMessage::user("hi"),
+                calling,
+                ChatMessage::tool_result("c1", "notes"),
+                ChatMessage::assistant("hello"),
+            ],
+            tools: vec![ToolSpec {
+                name: "read_memory",
+                description: "read",
+                parameters: json!({"type": "object"}),
+            }]
+            .into(),
+            max_tokens: 9,
+        };
+        let body = serde_json::to_value(request_body(&req, true)).unwrap();
+        assert_eq!(
+            body,
+            json!({
+                "model": "m",
+                "max_tokens": 9,
+                "messages": [
+                    {"role": "system", "content": "be brief"},
+                    {"role": "user", "content": "hi"},
+                    {"role": "assistant", "content": null, "tool_calls": [
+                        {"id": "c1", "type": "function",
+                         "function": {"name": "read_memory", "arguments": "{\"scope\":\"chat\"}"}}
+                    ]},
+                    {"role": "tool", "tool_call_id": "c1", "content": "notes"},
+                    {"role": "assistant", "content": "hello"},
+                ],
+                "tools": [{"type": "function", "function": {
+                    "name": "read_memory", "description": "read", "parameters": {"type": "object"}
+                }}],
+                "stream": true,
+                "stream_options": {"include_usage": true},
+            })
+        );
+        let req = LlmRequest {
+            tools: Vec::new().into(),
+            ..req
+        };
+        let body = serde_json::to_value(request_body(&req, false)).unwrap();
+        for absent in ["tools", "stream", "stream_options"] {
+            assert!(body.get(absent).is_none(), "{absent}: {body}");
+        }
+    }
 
     #[test]
     fn stream_accumulates_text_and_tool_fragments() {

@@ -315,7 +315,7 @@ async fn ask(
             &context,
             &batch.lines,
         ))],
-        tools: Vec::new(),
+        tools: Vec::new().into(),
         max_tokens: r.settings.max_tokens,
     };
     let response = tokio::select! {

@@ -11,6 +11,8 @@ mod files;
 mod memory;
 mod search;
 
+use std::sync::{Arc, LazyLock};
+
 use serde_json::{Map, Value, json};
 
 use crate::base::ChatKey;
@@ -48,11 +50,15 @@ impl ToolContext<'_> {
 /// A tool's failure, as the model reads it after `error: `.
 type ToolResult = Result<String, String>;
 
-pub fn specs() -> Vec<ToolSpec> {
-    let mut all = files::specs();
-    all.extend(memory::specs());
-    all.extend(search::specs());
-    all
+/// Every tool, built once: a turn's request shares them instead of building its own.
+pub fn specs() -> Arc<[ToolSpec]> {
+    static ALL: LazyLock<Arc<[ToolSpec]>> = LazyLock::new(|| {
+        let mut all = files::specs();
+        all.extend(memory::specs());
+        all.extend(search::specs());
+        all.into()
+    });
+    ALL.clone()
 }
 
 /// The names of every tool, for "unknown tool" answers.
