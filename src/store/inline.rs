@@ -261,7 +261,8 @@ mod tests {
 
     use super::*;
     use crate::base::ChatKey;
-    use crate::store::{Arrival, Store};
+    use crate::store::Store;
+    use crate::store::intake::tests::arrival;
 
     fn table() -> Connection {
         let conn = Connection::open_in_memory().unwrap();
@@ -308,21 +309,6 @@ mod tests {
         );
     }
 
-    fn arrival<'a>(chat: &'a ChatKey, id: &'a str) -> Arrival<'a> {
-        Arrival {
-            chat,
-            is_group: false,
-            chat_title: None,
-            sender_id: "7",
-            sender_name: "Ann",
-            text: "hello",
-            platform_message_id: Some(id),
-            platform_thread_id: None,
-            created_at: None,
-            needs_reply: true,
-        }
-    }
-
     /// Another process writing the file (here a connection of its own holding SQLite's write
     /// lock) is waited for without holding the async worker: the runtime has one thread, and
     /// the waiting write neither fails nor keeps other work from running; it lands once the
@@ -348,7 +334,7 @@ mod tests {
         let write = tokio::spawn({
             let store = store.clone();
             let chat = chat.clone();
-            async move { store.store_arrivals(&[arrival(&chat, "1")]).await }
+            async move { store.store_arrivals(&[arrival(&chat, "1", "hello")]).await }
         });
         // The spawned write runs, meets the lock and waits; meanwhile this task runs too.
         for _ in 0..20 {
@@ -371,7 +357,9 @@ mod tests {
         let one = Store::open("sqlite::memory:").await.unwrap();
         let two = Store::open("sqlite::memory:").await.unwrap();
         let chat = ChatKey::new("telegram", "1");
-        one.store_arrivals(&[arrival(&chat, "1")]).await.unwrap();
+        one.store_arrivals(&[arrival(&chat, "1", "hello")])
+            .await
+            .unwrap();
         assert!(one.find_chat(&chat).await.unwrap().is_some());
         assert!(two.find_chat(&chat).await.unwrap().is_none());
         let dir = one._scratch.as_ref().unwrap().path().to_owned();

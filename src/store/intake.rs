@@ -191,12 +191,17 @@ fn store_inline(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::store::db::on_pool;
     use crate::store::testing::backends;
 
-    fn arrival<'a>(chat: &'a ChatKey, id: &'a str, text: &'a str) -> Arrival<'a> {
+    /// A person's message `id` saying `text` in private chat `chat`.
+    pub(in crate::store) fn arrival<'a>(
+        chat: &'a ChatKey,
+        id: &'a str,
+        text: &'a str,
+    ) -> Arrival<'a> {
         Arrival {
             chat,
             is_group: false,
