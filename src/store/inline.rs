@@ -120,6 +120,13 @@ impl<'q> Query<'q> {
         }
     }
 
+    /// Another statement with the same values, each of which takes the `$N` it names (a
+    /// value none names is left out).
+    pub fn on(&mut self, sql: &'q str) -> &mut Self {
+        self.sql = sql;
+        self
+    }
+
     /// The next value (`$1`, then `$2`…).
     pub fn bind(mut self, value: impl ToSql + 'q) -> Self {
         self.values.push(Box::new(value));

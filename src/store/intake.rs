@@ -167,22 +167,15 @@ fn store_inline(
     arrivals: &[Arrival<'_>],
 ) -> rusqlite::Result<Vec<Option<i64>>> {
     let mut ids = Vec::with_capacity(arrivals.len());
+    let id = |row: &rusqlite::Row<'_>| row.get::<_, i64>(0);
     for a in arrivals {
-        let insert = || {
-            bind_arrival!(Query::new(insert_in_open_session_sql!()), a)
-                .first(tx, |row| row.get::<_, i64>(0))
-        };
-        let id = match insert()? {
+        let mut q = bind_arrival!(Query::new(insert_in_open_session_sql!()), a).bind(now_ms());
+        let id = match q.first(tx, id)? {
             Some(id) => Some(id),
             None => {
-                let now = now_ms();
-                bind_arrival!(Query::new(upsert_chat_sql!()), a)
-                    .bind(now)
-                    .execute(tx)?;
-                bind_arrival!(Query::new(open_session_sql!()), a)
-                    .bind(now)
-                    .execute(tx)?;
-                insert()?
+                q.on(upsert_chat_sql!()).execute(tx)?;
+                q.on(open_session_sql!()).execute(tx)?;
+                q.on(insert_in_open_session_sql!()).first(tx, id)?
             }
         };
         ids.push(id);

@@ -125,10 +125,14 @@ impl Store {
         if let Some(writer) = &self.inline {
             return writer
                 .write(|tx| {
+                    // One set of values (one `now`) for every statement.
+                    let mut q = bind_turn!(Query::new(""), turn);
                     let mut answer = None;
                     for statement in &statements {
-                        let q = bind_turn!(Query::new(statement), turn);
-                        answer = q.first(tx, |r| r.get::<_, i64>(0))?.or(answer);
+                        answer = q
+                            .on(statement)
+                            .first(tx, |r| r.get::<_, i64>(0))?
+                            .or(answer);
                     }
                     Ok(answer)
                 })
