@@ -67,6 +67,16 @@ struct ChatColumns {
 }
 
 impl ChatColumns {
+    /// The columns of `r`, read on SQLite's inline writer.
+    fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
+        Ok(Self {
+            chat_external_id: r.get("chat_external_id")?,
+            chat_title: r.get("chat_title")?,
+            chat_is_group: r.get("chat_is_group")?,
+            chat_created_at: r.get("chat_created_at")?,
+        })
+    }
+
     /// The chat row of `message`, on `channel`.
     fn of(self, message: &MessageRow, channel: String) -> ChatRow {
         ChatRow {
@@ -246,14 +256,7 @@ impl Store {
                     let start = Query::new(start!()).bind(id);
                     let Some((message, reply_attempts, chat, memories)) = start.first(tx, |r| {
                         let message = MessageRow::read(r)?;
-                        let chat = ChatRow {
-                            id: message.chat_id,
-                            channel: r.get("chat_channel")?,
-                            external_chat_id: r.get("chat_external_id")?,
-                            title: r.get("chat_title")?,
-                            is_group: r.get("chat_is_group")?,
-                            created_at: r.get("chat_created_at")?,
-                        };
+                        let chat = ChatColumns::read(r)?.of(&message, r.get("chat_channel")?);
                         Ok((message, r.get("reply_attempts")?, chat, r.get("memories")?))
                     })?
                     else {
