@@ -7,7 +7,7 @@
 //! new chat, a changed title, no open session, a redelivery) the chat is made or brought up
 //! to date and a session opened unless one is, in the same transaction, then the message is
 //! inserted: on SQLite two statements more, on PostgreSQL one statement instead of the first.
-//! SQLite runs the batch on its inline writer (`inline.rs`), on the async worker that asks.
+//! SQLite runs the batch on its inline writer (`inline/`), on the async worker that asks.
 
 use super::db::{Conn, on_conn};
 use super::inline::Query;
@@ -41,6 +41,7 @@ impl Store {
             return Ok(Vec::new());
         }
         if let Some(writer) = &self.inline {
+            let arrivals: Vec<_> = arrivals.iter().map(inline_insert).collect();
             return writer.write(|tx| store_inline(tx, arrivals)).await;
         }
         let mut tx = self.writer.begin_write().await?;
@@ -161,15 +162,20 @@ async fn insert_making_room_postgres(conn: Conn<'_>, a: &Arrival<'_>) -> Result<
         .await
 }
 
-/// [`Store::store_arrivals`] on SQLite, in `tx` ([`super::inline`]).
+/// An arrival's insert on the inline writer, its values bound (`$13` now), ready to queue.
+fn inline_insert(a: &Arrival<'_>) -> Query<'static> {
+    bind_arrival!(Query::new(insert_in_open_session_sql!()), a).bind(now_ms())
+}
+
+/// [`Store::store_arrivals`] on SQLite, in `tx` ([`super::inline`]): each arrival's
+/// [`inline_insert`].
 fn store_inline(
     tx: &rusqlite::Connection,
-    arrivals: &[Arrival<'_>],
+    arrivals: Vec<Query<'static>>,
 ) -> rusqlite::Result<Vec<Option<i64>>> {
     let mut ids = Vec::with_capacity(arrivals.len());
     let id = |row: &rusqlite::Row<'_>| row.get::<_, i64>(0);
-    for a in arrivals {
-        let mut q = bind_arrival!(Query::new(insert_in_open_session_sql!()), a).bind(now_ms());
+    for mut q in arrivals {
         let id = match q.first(tx, id)? {
             Some(id) => Some(id),
             None => {

@@ -213,7 +213,7 @@ impl Store {
     /// Starts a turn for message `id`: counts one more attempt and returns the message, its
     /// chat, how many turns there have been, the chat's memory count and its session's last
     /// `history_len` messages up to it (`None`: no such message). The reads come with the
-    /// turn's first write: on SQLite in one transaction on the inline writer (`inline.rs`), on
+    /// turn's first write: on SQLite in one transaction on the inline writer (`inline/`), on
     /// PostgreSQL in two statements.
     pub async fn start_turn(&self, id: i64, history_len: u32) -> Result<Option<ReplyAttempt>> {
         #[derive(FromRow)]
@@ -251,9 +251,10 @@ impl Store {
             };
         }
         if let Some(writer) = &self.inline {
+            let start = Query::new(start!()).bind(id);
+            let history = Query::new(history!()).bind(id).bind(i64::from(history_len));
             return writer
-                .write(|tx| {
-                    let start = Query::new(start!()).bind(id);
+                .write(move |tx| {
                     let Some((message, reply_attempts, chat, memories)) = start.first(tx, |r| {
                         let message = MessageRow::read(r)?;
                         let chat = ChatColumns::read(r)?.of(&message, r.get("chat_channel")?);
@@ -262,7 +263,6 @@ impl Store {
                     else {
                         return Ok(None);
                     };
-                    let history = Query::new(history!()).bind(id).bind(i64::from(history_len));
                     let mut history = history.rows(tx, MessageRow::read)?;
                     history.reverse();
                     Ok(Some(ReplyAttempt {
@@ -421,7 +421,7 @@ pub(super) fn insert_message_sql(first: usize) -> String {
 }
 
 /// `$q` with `$m`'s values bound next, in [`MESSAGE_VALUES`]' order (a sqlx query, or an
-/// inline one, `inline.rs`).
+/// inline one, `inline/`).
 macro_rules! bind_message {
     ($q:expr, $m:expr) => {
         $q.bind($m.chat_id)

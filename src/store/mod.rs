@@ -153,7 +153,7 @@ pub struct Store {
     leases: LeaseBook,
     /// The chats' turn locks, where several processes may answer (PostgreSQL; `turns.rs`).
     turns: Option<std::sync::Arc<turns::TurnLocks>>,
-    /// SQLite: the writes every message makes, run on the async workers (`inline.rs`).
+    /// SQLite: the writes every message makes, run on the async workers (`inline/`).
     inline: Option<std::sync::Arc<inline::InlineWriter>>,
     /// `sqlite::memory:`: the temporary directory of its database, removed with the last clone.
     _scratch: Option<std::sync::Arc<tempfile::TempDir>>,
@@ -271,7 +271,7 @@ impl Store {
     async fn open_sqlite(url: &str) -> Result<Self> {
         // `sqlite::memory:`: a database of the store's own, in a temporary directory removed
         // with the store's last clone, so that it has a writer, readers and the inline writer
-        // (`inline.rs`) like any other; SQLite's in-memory databases live in one connection.
+        // (`inline/`) like any other; SQLite's in-memory databases live in one connection.
         let scratch = if url.contains(":memory:") {
             let dir = tempfile::Builder::new()
                 .prefix("mneme-memory-")

@@ -8,7 +8,7 @@ use super::messages::{MESSAGE_VALUES, bind_message, insert_message_sql};
 use super::{NewMessage, Result, Store, now_ms, on_pool};
 
 /// `$q` with `$turn`'s values bound, as [`turn_statements`] numbers them (a sqlx query, or an inline
-/// one, `inline.rs`).
+/// one, `inline/`).
 macro_rules! bind_turn {
     ($q:expr, $turn:expr) => {{
         let turn = $turn;
@@ -114,7 +114,7 @@ impl Store {
     /// A model turn's records, written at once: its prompt's injection, each model call's
     /// tokens (purpose `chat`), its answer, and, once the answer was delivered, the answered
     /// message's mark; returns the answer's message id. On SQLite one transaction on the
-    /// inline writer (`inline.rs`); on PostgreSQL one statement (atomic by itself), so one
+    /// inline writer (`inline/`); on PostgreSQL one statement (atomic by itself), so one
     /// round trip to the server ([`turn_statements`]).
     pub async fn record_turn(&self, turn: &TurnRecord<'_>) -> Result<Option<i64>> {
         let statements = turn_statements(
@@ -123,12 +123,12 @@ impl Store {
             turn.replied.is_some(),
         );
         if let Some(writer) = &self.inline {
+            // One set of values (one `now`) for every statement.
+            let mut q = bind_turn!(Query::new(""), turn);
             return writer
-                .write(|tx| {
-                    // One set of values (one `now`) for every statement.
-                    let mut q = bind_turn!(Query::new(""), turn);
+                .write(move |tx| {
                     let mut answer = None;
-                    for statement in &statements {
+                    for statement in statements {
                         answer = q
                             .on(statement)
                             .first(tx, |r| r.get::<_, i64>(0))?

@@ -1,0 +1,471 @@
+//! SQLite's hot writes run on the calling async worker instead of a thread of their own.
+//!
+//! sqlx runs each SQLite connection on a thread of its own: every statement is a hand-off
+//! there and back (a futex wake each way, and an `eventfd` write to wake the async worker).
+//! Under load that parking and waking was the largest single cost of a message. The writes
+//! every message makes (its arrival, its turn's start, its turn's records) take a few tens of
+//! microseconds of SQLite's own work each (WAL, `synchronous = NORMAL`: a commit does not wait
+//! for the disk; checkpoints run in the background, `checkpoint.rs`), so [`InlineWriter`]
+//! runs them where they are asked for, on a connection of its own (rusqlite, on the same
+//! SQLite library sqlx links).
+//!
+//! It writes only while holding the writer pool's one connection (the gate every other write
+//! of the process takes), so the process still has one writer at a time and never meets
+//! SQLite's busy handler, which would sleep on the async worker. Another process writing the
+//! same file (`mneme chat` beside the daemon) is waited for asynchronously: a write that finds
+//! the database busy is retried after a pause, up to the same 10 s sqlx's connections wait.
+//!
+//! Writes are combined: a write is queued, and whoever takes the gate runs every write queued
+//! at that moment, each in a savepoint of one transaction, commits once and hands each its
+//! result. In a burst (a hundred chats' turns starting together) the gate is not handed from
+//! task to task a hundred times — each hand-off a wait for the next task to be scheduled,
+//! behind everything else the burst made ready — and the writes share one commit.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OpenFlags};
+use tokio::sync::oneshot;
+
+use super::Result;
+use super::db::SqliteConns;
+
+mod query;
+
+pub use query::Query;
+use query::{InlineError, error, failed, shared};
+
+/// How long a write waits for another process's write to end, as sqlx's `busy_timeout`.
+const BUSY_WAIT: Duration = Duration::from_secs(10);
+
+/// At most this many writes share a transaction (each takes tens of microseconds).
+const MAX_COMBINED: usize = 256;
+
+/// The writer of the hot statements ([`InlineWriter::write`]).
+pub struct InlineWriter {
+    conn: Mutex<Connection>,
+    /// The writer pool's one connection: held while writing, so that one write runs at a time.
+    gate: SqliteConns,
+    /// Writes waiting to be run, each with its number; whoever holds the gate runs them.
+    queue: Mutex<Queue>,
+}
+
+#[derive(Default)]
+struct Queue {
+    next: u64,
+    writes: Vec<(u64, Box<dyn Queued>)>,
+}
+
+/// A write waiting in the queue: run, or failed without running.
+trait Queued: Send {
+    fn run(self: Box<Self>, conn: &Connection) -> Box<dyn Ran>;
+    fn fail(self: Box<Self>, error: &Arc<InlineError>);
+}
+
+/// A write run in the open transaction, whose result waits for the commit.
+trait Ran: Send {
+    fn deliver(self: Box<Self>, commit: &std::result::Result<(), Arc<InlineError>>);
+}
+
+struct Write<F, T> {
+    f: F,
+    result: oneshot::Sender<Result<T>>,
+}
+
+struct Written<T> {
+    value: rusqlite::Result<T>,
+    result: oneshot::Sender<Result<T>>,
+}
+
+impl<F, T> Queued for Write<F, T>
+where
+    F: FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    T: Send + 'static,
+{
+    fn run(self: Box<Self>, conn: &Connection) -> Box<dyn Ran> {
+        Box::new(Written {
+            value: in_savepoint(conn, self.f),
+            result: self.result,
+        })
+    }
+
+    fn fail(self: Box<Self>, error: &Arc<InlineError>) {
+        let _ = self.result.send(Err(shared(error)));
+    }
+}
+
+impl<T: Send + 'static> Ran for Written<T> {
+    fn deliver(self: Box<Self>, commit: &std::result::Result<(), Arc<InlineError>>) {
+        let result = match (self.value, commit) {
+            (Err(e), _) => Err(error(e)),
+            (Ok(_), Err(e)) => Err(shared(e)),
+            (Ok(value), Ok(())) => Ok(value),
+        };
+        let _ = self.result.send(result);
+    }
+}
+
+impl std::fmt::Debug for InlineWriter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InlineWriter").finish_non_exhaustive()
+    }
+}
+
+impl InlineWriter {
+    /// A connection to the database file at `path`, set as sqlx's are (`Store::open`).
+    pub fn open(path: &Path, gate: SqliteConns, checkpoint_pages: u32) -> Result<Self> {
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(error)?;
+        conn.execute_batch(&format!(
+            "PRAGMA synchronous = NORMAL;
+             PRAGMA foreign_keys = ON;
+             PRAGMA wal_autocheckpoint = {checkpoint_pages};"
+        ))
+        .map_err(error)?;
+        // Busy: answered at once, and waited for without holding the async worker (`run_queued`).
+        conn.busy_timeout(Duration::ZERO).map_err(error)?;
+        conn.set_prepared_statement_cache_capacity(64);
+        Ok(Self {
+            conn: Mutex::new(conn),
+            gate,
+            queue: Mutex::default(),
+        })
+    }
+
+    /// Runs `f` in a write transaction, in its own savepoint (an error of `f` undoes `f`
+    /// only); `f`'s value once the transaction is committed. `f` runs on whichever async
+    /// worker holds the gate when its turn comes, together with the writes queued with it.
+    /// A write given up before it ran is not run.
+    pub async fn write<T, F>(&self, f: F) -> Result<T>
+    where
+        F: FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+        T: Send + 'static,
+    {
+        let (result, mut done) = oneshot::channel();
+        let number = {
+            let mut queue = self.queue();
+            let number = queue.next;
+            queue.next += 1;
+            queue.writes.push((number, Box::new(Write { f, result })));
+            number
+        };
+        let _unqueue = Unqueue(self, number);
+        loop {
+            tokio::select! {
+                biased;
+                result = &mut done => {
+                    return result.unwrap_or_else(|_| {
+                        Err(failed("a queued write was dropped unrun".into(), None))
+                    });
+                }
+                gate = self.gate.acquire() => self.run_queued(gate).await,
+            }
+        }
+    }
+
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn queue(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// With the gate (or the error of taking it): runs the queued writes in one transaction,
+    /// commits and hands each its result. Taking SQLite's write lock may wait (asynchronously,
+    /// up to [`BUSY_WAIT`]) for another process; once it is taken nothing here awaits, so the
+    /// writes taken from the queue are run and answered even if this task is given up.
+    async fn run_queued(&self, gate: Result<super::conn_pool::Held<sqlx::SqliteConnection>>) {
+        let begun = match gate {
+            Err(e) => Err(Arc::new(InlineError::of(&e))),
+            Ok(_) if self.queue().writes.is_empty() => return,
+            Ok(gate) => self.begin().await.map(|()| gate),
+        };
+        let gate = match begun {
+            Ok(gate) => gate,
+            Err(e) => {
+                // Nothing can be written now: every write waiting is told why.
+                let writes = std::mem::take(&mut self.queue().writes);
+                for (_, write) in writes {
+                    write.fail(&e);
+                }
+                return;
+            }
+        };
+        let writes: Vec<_> = {
+            let mut queue = self.queue();
+            let n = queue.writes.len().min(MAX_COMBINED);
+            queue.writes.drain(..n).map(|(_, w)| w).collect()
+        };
+        let (ran, commit) = {
+            let conn = self.conn();
+            let ran: Vec<_> = writes.into_iter().map(|w| w.run(&conn)).collect();
+            let commit = run_cached(&conn, "COMMIT").map_err(|e| {
+                if !conn.is_autocommit() {
+                    let _ = conn.execute_batch("ROLLBACK");
+                }
+                Arc::new(InlineError::from(e))
+            });
+            (ran, commit)
+        };
+        drop(gate);
+        for written in ran {
+            written.deliver(&commit);
+        }
+    }
+
+    /// `BEGIN IMMEDIATE`, retried after a pause while another process writes.
+    async fn begin(&self) -> std::result::Result<(), Arc<InlineError>> {
+        let mut pause = Duration::from_millis(1);
+        let mut waited = Duration::ZERO;
+        loop {
+            let begun = {
+                let conn = self.conn();
+                if !conn.is_autocommit() {
+                    // Left open by a write that panicked: what it held is undone.
+                    let _ = conn.execute_batch("ROLLBACK");
+                }
+                run_cached(&conn, "BEGIN IMMEDIATE")
+            };
+            match begun {
+                Ok(()) => return Ok(()),
+                Err(e) if is_busy(&e) && waited < BUSY_WAIT => {
+                    tokio::time::sleep(pause).await;
+                    waited += pause;
+                    pause = (pause * 2).min(Duration::from_millis(50));
+                }
+                Err(e) => return Err(Arc::new(InlineError::from(e))),
+            }
+        }
+    }
+}
+
+/// Takes write `.1` out of the queue when its caller gives it up before it ran.
+struct Unqueue<'a>(&'a InlineWriter, u64);
+
+impl Drop for Unqueue<'_> {
+    fn drop(&mut self) {
+        self.0
+            .queue()
+            .writes
+            .retain(|(number, _)| *number != self.1);
+    }
+}
+
+/// Runs `f` in a savepoint of the open transaction: kept when `f` returns `Ok`, undone otherwise.
+fn in_savepoint<T>(
+    conn: &Connection,
+    f: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+) -> rusqlite::Result<T> {
+    run_cached(conn, "SAVEPOINT write")?;
+    let value = f(conn);
+    if value.is_err() {
+        run_cached(conn, "ROLLBACK TO write")?;
+    }
+    run_cached(conn, "RELEASE write")?;
+    value
+}
+
+/// A statement with no values and no rows (`BEGIN`, `COMMIT`, savepoints), prepared once.
+fn run_cached(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([]).map(|_| ())
+}
+
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use super::*;
+    use crate::base::ChatKey;
+    use crate::store::intake::tests::arrival;
+    use crate::store::{Store, db};
+
+    /// Another process writing the file (here a connection of its own holding SQLite's write
+    /// lock) is waited for without holding the async worker: the runtime has one thread, and
+    /// the waiting write neither fails nor keeps other work from running; it lands once the
+    /// lock is released.
+    #[tokio::test]
+    async fn a_write_waits_for_another_process_without_blocking_the_runtime() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mneme.db");
+        let store = Store::open(&format!("sqlite://{}", path.display()))
+            .await
+            .unwrap();
+        let other = Connection::open(&path).unwrap();
+        other.busy_timeout(Duration::ZERO).unwrap();
+        // The store just opened may still be writing: nothing here may block the runtime.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while let Err(e) = other.execute_batch("BEGIN IMMEDIATE") {
+            assert!(is_busy(&e), "{e}");
+            assert!(tokio::time::Instant::now() < deadline, "{e}");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+
+        let chat = ChatKey::new("telegram", "1");
+        let write = tokio::spawn({
+            let store = store.clone();
+            let chat = chat.clone();
+            async move { store.store_arrivals(&[arrival(&chat, "1", "hello")]).await }
+        });
+        // The spawned write runs, meets the lock and waits; meanwhile this task runs too.
+        for _ in 0..20 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            assert!(!write.is_finished(), "the write went through a held lock");
+        }
+        other.execute_batch("COMMIT").unwrap();
+        let ids = tokio::time::timeout(Duration::from_secs(10), write)
+            .await
+            .expect("the write lands once the lock is released")
+            .unwrap()
+            .unwrap();
+        assert!(ids[0].is_some());
+        assert!(store.find_chat(&chat).await.unwrap().is_some());
+    }
+
+    /// A store on a file of its own, with a table `t` written through its inline writer; the
+    /// writer's commits counted.
+    async fn counted() -> (
+        tempfile::TempDir,
+        Store,
+        Arc<InlineWriter>,
+        Arc<AtomicUsize>,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mneme.db");
+        let store = Store::open(&format!("sqlite://{}", path.display()))
+            .await
+            .unwrap();
+        let writer = store.inline.clone().unwrap();
+        writer
+            .write(|c| c.execute_batch("CREATE TABLE t (x INTEGER PRIMARY KEY, y TEXT NOT NULL)"))
+            .await
+            .unwrap();
+        let commits = Arc::new(AtomicUsize::new(0));
+        writer.conn().commit_hook(Some({
+            let commits = commits.clone();
+            move || {
+                commits.fetch_add(1, Ordering::SeqCst);
+                false
+            }
+        }));
+        (dir, store, writer, commits)
+    }
+
+    fn insert(
+        writer: &Arc<InlineWriter>,
+        x: i64,
+        y: Option<&'static str>,
+    ) -> tokio::task::JoinHandle<Result<Option<i64>>> {
+        let writer = writer.clone();
+        let q = Query::new("INSERT INTO t (x, y) VALUES ($1, $2) RETURNING x")
+            .bind(x)
+            .bind(y);
+        tokio::spawn(async move { writer.write(move |c| q.first(c, |r| r.get(0))).await })
+    }
+
+    async fn queued_until(writer: &InlineWriter, n: usize) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        while writer.queue().writes.len() < n {
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "the writes never queued"
+            );
+            tokio::task::yield_now().await;
+        }
+    }
+
+    fn xs(dir: &tempfile::TempDir) -> Vec<i64> {
+        let reader = Connection::open(dir.path().join("mneme.db")).unwrap();
+        let mut select = reader.prepare("SELECT x FROM t ORDER BY x").unwrap();
+        let xs = select.query_map([], |r| r.get(0)).unwrap();
+        xs.collect::<rusqlite::Result<_>>().unwrap()
+    }
+
+    /// Writes queued while the writer is taken are run together once it is free: in one
+    /// transaction, with one commit, each getting its own value; a write that fails undoes
+    /// itself only.
+    #[tokio::test]
+    async fn writes_queued_together_share_one_commit() {
+        let (dir, store, writer, commits) = counted().await;
+        let db::Pool::Sqlite(gate) = &store.writer else {
+            unreachable!()
+        };
+        let taken = gate.acquire().await.unwrap();
+        let writes = [
+            insert(&writer, 1, Some("one")),
+            insert(&writer, 2, None),
+            insert(&writer, 3, Some("three")),
+        ];
+        queued_until(&writer, 3).await;
+        drop(taken);
+        let [one, broken, three] = writes;
+        assert_eq!(one.await.unwrap().unwrap(), Some(1));
+        let e = broken.await.unwrap().unwrap_err();
+        assert!(e.to_string().contains("NOT NULL"), "{e}");
+        assert_eq!(three.await.unwrap().unwrap(), Some(3));
+        assert_eq!(
+            commits.load(Ordering::SeqCst),
+            1,
+            "one commit for the three"
+        );
+        assert_eq!(xs(&dir), [1, 3], "the broken write undid itself only");
+
+        // Alone, a write commits at once.
+        assert_eq!(
+            insert(&writer, 4, Some("four")).await.unwrap().unwrap(),
+            Some(4)
+        );
+        assert_eq!(commits.load(Ordering::SeqCst), 2);
+    }
+
+    /// A write given up while it waits in the queue leaves it, and is never run.
+    #[tokio::test]
+    async fn a_write_given_up_before_it_ran_is_not_run() {
+        let (dir, store, writer, _) = counted().await;
+        let db::Pool::Sqlite(gate) = &store.writer else {
+            unreachable!()
+        };
+        let taken = gate.acquire().await.unwrap();
+        let given_up = insert(&writer, 1, Some("one"));
+        queued_until(&writer, 1).await;
+        given_up.abort();
+        assert!(given_up.await.unwrap_err().is_cancelled());
+        assert!(writer.queue().writes.is_empty());
+        drop(taken);
+        assert_eq!(
+            insert(&writer, 2, Some("two")).await.unwrap().unwrap(),
+            Some(2)
+        );
+        assert_eq!(xs(&dir), [2]);
+    }
+
+    /// `sqlite::memory:` is a database of the store's own (two are apart), gone with it.
+    #[tokio::test]
+    async fn an_in_memory_store_is_its_own_and_leaves_nothing() {
+        let one = Store::open("sqlite::memory:").await.unwrap();
+        let two = Store::open("sqlite::memory:").await.unwrap();
+        let chat = ChatKey::new("telegram", "1");
+        one.store_arrivals(&[arrival(&chat, "1", "hello")])
+            .await
+            .unwrap();
+        assert!(one.find_chat(&chat).await.unwrap().is_some());
+        assert!(two.find_chat(&chat).await.unwrap().is_none());
+        let dir = one._scratch.as_ref().unwrap().path().to_owned();
+        assert!(dir.join("mneme.db").exists());
+        one.close().await;
+        drop(one);
+        assert!(!dir.exists(), "{} is left behind", dir.display());
+    }
+}
