@@ -1,4 +1,4 @@
-//! SQLite's hot writes run on the calling async worker instead of a thread of their own.
+//! SQLite's hot writes run on the async workers instead of a thread of their own.
 //!
 //! sqlx runs each SQLite connection on a thread of its own: every statement is a hand-off
 //! there and back (a futex wake each way, and an `eventfd` write to wake the async worker).
@@ -6,8 +6,8 @@
 //! every message makes (its arrival, its turn's start, its turn's records) take a few tens of
 //! microseconds of SQLite's own work each (WAL, `synchronous = NORMAL`: a commit does not wait
 //! for the disk; checkpoints run in the background, `checkpoint.rs`), so [`InlineWriter`]
-//! runs them where they are asked for, on a connection of its own (rusqlite, on the same
-//! SQLite library sqlx links).
+//! runs them on the async workers, on a connection of its own (rusqlite, on the same SQLite
+//! library sqlx links).
 //!
 //! It writes only while holding the writer pool's one connection (the gate every other write
 //! of the process takes), so the process still has one writer at a time and never meets
@@ -375,6 +375,17 @@ mod tests {
         tokio::spawn(async move { writer.write(move |c| q.first(c, |r| r.get(0))).await })
     }
 
+    /// The writer pool's one connection, taken (as another write of the process would), so
+    /// that the inline writer's writes queue until it is dropped.
+    async fn take_the_writer(
+        store: &Store,
+    ) -> crate::store::conn_pool::Held<sqlx::SqliteConnection> {
+        let db::Pool::Sqlite(gate) = &store.writer else {
+            unreachable!("a SQLite store")
+        };
+        gate.acquire().await.unwrap()
+    }
+
     async fn queued_until(writer: &InlineWriter, n: usize) {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         while writer.queue().writes.len() < n {
@@ -399,10 +410,7 @@ mod tests {
     #[tokio::test]
     async fn writes_queued_together_share_one_commit() {
         let (dir, store, writer, commits) = counted().await;
-        let db::Pool::Sqlite(gate) = &store.writer else {
-            unreachable!()
-        };
-        let taken = gate.acquire().await.unwrap();
+        let taken = take_the_writer(&store).await;
         let writes = [
             insert(&writer, 1, Some("one")),
             insert(&writer, 2, None),
@@ -434,10 +442,7 @@ mod tests {
     #[tokio::test]
     async fn a_write_given_up_before_it_ran_is_not_run() {
         let (dir, store, writer, _) = counted().await;
-        let db::Pool::Sqlite(gate) = &store.writer else {
-            unreachable!()
-        };
-        let taken = gate.acquire().await.unwrap();
+        let taken = take_the_writer(&store).await;
         let given_up = insert(&writer, 1, Some("one"));
         queued_until(&writer, 1).await;
         given_up.abort();
