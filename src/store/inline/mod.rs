@@ -153,11 +153,16 @@ impl InlineWriter {
             queue.writes.push((number, Box::new(Write { f, result })));
             number
         };
-        let _unqueue = Unqueue(self, number);
+        let mut unqueue = Unqueue {
+            writer: self,
+            number,
+            answered: false,
+        };
         loop {
             tokio::select! {
                 biased;
                 result = &mut done => {
+                    unqueue.answered = true;
                     return result.unwrap_or_else(|_| {
                         Err(failed("a queued write was dropped unrun".into(), None))
                     });
@@ -244,15 +249,20 @@ impl InlineWriter {
     }
 }
 
-/// Takes write `.1` out of the queue when its caller gives it up before it ran.
-struct Unqueue<'a>(&'a InlineWriter, u64);
+/// Takes write `number` out of the queue when its caller gives it up before it ran. A write
+/// whose result came has left the queue already (results are sent only once taken out), so
+/// nothing is looked for then.
+struct Unqueue<'a> {
+    writer: &'a InlineWriter,
+    number: u64,
+    answered: bool,
+}
 
 impl Drop for Unqueue<'_> {
     fn drop(&mut self) {
-        self.0
-            .queue()
-            .writes
-            .retain(|(number, _)| *number != self.1);
+        if !self.answered {
+            (self.writer.queue().writes).retain(|(number, _)| *number != self.number);
+        }
     }
 }
 
