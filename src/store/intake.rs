@@ -41,8 +41,10 @@ impl Store {
             return Ok(Vec::new());
         }
         if let Some(writer) = &self.inline {
-            let arrivals: Vec<_> = arrivals.iter().map(inline_insert).collect();
-            return writer.write(|tx| store_inline(tx, arrivals)).await;
+            let mut arrivals: Vec<_> = arrivals.iter().map(inline_insert).collect();
+            return writer
+                .write(move |tx| store_inline(tx, &mut arrivals))
+                .await;
         }
         let mut tx = self.writer.begin_write().await?;
         let mut ids = Vec::with_capacity(arrivals.len());
@@ -168,15 +170,15 @@ fn inline_insert(a: &Arrival<'_>) -> Query<'static> {
 }
 
 /// [`Store::store_arrivals`] on SQLite, in `tx` ([`super::inline`]): each arrival's
-/// [`inline_insert`].
+/// [`inline_insert`]. May be run again (each query starts from its first statement).
 fn store_inline(
     tx: &rusqlite::Connection,
-    arrivals: Vec<Query<'static>>,
+    arrivals: &mut [Query<'static>],
 ) -> rusqlite::Result<Vec<Option<i64>>> {
     let mut ids = Vec::with_capacity(arrivals.len());
     let id = |row: &rusqlite::Row<'_>| row.get::<_, i64>(0);
-    for mut q in arrivals {
-        let id = match q.first(tx, id)? {
+    for q in arrivals {
+        let id = match q.on(insert_in_open_session_sql!()).first(tx, id)? {
             Some(id) => Some(id),
             None => {
                 q.on(upsert_chat_sql!()).execute(tx)?;

@@ -128,9 +128,9 @@ impl Store {
             return writer
                 .write(move |tx| {
                     let mut answer = None;
-                    for statement in statements {
+                    for statement in &statements {
                         answer = q
-                            .on(statement)
+                            .on(statement.clone())
                             .first(tx, |r| r.get::<_, i64>(0))?
                             .or(answer);
                     }

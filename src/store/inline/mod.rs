@@ -16,10 +16,17 @@
 //! the database busy is retried after a pause, up to the same 10 s sqlx's connections wait.
 //!
 //! Writes are combined: a write is queued, and whoever takes the gate runs every write queued
-//! at that moment, each in a savepoint of one transaction, commits once and hands each its
-//! result. In a burst (a hundred chats' turns starting together) the gate is not handed from
-//! task to task a hundred times — each hand-off a wait for the next task to be scheduled,
-//! behind everything else the burst made ready — and the writes share one commit.
+//! at that moment in one transaction, commits once and hands each its result. In a burst (a
+//! hundred chats' turns starting together) the gate is not handed from task to task a hundred
+//! times — each hand-off a wait for the next task to be scheduled, behind everything else the
+//! burst made ready — and the writes share one commit.
+//!
+//! A write that fails undoes itself only. The writes are run first as they are: a savepoint
+//! each would have SQLite copy every page a write touches into its statement journal, and
+//! the full-text index flush its pending entries into a segment of their own at each one,
+//! about half the pages a message wrote. Should one fail, the transaction is rolled back and
+//! the same writes go back to the head of the queue to run again, each in a savepoint of its
+//! own; so a write must give the same result when it is run again from the same state.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -54,55 +61,61 @@ pub struct InlineWriter {
 #[derive(Default)]
 struct Queue {
     next: u64,
-    writes: Vec<(u64, Box<dyn Queued>)>,
+    writes: Vec<Waiting>,
 }
 
-/// A write waiting in the queue: run, or failed without running.
+/// A write in the queue, with its number.
+struct Waiting {
+    number: u64,
+    write: Box<dyn Queued>,
+    /// To run in a savepoint of its own: it was in a combined run in which a write failed.
+    alone: bool,
+}
+
+/// A write waiting in the queue: run (its value kept until the commit), then answered; or
+/// failed without running.
 trait Queued: Send {
-    fn run(self: Box<Self>, conn: &Connection) -> Box<dyn Ran>;
-    fn fail(self: Box<Self>, error: &Arc<InlineError>);
-}
-
-/// A write run in the open transaction, whose result waits for the commit.
-trait Ran: Send {
+    /// Runs the write in the open transaction, in a savepoint of its own when `alone`;
+    /// whether it succeeded. Run again, it replaces the value of the run before.
+    fn run(&mut self, conn: &Connection, alone: bool) -> bool;
+    /// Sends the value of the last run, or the commit's error.
     fn deliver(self: Box<Self>, commit: &std::result::Result<(), Arc<InlineError>>);
+    fn fail(self: Box<Self>, error: &Arc<InlineError>);
 }
 
 struct Write<F, T> {
     f: F,
-    result: oneshot::Sender<Result<T>>,
-}
-
-struct Written<T> {
-    value: rusqlite::Result<T>,
+    value: Option<rusqlite::Result<T>>,
     result: oneshot::Sender<Result<T>>,
 }
 
 impl<F, T> Queued for Write<F, T>
 where
-    F: FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    F: FnMut(&Connection) -> rusqlite::Result<T> + Send + 'static,
     T: Send + 'static,
 {
-    fn run(self: Box<Self>, conn: &Connection) -> Box<dyn Ran> {
-        Box::new(Written {
-            value: in_savepoint(conn, self.f),
-            result: self.result,
-        })
+    fn run(&mut self, conn: &Connection, alone: bool) -> bool {
+        let value = match alone {
+            true => in_savepoint(conn, &mut self.f),
+            false => (self.f)(conn),
+        };
+        let ok = value.is_ok();
+        self.value = Some(value);
+        ok
+    }
+
+    fn deliver(self: Box<Self>, commit: &std::result::Result<(), Arc<InlineError>>) {
+        let result = match (self.value, commit) {
+            (Some(Err(e)), _) => Err(error(e)),
+            (_, Err(e)) => Err(shared(e)),
+            (Some(Ok(value)), Ok(())) => Ok(value),
+            (None, Ok(())) => Err(failed("a queued write was answered unrun".into(), None)),
+        };
+        let _ = self.result.send(result);
     }
 
     fn fail(self: Box<Self>, error: &Arc<InlineError>) {
         let _ = self.result.send(Err(shared(error)));
-    }
-}
-
-impl<T: Send + 'static> Ran for Written<T> {
-    fn deliver(self: Box<Self>, commit: &std::result::Result<(), Arc<InlineError>>) {
-        let result = match (self.value, commit) {
-            (Err(e), _) => Err(error(e)),
-            (Ok(_), Err(e)) => Err(shared(e)),
-            (Ok(value), Ok(())) => Ok(value),
-        };
-        let _ = self.result.send(result);
     }
 }
 
@@ -120,10 +133,13 @@ impl InlineWriter {
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .map_err(error)?;
+        // `temp_store`: the journal a savepoint keeps (`run_alone`), and the one SQLite keeps for
+        // a statement that may fail midway, stay in memory instead of spilling to a file.
         conn.execute_batch(&format!(
             "PRAGMA synchronous = NORMAL;
              PRAGMA foreign_keys = ON;
-             PRAGMA wal_autocheckpoint = {checkpoint_pages};"
+             PRAGMA wal_autocheckpoint = {checkpoint_pages};
+             PRAGMA temp_store = MEMORY;"
         ))
         .map_err(error)?;
         // Busy: answered at once, and waited for without holding the async worker (`run_queued`).
@@ -136,13 +152,14 @@ impl InlineWriter {
         })
     }
 
-    /// Runs `f` in a write transaction, in its own savepoint (an error of `f` undoes `f`
-    /// only); `f`'s value once the transaction is committed. `f` runs on whichever async
-    /// worker holds the gate when its turn comes, together with the writes queued with it.
-    /// A write given up before it ran is not run.
+    /// Runs `f` in a write transaction (an error of `f` undoes `f` only); `f`'s value once
+    /// the transaction is committed. `f` runs on whichever async worker holds the gate when
+    /// its turn comes, together with the writes queued with it, and may be run twice (see the
+    /// module's doc): from the same state it must give the same result. A write given up
+    /// before it ran is not run.
     pub async fn write<T, F>(&self, f: F) -> Result<T>
     where
-        F: FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+        F: FnMut(&Connection) -> rusqlite::Result<T> + Send + 'static,
         T: Send + 'static,
     {
         let (result, mut done) = oneshot::channel();
@@ -150,7 +167,16 @@ impl InlineWriter {
             let mut queue = self.queue();
             let number = queue.next;
             queue.next += 1;
-            queue.writes.push((number, Box::new(Write { f, result })));
+            let write = Box::new(Write {
+                f,
+                value: None,
+                result,
+            });
+            queue.writes.push(Waiting {
+                number,
+                write,
+                alone: false,
+            });
             number
         };
         let mut unqueue = Unqueue {
@@ -181,9 +207,11 @@ impl InlineWriter {
     }
 
     /// With the gate (or the error of taking it): runs the queued writes in one transaction,
-    /// commits and hands each its result. Taking SQLite's write lock may wait (asynchronously,
-    /// up to [`BUSY_WAIT`]) for another process; once it is taken nothing here awaits, so the
-    /// writes taken from the queue are run and answered even if this task is given up.
+    /// commits and hands each its result; or, when one of them failed, rolls back and puts
+    /// them back at the head of the queue, to run each in a savepoint of its own. Taking
+    /// SQLite's write lock may wait (asynchronously, up to [`BUSY_WAIT`]) for another
+    /// process; once it is taken nothing here awaits, so the writes taken from the queue are
+    /// run and then answered or queued again even if this task is given up.
     async fn run_queued(&self, gate: Result<super::conn_pool::Held<sqlx::SqliteConnection>>) {
         let begun = match gate {
             Err(e) => Err(Arc::new(InlineError::of(&e))),
@@ -195,31 +223,45 @@ impl InlineWriter {
             Err(e) => {
                 // Nothing can be written now: every write waiting is told why.
                 let writes = std::mem::take(&mut self.queue().writes);
-                for (_, write) in writes {
-                    write.fail(&e);
+                for waiting in writes {
+                    waiting.write.fail(&e);
                 }
                 return;
             }
         };
-        let writes: Vec<_> = {
+        let mut writes: Vec<_> = {
             let mut queue = self.queue();
             let n = queue.writes.len().min(MAX_COMBINED);
-            queue.writes.drain(..n).map(|(_, w)| w).collect()
+            queue.writes.drain(..n).collect()
         };
-        let (ran, commit) = {
+        let commit = {
             let conn = self.conn();
-            let ran: Vec<_> = writes.into_iter().map(|w| w.run(&conn)).collect();
-            let commit = run_cached(&conn, "COMMIT").map_err(|e| {
+            if writes.iter().any(|w| w.alone) {
+                Some(run_alone(&conn, &mut writes))
+            } else if writes.iter_mut().all(|w| w.write.run(&conn, false)) {
+                Some(commit(&conn))
+            } else {
+                // One failed: nothing of the run is kept, and each is run again on its own.
                 if !conn.is_autocommit() {
-                    let _ = conn.execute_batch("ROLLBACK");
+                    let _ = run_cached(&conn, "ROLLBACK");
                 }
-                Arc::new(InlineError::from(e))
-            });
-            (ran, commit)
+                None
+            }
         };
         drop(gate);
-        for written in ran {
-            written.deliver(&commit);
+        match commit {
+            Some(commit) => {
+                for waiting in writes {
+                    waiting.write.deliver(&commit);
+                }
+            }
+            None => {
+                let mut queue = self.queue();
+                for waiting in &mut writes {
+                    waiting.alone = true;
+                }
+                queue.writes.splice(0..0, writes);
+            }
         }
     }
 
@@ -261,9 +303,44 @@ struct Unqueue<'a> {
 impl Drop for Unqueue<'_> {
     fn drop(&mut self) {
         if !self.answered {
-            (self.writer.queue().writes).retain(|(number, _)| *number != self.number);
+            (self.writer.queue().writes).retain(|w| w.number != self.number);
         }
     }
+}
+
+/// Runs `writes`, each in a savepoint of its own (one that fails undoes itself only), and
+/// commits. A write whose error ended the transaction (SQLite rolls back by itself on some,
+/// such as a full disk) ends the run: the writes after it fail unrun, and those before it with
+/// the commit.
+fn run_alone(
+    conn: &Connection,
+    writes: &mut [Waiting],
+) -> std::result::Result<(), Arc<InlineError>> {
+    let mut ended = None;
+    for waiting in writes.iter_mut() {
+        if conn.is_autocommit() {
+            ended = Some(Arc::new(InlineError::of(&failed(
+                "the transaction was rolled back by an earlier write's error".into(),
+                None,
+            ))));
+            break;
+        }
+        waiting.write.run(conn, true);
+    }
+    match ended {
+        Some(e) => Err(e),
+        None => commit(conn),
+    }
+}
+
+/// Commits the open transaction; on an error rolls it back.
+fn commit(conn: &Connection) -> std::result::Result<(), Arc<InlineError>> {
+    run_cached(conn, "COMMIT").map_err(|e| {
+        if !conn.is_autocommit() {
+            let _ = conn.execute_batch("ROLLBACK");
+        }
+        Arc::new(InlineError::from(e))
+    })
 }
 
 /// Runs `f` in a savepoint of the open transaction: kept when `f` returns `Ok`, undone otherwise.
@@ -378,11 +455,27 @@ mod tests {
         x: i64,
         y: Option<&'static str>,
     ) -> tokio::task::JoinHandle<Result<Option<i64>>> {
-        let writer = writer.clone();
+        insert_counted(writer, x, y, &Arc::default())
+    }
+
+    /// [`insert`], counting its runs in `runs`.
+    fn insert_counted(
+        writer: &Arc<InlineWriter>,
+        x: i64,
+        y: Option<&'static str>,
+        runs: &Arc<AtomicUsize>,
+    ) -> tokio::task::JoinHandle<Result<Option<i64>>> {
+        let (writer, runs) = (writer.clone(), runs.clone());
         let q = Query::new("INSERT INTO t (x, y) VALUES ($1, $2) RETURNING x")
             .bind(x)
             .bind(y);
-        tokio::spawn(async move { writer.write(move |c| q.first(c, |r| r.get(0))).await })
+        tokio::spawn(async move {
+            (writer.write(move |c| {
+                runs.fetch_add(1, Ordering::SeqCst);
+                q.first(c, |r| r.get(0))
+            }))
+            .await
+        })
     }
 
     /// The writer pool's one connection, taken (as another write of the process would), so
@@ -414,17 +507,50 @@ mod tests {
         xs.collect::<rusqlite::Result<_>>().unwrap()
     }
 
+    /// Statements starting `SAVEPOINT` run on connections traced by [`count_savepoints`].
+    static SAVEPOINTS: AtomicUsize = AtomicUsize::new(0);
+
+    fn count_savepoints(statement: &str) {
+        if statement.trim_start().starts_with("SAVEPOINT") {
+            SAVEPOINTS.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
     /// Writes queued while the writer is taken are run together once it is free: in one
-    /// transaction, with one commit, each getting its own value; a write that fails undoes
-    /// itself only.
+    /// transaction, with one commit, each getting its own value, and no savepoint.
     #[tokio::test]
     async fn writes_queued_together_share_one_commit() {
         let (dir, store, writer, commits) = counted().await;
+        writer.conn().trace(Some(count_savepoints));
         let taken = take_the_writer(&store).await;
+        let runs = Arc::new(AtomicUsize::new(0));
+        let writes = [1, 2, 3].map(|x| insert_counted(&writer, x, Some("y"), &runs));
+        queued_until(&writer, 3).await;
+        drop(taken);
+        for (x, write) in [1, 2, 3].into_iter().zip(writes) {
+            assert_eq!(write.await.unwrap().unwrap(), Some(x));
+        }
+        assert_eq!(
+            commits.load(Ordering::SeqCst),
+            1,
+            "one commit for the three"
+        );
+        assert_eq!(runs.load(Ordering::SeqCst), 3, "each ran once");
+        assert_eq!(SAVEPOINTS.load(Ordering::SeqCst), 0, "no savepoint taken");
+        assert_eq!(xs(&dir), [1, 2, 3]);
+    }
+
+    /// A write that fails undoes itself only: the writes run with it are rolled back and run
+    /// again, each in a savepoint of its own, and committed together.
+    #[tokio::test]
+    async fn a_write_that_fails_undoes_itself_only() {
+        let (dir, store, writer, commits) = counted().await;
+        let taken = take_the_writer(&store).await;
+        let runs = [(); 3].map(|()| Arc::new(AtomicUsize::new(0)));
         let writes = [
-            insert(&writer, 1, Some("one")),
-            insert(&writer, 2, None),
-            insert(&writer, 3, Some("three")),
+            insert_counted(&writer, 1, Some("one"), &runs[0]),
+            insert_counted(&writer, 2, None, &runs[1]),
+            insert_counted(&writer, 3, Some("three"), &runs[2]),
         ];
         queued_until(&writer, 3).await;
         drop(taken);
@@ -439,6 +565,9 @@ mod tests {
             "one commit for the three"
         );
         assert_eq!(xs(&dir), [1, 3], "the broken write undid itself only");
+        let runs = runs.each_ref().map(|r| r.load(Ordering::SeqCst));
+        // The first and the broken one ran twice; the run stopped at the broken one.
+        assert_eq!(runs, [2, 2, 1]);
 
         // Alone, a write commits at once.
         assert_eq!(
@@ -446,6 +575,44 @@ mod tests {
             Some(4)
         );
         assert_eq!(commits.load(Ordering::SeqCst), 2);
+    }
+
+    /// A message's arrival run again after a write beside it failed is stored once: its new
+    /// chat made once, the message in the chat's one session.
+    #[tokio::test]
+    async fn an_arrival_run_again_is_stored_once() {
+        let (_dir, store, writer, _) = counted().await;
+        let taken = take_the_writer(&store).await;
+        let chat = ChatKey::new("telegram", "1");
+        let arrived = tokio::spawn({
+            let store = store.clone();
+            let chat = chat.clone();
+            async move { store.store_arrivals(&[arrival(&chat, "1", "hello")]).await }
+        });
+        queued_until(&writer, 1).await;
+        let broken = insert(&writer, 1, None);
+        queued_until(&writer, 2).await;
+        drop(taken);
+        let id = arrived.await.unwrap().unwrap()[0].expect("stored");
+        assert!(broken.await.unwrap().is_err());
+        let found = store
+            .find_chat(&chat)
+            .await
+            .unwrap()
+            .expect("the chat made");
+        let session = store.current_session(found.id).await.unwrap();
+        let history = store.session_history(session, id, 10).await.unwrap();
+        assert_eq!(history.len(), 1, "{history:?}");
+        assert_eq!((history[0].id, history[0].text.as_str()), (id, "hello"));
+        let chats: i64 = writer
+            .write(|c| c.query_row("SELECT COUNT(*) FROM chats", [], |r| r.get(0)))
+            .await
+            .unwrap();
+        let sessions: i64 = writer
+            .write(|c| c.query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0)))
+            .await
+            .unwrap();
+        assert_eq!((chats, sessions), (1, 1));
     }
 
     /// A write given up while it waits in the queue leaves it, and is never run.
