@@ -35,7 +35,7 @@ fn assert_no_pings(posted: &[Posted]) {
 #[tokio::test]
 async fn a_dm_turn() {
     let (llm, dc, dir) = setup().await;
-    llm.script([openai_text("Hi there, **friend**")]);
+    llm.script([openai_text_slowly("Hi there, **friend**")]);
     let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
     let intents = dc.identifies()[0]["intents"].as_u64().unwrap();
     for (bit, name) in [
@@ -256,7 +256,7 @@ async fn no_mention_answers_everything_in_allowed_channels() {
 #[tokio::test]
 async fn threads_follow_their_parent_channel_and_are_answered_in_the_thread() {
     let (llm, dc, dir) = setup().await;
-    llm.fallback(openai_text("In the thread."));
+    llm.fallback(openai_text_slowly("In the thread."));
     let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
     dc.say(D::OTHER_THREAD, 7, "bob", "<@9000> not here");
     let asked = dc.say(D::THREAD, 7, "bob", "<@9000> hi");
@@ -589,7 +589,7 @@ async fn a_burst_is_taken_in_order() {
 #[tokio::test]
 async fn rate_limits_and_server_errors_are_survived() {
     let (llm, dc, dir) = setup().await;
-    llm.script([openai_text("made it")]);
+    llm.script([openai_text_slowly("made it")]);
     dc.fail_next("POST", "messages", 429);
     dc.fail_next("POST", "typing", 500);
     dc.fail_next("GET", "channel", 500);
@@ -601,6 +601,10 @@ async fn rate_limits_and_server_errors_are_survived() {
         dc.calls("POST /channels/100/messages"),
         2,
         "retried after the 429"
+    );
+    assert!(
+        dc.calls("POST /channels/100/typing") >= 1,
+        "the typing indicator was tried; its failure did not fail the turn"
     );
     bot.stop().await;
 }

@@ -17,7 +17,7 @@ async fn setup() -> (FakeLlm, FakeTelegram, tempfile::TempDir) {
 #[tokio::test]
 async fn private_chat_turn() {
     let (llm, tg, dir) = setup().await;
-    llm.script([openai_text("Hi there, **friend** <3")]);
+    llm.script([openai_text_slowly("Hi there, **friend** <3")]);
     let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
     tg.private_text(100, "hello");
     let sent = tg.wait_sent(1).await;
@@ -176,7 +176,7 @@ async fn groups_answer_only_when_addressed() {
 #[tokio::test]
 async fn forum_topic_replies_stay_in_the_topic() {
     let (llm, tg, dir) = setup().await;
-    llm.script([openai_text("In the topic.")]);
+    llm.script([openai_text_slowly("In the topic.")]);
     let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
     let mut m = tg.group_message(-1001, 7, "Bob", "@mneme_bot hi");
     m["chat"]["is_forum"] = json!(true);
@@ -235,7 +235,7 @@ async fn rejected_html_falls_back_to_plain_text() {
 #[tokio::test]
 async fn rate_limits_and_server_errors_are_survived() {
     let (llm, tg, dir) = setup().await;
-    llm.script([openai_text("made it")]);
+    llm.script([openai_text_slowly("made it")]);
     // teloxide itself waits 10 s after a 5xx before reporting it: this test takes that long
     tg.fail_next("getUpdates", 500, None);
     tg.fail_next("sendMessage", 429, Some(1));
@@ -248,6 +248,10 @@ async fn rate_limits_and_server_errors_are_survived() {
         tg.calls("sendMessage").len(),
         2,
         "retried once after the 429"
+    );
+    assert!(
+        !tg.calls("sendChatAction").is_empty(),
+        "the typing indicator was tried; its failure did not fail the turn"
     );
     bot.stop().await;
 }

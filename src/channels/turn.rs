@@ -3,6 +3,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::time::Duration;
 
 use crate::agent::{Agent, Answer, Pending};
 
@@ -12,6 +13,13 @@ pub const TURN_FAILED: &str =
 
 /// What a private chat is told about a message without text (a sticker, a bare photo, …).
 pub const TEXT_ONLY: &str = "I can only read text messages for now.";
+
+/// How long a turn runs before the typing indicator goes up. An answer sooner feels instant
+/// and needs none (Telegram asks bots to show a chat action only when the answer takes a
+/// noticeable time): a command or a remembered fact costs no call to the platform. And the
+/// indicator's request (in a burst of new chats, each a new connection to the platform) does
+/// not compete with the message's way to the model, which it would only hold up.
+pub const TYPING_AFTER: Duration = Duration::from_millis(100);
 
 /// A reply to deliver, with what its turn left to write once it is delivered
 /// ([`Delivery::finish`]). Holds the chat's turn until then.
@@ -29,8 +37,8 @@ impl From<Answer> for Delivery {
 }
 
 /// Runs the turn for `pending` with `typing` — a loop refreshing the platform's typing
-/// indicator — beside it, and returns the reply to deliver. The loop is dropped (stopped) the
-/// moment the turn ends. `None`: not to be delivered from here, because the chat's turn was
+/// indicator — beside it from [`TYPING_AFTER`] on, and returns the reply to deliver. The loop
+/// is dropped (stopped) the moment the turn ends. `None`: not to be delivered from here, because the chat's turn was
 /// lost meanwhile (several replicas: see [`Agent::holds_turn`]); another replica gives the
 /// answer.
 pub async fn reply_text(
@@ -38,6 +46,10 @@ pub async fn reply_text(
     pending: &Pending,
     typing: impl Future<Output = Infallible>,
 ) -> Option<Delivery> {
+    let typing = async {
+        tokio::time::sleep(TYPING_AFTER).await;
+        typing.await
+    };
     let result = tokio::select! {
         r = agent.answer_first(pending) => r,
         never = typing => match never {},

@@ -234,6 +234,12 @@ pub fn openai_text_after(text: &str, delay: Duration) -> Answer {
     Answer::Delayed(delay, Box::new(openai_text(text)))
 }
 
+/// [`openai_text`] from a model slow enough for the typing indicator to go up (it does once a
+/// turn has run `channels::turn::TYPING_AFTER`): for the tests that look for it.
+pub fn openai_text_slowly(text: &str) -> Answer {
+    openai_text_after(text, mneme::channels::turn::TYPING_AFTER * 3)
+}
+
 /// An OpenAI answer asking for one tool call.
 pub fn openai_tool_call(name: &str, arguments: &str) -> Answer {
     Answer::Json(json!({
