@@ -38,9 +38,9 @@ impl From<Answer> for Delivery {
 
 /// Runs the turn for `pending` with `typing` — a loop refreshing the platform's typing
 /// indicator — beside it from [`TYPING_AFTER`] on, and returns the reply to deliver. The loop
-/// is dropped (stopped) the moment the turn ends. `None`: not to be delivered from here, because the chat's turn was
-/// lost meanwhile (several replicas: see [`Agent::holds_turn`]); another replica gives the
-/// answer.
+/// is dropped (stopped) the moment the turn ends. `None`: not to be delivered from here,
+/// because the chat's turn was lost meanwhile (several replicas: see [`Agent::holds_turn`]);
+/// another replica gives the answer.
 pub async fn reply_text(
     agent: &Agent,
     pending: &Pending,

@@ -242,9 +242,7 @@ impl InlineWriter {
                 Some(commit(&conn))
             } else {
                 // One failed: nothing of the run is kept, and each is run again on its own.
-                if !conn.is_autocommit() {
-                    let _ = run_cached(&conn, "ROLLBACK");
-                }
+                roll_back(&conn);
                 None
             }
         };
@@ -272,10 +270,8 @@ impl InlineWriter {
         loop {
             let begun = {
                 let conn = self.conn();
-                if !conn.is_autocommit() {
-                    // Left open by a write that panicked: what it held is undone.
-                    let _ = conn.execute_batch("ROLLBACK");
-                }
+                // Left open by a write that panicked: what it held is undone.
+                roll_back(&conn);
                 run_cached(&conn, "BEGIN IMMEDIATE")
             };
             match begun {
@@ -316,31 +312,31 @@ fn run_alone(
     conn: &Connection,
     writes: &mut [Waiting],
 ) -> std::result::Result<(), Arc<InlineError>> {
-    let mut ended = None;
     for waiting in writes.iter_mut() {
         if conn.is_autocommit() {
-            ended = Some(Arc::new(InlineError::of(&failed(
+            return Err(Arc::new(InlineError::of(&failed(
                 "the transaction was rolled back by an earlier write's error".into(),
                 None,
             ))));
-            break;
         }
         waiting.write.run(conn, true);
     }
-    match ended {
-        Some(e) => Err(e),
-        None => commit(conn),
-    }
+    commit(conn)
 }
 
 /// Commits the open transaction; on an error rolls it back.
 fn commit(conn: &Connection) -> std::result::Result<(), Arc<InlineError>> {
     run_cached(conn, "COMMIT").map_err(|e| {
-        if !conn.is_autocommit() {
-            let _ = conn.execute_batch("ROLLBACK");
-        }
+        roll_back(conn);
         Arc::new(InlineError::from(e))
     })
+}
+
+/// Rolls back the open transaction, if there is one (SQLite may have rolled it back itself).
+fn roll_back(conn: &Connection) {
+    if !conn.is_autocommit() {
+        let _ = run_cached(conn, "ROLLBACK");
+    }
 }
 
 /// Runs `f` in a savepoint of the open transaction: kept when `f` returns `Ok`, undone otherwise.
