@@ -5,7 +5,9 @@
 //! (updates POSTed with the secret header), then through long polling (getUpdates).
 //!
 //! Prints the wall time against the LLM-bound ideal (messages per chat × LLM time), the
-//! overhead per message excluding the LLM, the time before the LLM call, resident memory idle
+//! overhead per message excluding the LLM (the model's own time is what the fake LLM took, from
+//! the request's arrival to its answer: 200 ms and its timer's wake-up), the time before the
+//! LLM call, resident memory idle
 //! and after the load, and whether every message was answered exactly once. Asserts nothing
 //! about time. `cargo bench --bench load`; MNEME_LOAD_CHATS, MNEME_LOAD_MESSAGES and
 //! MNEME_LOAD_LLM_MS change the load. With MNEME_BENCH_DATABASE_URL (a PostgreSQL server, as
@@ -302,29 +304,40 @@ async fn row(
     }
     let exit = exits.join(", ");
 
-    // Each message's LLM request, found by its token in the newest message of the request.
-    let mut asked: HashMap<String, Vec<Instant>> = HashMap::new();
+    // Each message's LLM request, found by its token in the newest message of the request:
+    // when it arrived at the fake and when the fake answered it.
+    let mut asked: HashMap<String, Vec<(Instant, Option<Instant>)>> = HashMap::new();
     let requests = llm.requests_timed();
-    for (at, request) in &requests {
+    for (at, done, request) in &requests {
         let newest = request.message_texts().pop().unwrap_or_default();
         if let Some(token) = newest.split_once("[c").and_then(|(_, t)| t.split_once(']')) {
             asked
                 .entry(format!("[c{}]", token.0))
                 .or_default()
-                .push(*at);
+                .push((*at, *done));
         }
     }
-    let llm_ms = ms(load.llm);
-    let (mut overhead, mut before, mut after, mut ack) = (vec![], vec![], vec![], vec![]);
+    // The overhead excludes the model's own time: from its request's arrival at the fake to
+    // the fake's answer (its timer's wake-up included), else the nominal `load.llm`.
+    let (mut overhead, mut before, mut after, mut ack, mut model) =
+        (vec![], vec![], vec![], vec![], vec![]);
     let mut by_round = vec![vec![]; load.messages];
     for s in &samples {
-        if let Some(done) = answered(s) {
-            overhead.push(ms(done - s.posted) - llm_ms);
-            by_round[s.round].push(ms(done - s.posted) - llm_ms);
-            if let Some(at) = asked.get(&s.token).and_then(|a| a.first()) {
-                before.push(ms(*at - s.posted));
-                after.push(ms(done - *at) - llm_ms);
-            }
+        let Some(done) = answered(s) else {
+            ack.extend(s.acked.map(|a| ms(a - s.posted)));
+            continue;
+        };
+        let first = asked.get(&s.token).and_then(|a| a.first());
+        let took = match first {
+            Some((at, Some(llm_done))) => ms(*llm_done - *at),
+            _ => ms(load.llm),
+        };
+        model.push(took);
+        overhead.push(ms(done - s.posted) - took);
+        by_round[s.round].push(ms(done - s.posted) - took);
+        if let Some((at, _)) = first {
+            before.push(ms(*at - s.posted));
+            after.push(ms(done - *at) - took);
         }
         ack.extend(s.acked.map(|a| ms(a - s.posted)));
     }
@@ -336,6 +349,7 @@ async fn row(
     let share = 100.0 * ideal / wall.max(1e-9);
     println!("  wall {wall:.2} s for {total} messages; ideal {ideal:.2} s: {share:.0} % of it");
     println!("  overhead excl. LLM    {}", percentiles(overhead));
+    println!("  the model's own time  {}", percentiles(model));
     println!("  before the LLM call   {}", percentiles(before));
     println!("  after the LLM answer  {}", percentiles(after));
     if mode == Mode::Webhook {

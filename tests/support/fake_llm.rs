@@ -76,6 +76,9 @@ struct Inner {
     seen: Mutex<Vec<Seen>>,
     /// When each of `seen` arrived, same order.
     arrivals: Mutex<Vec<Instant>>,
+    /// When each of `seen` was answered (its response handed to the server to send), same
+    /// order; `None` until then.
+    answered: Mutex<Vec<Option<Instant>>>,
     arrived: Notify,
 }
 
@@ -119,11 +122,15 @@ impl FakeLlm {
         self.inner.seen.lock().unwrap().clone()
     }
 
-    /// The requests with the time each arrived.
-    pub fn requests_timed(&self) -> Vec<(Instant, Seen)> {
+    /// The requests with the time each arrived and the time it was answered (`None`: not
+    /// yet): how long the model took is the time between them.
+    pub fn requests_timed(&self) -> Vec<(Instant, Option<Instant>, Seen)> {
         let seen = self.inner.seen.lock().unwrap();
         let arrivals = self.inner.arrivals.lock().unwrap();
-        arrivals.iter().copied().zip(seen.iter().cloned()).collect()
+        let answered = self.inner.answered.lock().unwrap();
+        (arrivals.iter().zip(answered.iter()).zip(seen.iter()))
+            .map(|((at, done), seen)| (*at, *done, seen.clone()))
+            .collect()
     }
 
     pub fn request_count(&self) -> usize {
@@ -153,8 +160,8 @@ async fn handle(
 ) -> Response {
     let at = Instant::now();
     let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-    {
-        // one lock over both, so that they stay in the same order
+    let index = {
+        // one lock over all three, so that they stay in the same order
         let mut seen = inner.seen.lock().unwrap();
         seen.push(Seen {
             path: uri.path().to_string(),
@@ -162,14 +169,18 @@ async fn handle(
             body,
         });
         inner.arrivals.lock().unwrap().push(at);
-    }
+        inner.answered.lock().unwrap().push(None);
+        seen.len() - 1
+    };
     inner.arrived.notify_waiters();
     let next = inner.script.lock().unwrap().pop_front();
     let answer = next.or_else(|| inner.fallback.lock().unwrap().clone());
-    match answer {
+    let response = match answer {
         Some(a) => respond(a).await,
         None => (StatusCode::INTERNAL_SERVER_ERROR, "script exhausted").into_response(),
-    }
+    };
+    inner.answered.lock().unwrap()[index] = Some(Instant::now());
+    response
 }
 
 pub async fn respond(answer: Answer) -> Response {
