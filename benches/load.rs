@@ -44,7 +44,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use measure::rss_mb;
-use stats::{cpu_secs, ms, p50s, percentiles, switches};
+use stats::{cpu_secs, ms, p50s, percentiles, postgres_cpu_secs, switches};
 use support::binary::{command, write_config};
 use support::web::free_port;
 use support::*;
@@ -233,6 +233,7 @@ async fn row(
     let daemon_cpu = || pid_texts.iter().map(|p| cpu_secs(p)).sum::<f64>();
     let cpu_before = cpu_secs("self");
     let daemon_cpu_before = daemon_cpu();
+    let server_cpu_before = postgres_cpu_secs();
     let daemon_switches = || {
         (pid_texts.iter().map(|p| switches(p))).fold((0, 0, 0), |(v, i, t), (v2, i2, t2)| {
             (v + v2, i + i2, t + t2)
@@ -283,6 +284,7 @@ async fn row(
     let daemon_cpu = daemon_cpu() - daemon_cpu_before;
     let switches_after = daemon_switches();
     let bench_cpu = cpu_secs("self") - cpu_before;
+    let server_cpu = postgres_cpu_secs() - server_cpu_before;
     if let Some(mut perf) = perf {
         let _ = std::process::Command::new("kill")
             .args(["-INT", &perf.id().to_string()])
@@ -369,6 +371,12 @@ async fn row(
     println!(
         "  CPU during the load: daemon {daemon_cpu:.2} s ({per_message:.1} ms per message), this bench and its fakes {bench_cpu:.2} s"
     );
+    if database_url.is_some() {
+        let per_message = 1000.0 * server_cpu / total as f64;
+        println!(
+            "  CPU of the PostgreSQL server during the load: {server_cpu:.2} s ({per_message:.1} ms per message)"
+        );
+    }
     let per = |after: u64, before: u64| after.saturating_sub(before) as f64 / total as f64;
     println!(
         "  daemon context switches per message: {:.1} voluntary, {:.1} involuntary ({} threads)",

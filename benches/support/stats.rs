@@ -43,6 +43,29 @@ pub fn cpu_secs(pid: &str) -> f64 {
     ticks / 100.0 // USER_HZ
 }
 
+/// CPU seconds all processes named `postgres` (a local PostgreSQL server: its postmaster,
+/// backends and helpers) used so far, those that ended and were reaped by the postmaster
+/// included; 0 without /proc or such a server.
+pub fn postgres_cpu_secs() -> f64 {
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return 0.0;
+    };
+    let mut ticks = 0.0;
+    for entry in procs.flatten() {
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        let Some((head, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        if !head.ends_with("(postgres") {
+            continue;
+        }
+        // utime, stime, cutime, cstime: the 12th to 15th fields after the command
+        let fields = rest.split_whitespace().skip(11).take(4);
+        ticks += fields.filter_map(|f| f.parse::<f64>().ok()).sum::<f64>();
+    }
+    ticks / 100.0 // USER_HZ
+}
+
 /// Context switches (voluntary, involuntary) of all of process `pid`'s threads so far, and
 /// how many threads it has; zeros without /proc. A thread that ended takes its count along.
 pub fn switches(pid: &str) -> (u64, u64, usize) {

@@ -134,6 +134,18 @@ impl Pending {
             chat_id: Some(chat.id),
         }
     }
+
+    /// Another stored message `m` of this one's chat (`chats.id` `chat_id`), to answer.
+    pub fn beside(&self, chat_id: i64, m: crate::store::MessageRow) -> Self {
+        Self {
+            chat: self.chat.clone(),
+            is_group: self.is_group,
+            message_id: m.id,
+            platform_message_id: m.platform_message_id,
+            platform_thread_id: m.platform_thread_id,
+            chat_id: Some(chat_id),
+        }
+    }
 }
 
 /// Longest message the bot will answer (longer ones are stored and politely refused).
@@ -285,13 +297,13 @@ impl Agent {
                 match stored {
                     None => Received::Duplicate,
                     Some(_) if !needs_reply(msg) => Received::Stored,
-                    Some(message_id) => Received::Pending(Pending {
+                    Some(stored) => Received::Pending(Pending {
                         chat: msg.chat.clone(),
                         is_group: msg.is_group,
-                        message_id,
+                        message_id: stored.id,
                         platform_message_id: msg.platform_message_id.clone(),
                         platform_thread_id: msg.platform_thread_id.clone(),
-                        chat_id: None,
+                        chat_id: Some(stored.chat_id),
                     }),
                 }
             })

@@ -369,7 +369,8 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 async fn answer_in_turn(c: &Coordinator, pending: Pending, answer: &Answer) {
     let store = c.agent.store();
     let mut wait = Duration::from_millis(25);
-    let mut chat = None;
+    // Known from the intake; looked up only for an answer owed from before.
+    let mut chat = pending.chat_id;
     let mut first = true;
     loop {
         // Whether it is still owed is asked only once the turn was not free: the holder of a
@@ -384,20 +385,20 @@ async fn answer_in_turn(c: &Coordinator, pending: Pending, answer: &Answer) {
         // Looked up once (a chat's row does not change), again only if that failed.
         if chat.is_none() {
             match store.find_chat(&pending.chat).await {
-                Ok(Some(found)) => chat = Some(found),
+                Ok(Some(found)) => chat = Some(found.id),
                 Ok(None) => return,
                 Err(e) => {
                     tracing::warn!(error = %e, "could not read an owed answer's chat; retrying")
                 }
             }
         }
-        if let Some(chat) = &chat
-            && let Ok(true) = store.try_take_turn(chat.id).await
+        if let Some(chat) = chat
+            && let Ok(true) = store.try_take_turn(chat).await
         {
             let mut given = HashSet::new();
             loop {
                 let owed = match store
-                    .owed_in_chat(chat.id, backlog_since(c.backlog_mins))
+                    .owed_in_chat(chat, backlog_since(c.backlog_mins))
                     .await
                 {
                     Ok(owed) => owed,
@@ -409,7 +410,7 @@ async fn answer_in_turn(c: &Coordinator, pending: Pending, answer: &Answer) {
                 let Some(next) = owed.into_iter().find(|m| given.insert(m.id)) else {
                     break;
                 };
-                answer(Pending::of(chat, next)).await;
+                answer(pending.beside(chat, next)).await;
             }
             // Not among them (sent before the backlog window, or read before it was
             // committed), yet still owed: it is this turn's to answer.
@@ -418,7 +419,7 @@ async fn answer_in_turn(c: &Coordinator, pending: Pending, answer: &Answer) {
             {
                 answer(pending).await;
             }
-            if let Err(e) = store.end_turn(chat.id).await {
+            if let Err(e) = store.end_turn(chat).await {
                 tracing::warn!(error = %e, "could not give a chat's turn back; its connection is renewed");
             }
             return;

@@ -32,11 +32,18 @@ pub struct Arrival<'a> {
     pub needs_reply: bool,
 }
 
+/// A stored arrival: the new message's id and its chat's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, sqlx::FromRow)]
+pub struct Stored {
+    pub id: i64,
+    pub chat_id: i64,
+}
+
 impl Store {
     /// Stores `arrivals` in one write transaction, in their order. Each gets the new message's
-    /// id, or `None` when the platform had delivered that message id for its chat before (a
-    /// redelivery). Either all are stored or, on an error, none.
-    pub async fn store_arrivals(&self, arrivals: &[Arrival<'_>]) -> Result<Vec<Option<i64>>> {
+    /// id and its chat's, or `None` when the platform had delivered that message id for its
+    /// chat before (a redelivery). Either all are stored or, on an error, none.
+    pub async fn store_arrivals(&self, arrivals: &[Arrival<'_>]) -> Result<Vec<Option<Stored>>> {
         if arrivals.is_empty() {
             return Ok(Vec::new());
         }
@@ -74,7 +81,7 @@ macro_rules! insert_in_open_session_sql {
             AND ($12 IS NULL OR c.title = $12)
           ORDER BY s.id DESC LIMIT 1
          ON CONFLICT DO NOTHING
-         RETURNING id"
+         RETURNING id, chat_id"
     };
 }
 
@@ -121,7 +128,7 @@ const MAKING_ROOM_POSTGRES: &str = concat!(
             $3, $4, FALSE, $5, $6, $7, $8, $9, $10
        FROM c
      ON CONFLICT DO NOTHING
-     RETURNING id"
+     RETURNING id, chat_id"
 );
 
 /// `query` with an arrival's parameters `$1`…`$12` bound.
@@ -145,8 +152,8 @@ macro_rules! bind_arrival {
 
 /// The one-statement insert: the message goes into its chat's open session when the chat is
 /// known exactly as `a` describes it. `None`: no such chat or session, or a redelivery.
-async fn insert_in_open_session(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<i64>> {
-    on_conn!(conn.re(), c => bind_arrival!(sqlx::query_scalar(insert_in_open_session_sql!()), a)
+async fn insert_in_open_session(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<Stored>> {
+    on_conn!(conn.re(), c => bind_arrival!(sqlx::query_as(insert_in_open_session_sql!()), a)
         .fetch_optional(c)
         .await)
 }
@@ -154,11 +161,11 @@ async fn insert_in_open_session(mut conn: Conn<'_>, a: &Arrival<'_>) -> Result<O
 /// The chat made or brought up to date and its session opened, then the message inserted;
 /// `None` for a redelivery. One statement, so one round trip to PostgreSQL (a burst of new
 /// chats, the first round of a load, took four each).
-async fn insert_making_room_postgres(conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<i64>> {
+async fn insert_making_room_postgres(conn: Conn<'_>, a: &Arrival<'_>) -> Result<Option<Stored>> {
     let Conn::Postgres(c) = conn else {
         unreachable!("a SQLite store has an inline writer")
     };
-    bind_arrival!(sqlx::query_scalar(MAKING_ROOM_POSTGRES), a)
+    bind_arrival!(sqlx::query_as(MAKING_ROOM_POSTGRES), a)
         .bind(now_ms())
         .fetch_optional(c)
         .await
@@ -174,9 +181,14 @@ fn inline_insert(a: &Arrival<'_>) -> Query<'static> {
 fn store_inline(
     tx: &rusqlite::Connection,
     arrivals: &mut [Query<'static>],
-) -> rusqlite::Result<Vec<Option<i64>>> {
+) -> rusqlite::Result<Vec<Option<Stored>>> {
     let mut ids = Vec::with_capacity(arrivals.len());
-    let id = |row: &rusqlite::Row<'_>| row.get::<_, i64>(0);
+    let id = |row: &rusqlite::Row<'_>| {
+        Ok(Stored {
+            id: row.get(0)?,
+            chat_id: row.get(1)?,
+        })
+    };
     for q in arrivals {
         let id = match q.on(insert_in_open_session_sql!()).first(tx, id)? {
             Some(id) => Some(id),
@@ -258,13 +270,17 @@ pub(super) mod tests {
             assert_eq!((ids[1], ids[4]), (None, None), "redeliveries");
             assert!(ids[5].is_some());
             assert!(ids[6].is_none(), "same chat and message id: a redelivery");
-            let stored: Vec<i64> = ids.iter().flatten().copied().collect();
+            let stored: Vec<i64> = ids.iter().flatten().map(|s| s.id).collect();
             assert!(
                 stored.windows(2).all(|w| w[0] < w[1]),
                 "in order: {stored:?}"
             );
 
             let fresh_chat = store.find_chat(&fresh).await.unwrap().unwrap();
+            // Each comes with its own chat's id, a chat made in the batch included.
+            let chat_ids: Vec<i64> = ids.iter().flatten().map(|s| s.chat_id).collect();
+            assert_eq!(chat_ids[..3], [known_chat.id, fresh_chat.id, fresh_chat.id]);
+            assert_eq!(first[0].unwrap().chat_id, known_chat.id);
             let session = store.current_session(fresh_chat.id).await.unwrap();
             let history = store.session_history(session, i64::MAX, 10).await.unwrap();
             let texts: Vec<&str> = history.iter().map(|m| m.text.as_str()).collect();
@@ -280,7 +296,8 @@ pub(super) mod tests {
                 .store_arrivals(&[arrival(&known, "3", "fresh start")])
                 .await
                 .unwrap()[0]
-                .unwrap();
+                .unwrap()
+                .id;
             let history = store
                 .session_history(new_session, i64::MAX, 10)
                 .await
@@ -309,7 +326,7 @@ pub(super) mod tests {
                 .await
                 .unwrap()
                 .into_iter()
-                .map(Option::unwrap)
+                .map(|s| s.unwrap().id)
                 .collect();
             let reopened = store.current_session(known_chat.id).await.unwrap();
             assert_ne!(reopened, new_session);
@@ -337,7 +354,8 @@ pub(super) mod tests {
             .store_arrivals(&[arrival(&chat, "1", "hi")])
             .await
             .unwrap()[0]
-            .unwrap();
+            .unwrap()
+            .id;
         let row = store.find_chat(&chat).await.unwrap().unwrap();
         let session = store.current_session(row.id).await.unwrap();
 
@@ -346,7 +364,8 @@ pub(super) mod tests {
         let open = insert_in_open_session(tx.conn(), &arrival(&chat, "2", "a new thing"))
             .await
             .unwrap()
-            .unwrap();
+            .unwrap()
+            .id;
         // The bot's answer to the first message, stored meanwhile.
         let answer = tokio::spawn({
             let store = store.clone();

@@ -461,7 +461,9 @@ mod tests {
             created_at: None,
             needs_reply: true,
         };
-        store.store_arrivals(&[arrival]).await.unwrap()[0].unwrap()
+        store.store_arrivals(&[arrival]).await.unwrap()[0]
+            .unwrap()
+            .id
     }
 
     /// A turn's start counts the attempt and reads the message with its own chat, as the

@@ -36,7 +36,7 @@ pub use chats::{ChatRow, SessionId};
 pub use console::ChatSummary;
 pub use events::EventKind;
 pub use history::MemoryEvent;
-pub use intake::Arrival;
+pub use intake::{Arrival, Stored};
 pub use jobs::JobRow;
 pub use leases::{DISCORD_GATEWAY, Lease, LeaseBook, SCHEDULE, TELEGRAM_POLLING};
 pub use lifecycle::LifeRow;

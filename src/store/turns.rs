@@ -9,7 +9,8 @@
 //! replica takes the chat over. On SQLite (one process) the locks are not needed: the chat
 //! workers keep each chat's order already.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use sqlx::Connection;
 use sqlx::postgres::{PgConnectOptions, PgConnection};
@@ -18,10 +19,20 @@ use super::db::{Pool, on_pool};
 use super::{MessageRow, Result, Store};
 
 /// One process's turn locks on PostgreSQL: the connection that holds them, opened on first
-/// use and again after it failed (which released whatever it held).
+/// use and again after it failed (which released whatever it held), and which of its
+/// sessions took each chat's turn.
 pub struct TurnLocks {
     options: Arc<PgConnectOptions>,
-    conn: tokio::sync::Mutex<Option<PgConnection>>,
+    session: tokio::sync::Mutex<Session>,
+    /// Chats whose turn this process took, each with the number of the session it took it on.
+    taken: Mutex<HashMap<i64, u64>>,
+}
+
+/// The lock connection, if open, and its number: each new connection gets the next one.
+#[derive(Default)]
+struct Session {
+    conn: Option<PgConnection>,
+    number: u64,
 }
 
 /// The advisory lock key of chat `chat_id`'s turn: apart from the leases' hashed keys.
@@ -33,27 +44,35 @@ impl TurnLocks {
     pub fn new(options: Arc<PgConnectOptions>) -> Self {
         Self {
             options,
-            conn: tokio::sync::Mutex::new(None),
+            session: tokio::sync::Mutex::default(),
+            taken: Mutex::default(),
         }
     }
 
-    async fn run(&self, sql: &str, chat_id: i64) -> Result<bool> {
-        let mut slot = self.conn.lock().await;
-        if slot.is_none() {
-            *slot = Some(PgConnection::connect_with(&self.options).await?);
+    /// Runs `sql` (with chat `chat_id`'s turn key as `$1`) on the lock connection: its answer,
+    /// and the number of the connection that gave it.
+    async fn run(&self, sql: &str, chat_id: i64) -> Result<(bool, u64)> {
+        let mut session = self.session.lock().await;
+        if session.conn.is_none() {
+            session.conn = Some(PgConnection::connect_with(&self.options).await?);
+            session.number += 1;
         }
-        let conn = slot.as_mut().expect("connected above");
+        let conn = session.conn.as_mut().expect("connected above");
         let done = sqlx::query_scalar(sql)
             .bind(turn_key(chat_id))
-            .fetch_one(&mut *conn)
+            .fetch_one(conn)
             .await;
         if done.is_err() {
             // Whatever this connection held is gone with it.
-            if let Some(conn) = slot.take() {
+            if let Some(conn) = session.conn.take() {
                 let _ = conn.close().await;
             }
         }
-        done
+        Ok((done?, session.number))
+    }
+
+    fn taken(&self) -> std::sync::MutexGuard<'_, HashMap<i64, u64>> {
+        self.taken.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -66,37 +85,39 @@ impl Store {
     /// Takes chat `chat_id`'s turn for this process if no other process has it. Always true
     /// on SQLite.
     pub async fn try_take_turn(&self, chat_id: i64) -> Result<bool> {
-        match &self.turns {
-            None => Ok(true),
-            Some(locks) => locks.run("SELECT pg_try_advisory_lock($1)", chat_id).await,
+        let Some(locks) = &self.turns else {
+            return Ok(true);
+        };
+        let (got, session) = locks
+            .run("SELECT pg_try_advisory_lock($1)", chat_id)
+            .await?;
+        if got {
+            locks.taken().insert(chat_id, session);
         }
+        Ok(got)
     }
 
-    /// Whether this process still holds chat `chat_id`'s turn: the lock is held by its lock
-    /// connection, which is alive. Always true on SQLite. The lock goes with its connection: one
-    /// dropped while the model thought (an idle timeout on the way to the server) has let
-    /// another replica take the chat. An error means the connection is gone, so not held.
+    /// Whether this process still holds chat `chat_id`'s turn: the lock connection that took it
+    /// is alive. Always true on SQLite. A session advisory lock lasts as long as its session,
+    /// and goes with it: a connection dropped while the model thought (an idle timeout on the
+    /// way to the server) has let another replica take the chat. So one round trip on the lock
+    /// connection tells — it answers, and is the connection the turn was taken on — without
+    /// reading the server's lock table. An error means the connection is gone, so not held.
     pub async fn holds_turn(&self, chat_id: i64) -> Result<bool> {
-        match &self.turns {
-            None => Ok(true),
-            Some(locks) => {
-                // An advisory lock on one bigint key shows in pg_locks as its two halves.
-                locks
-                    .run(
-                        "SELECT EXISTS (SELECT 1 FROM pg_locks
-                          WHERE locktype = 'advisory' AND granted AND objsubid = 1
-                            AND pid = pg_backend_pid()
-                            AND classid::bigint * 4294967296 + objid::bigint = $1)",
-                        chat_id,
-                    )
-                    .await
-            }
-        }
+        let Some(locks) = &self.turns else {
+            return Ok(true);
+        };
+        let Some(took) = locks.taken().get(&chat_id).copied() else {
+            return Ok(false);
+        };
+        let (alive, session) = locks.run("SELECT $1::bigint IS NOT NULL", chat_id).await?;
+        Ok(alive && session == took)
     }
 
     /// Gives chat `chat_id`'s turn back.
     pub async fn end_turn(&self, chat_id: i64) -> Result<()> {
         if let Some(locks) = &self.turns {
+            locks.taken().remove(&chat_id);
             locks.run("SELECT pg_advisory_unlock($1)", chat_id).await?;
         }
         Ok(())
@@ -169,7 +190,8 @@ mod tests {
             !replica
                 .run("SELECT pg_try_advisory_lock($1)", 7)
                 .await
-                .unwrap(),
+                .unwrap()
+                .0,
             "another process waits for it"
         );
 
@@ -197,6 +219,7 @@ mod tests {
             .run("SELECT pg_try_advisory_lock($1)", 7)
             .await
             .unwrap()
+            .0
         {
             // The server ends the cut backend (and releases its locks) asynchronously.
             assert!(

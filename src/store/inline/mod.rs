@@ -589,7 +589,7 @@ mod tests {
         let broken = insert(&writer, 1, None);
         queued_until(&writer, 2).await;
         drop(taken);
-        let id = arrived.await.unwrap().unwrap()[0].expect("stored");
+        let id = arrived.await.unwrap().unwrap()[0].expect("stored").id;
         assert!(broken.await.unwrap().is_err());
         let found = store
             .find_chat(&chat)
