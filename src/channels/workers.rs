@@ -395,29 +395,40 @@ async fn answer_in_turn(c: &Coordinator, pending: Pending, answer: &Answer) {
         if let Some(chat) = chat
             && let Ok(true) = store.try_take_turn(chat).await
         {
+            let since = backlog_since(c.backlog_mins);
             let mut given = HashSet::new();
             loop {
-                let owed = match store
-                    .owed_in_chat(chat, backlog_since(c.backlog_mins))
-                    .await
-                {
+                let owed = match store.owed_in_chat(chat, since).await {
                     Ok(owed) => owed,
                     Err(e) => {
                         tracing::warn!(error = %e, "could not read a chat's owed answers");
                         break;
                     }
                 };
-                let Some(next) = owed.into_iter().find(|m| given.insert(m.id)) else {
-                    break;
-                };
-                answer(pending.beside(chat, next)).await;
-            }
-            // Not among them (sent before the backlog window, or read before it was
-            // committed), yet still owed: it is this turn's to answer.
-            if !given.contains(&pending.message_id)
-                && store.is_owed(pending.message_id).await.unwrap_or(false)
-            {
-                answer(pending).await;
+                for next in owed {
+                    if given.insert(next.id) {
+                        answer(pending.beside(chat, next)).await;
+                    }
+                }
+                // Not among them (sent before the backlog window, or read before it was
+                // committed), yet still owed: it is this turn's to answer.
+                if !given.contains(&pending.message_id)
+                    && store.is_owed(pending.message_id).await.unwrap_or(false)
+                {
+                    given.insert(pending.message_id);
+                    answer(pending.clone()).await;
+                }
+                // Given back, unless an answer came to be owed meanwhile (a message another
+                // replica stored): then it is read and answered under the same turn.
+                let answered: Vec<i64> = given.iter().copied().collect();
+                match store.keep_turn_if_owed(chat, since, &answered).await {
+                    Ok(true) => continue,
+                    Ok(false) => return,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "could not give a chat's turn back; its connection is renewed");
+                        return;
+                    }
+                }
             }
             if let Err(e) = store.end_turn(chat).await {
                 tracing::warn!(error = %e, "could not give a chat's turn back; its connection is renewed");

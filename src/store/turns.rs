@@ -52,16 +52,22 @@ impl TurnLocks {
     /// Runs `sql` (with chat `chat_id`'s turn key as `$1`) on the lock connection: its answer,
     /// and the number of the connection that gave it.
     async fn run(&self, sql: &str, chat_id: i64) -> Result<(bool, u64)> {
+        let key = turn_key(chat_id);
+        self.on_conn(async |conn| sqlx::query_scalar(sql).bind(key).fetch_one(conn).await)
+            .await
+    }
+
+    /// Runs `query` on the lock connection: its result, and the number of the connection.
+    async fn on_conn<T>(
+        &self,
+        query: impl AsyncFnOnce(&mut PgConnection) -> Result<T>,
+    ) -> Result<(T, u64)> {
         let mut session = self.session.lock().await;
         if session.conn.is_none() {
             session.conn = Some(PgConnection::connect_with(&self.options).await?);
             session.number += 1;
         }
-        let conn = session.conn.as_mut().expect("connected above");
-        let done = sqlx::query_scalar(sql)
-            .bind(turn_key(chat_id))
-            .fetch_one(conn)
-            .await;
+        let done = query(session.conn.as_mut().expect("connected above")).await;
         if done.is_err() {
             // Whatever this connection held is gone with it.
             if let Some(conn) = session.conn.take() {
@@ -123,6 +129,48 @@ impl Store {
         Ok(())
     }
 
+    /// Gives chat `chat_id`'s turn back unless the chat owes an answer (sent at or after
+    /// `since_ms`) to a message not in `given`: then keeps it and says so (`true`), for the
+    /// holder to answer that one too. One round trip where reading what is owed and giving the
+    /// turn back took two. `false` also when the turn was no longer held (its connection
+    /// was lost: another replica may hold it now). Always `false` on SQLite (no turn to keep).
+    pub async fn keep_turn_if_owed(
+        &self,
+        chat_id: i64,
+        since_ms: i64,
+        given: &[i64],
+    ) -> Result<bool> {
+        let Some(locks) = &self.turns else {
+            return Ok(false);
+        };
+        let key = turn_key(chat_id);
+        let query = async |conn: &mut PgConnection| {
+            // NULL: kept (more is owed); otherwise whether the lock was held and is given back.
+            sqlx::query_scalar::<_, Option<bool>>(
+                "SELECT CASE WHEN EXISTS (
+                          SELECT 1 FROM messages
+                           WHERE chat_id = $2 AND needs_reply = TRUE AND replied_at IS NULL
+                             AND created_at >= $3 AND NOT (id = ANY($4)))
+                        THEN NULL ELSE pg_advisory_unlock($1) END",
+            )
+            .bind(key)
+            .bind(chat_id)
+            .bind(since_ms)
+            .bind(given)
+            .fetch_one(conn)
+            .await
+        };
+        let (released, session) = locks.on_conn(query).await?;
+        let kept = released.is_none();
+        let mut taken = locks.taken();
+        if !kept || taken.get(&chat_id) != Some(&session) {
+            // Given back, or lost with the connection it was taken on: not this process's now.
+            taken.remove(&chat_id);
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
     /// Whether message `id` still waits for its answer.
     pub async fn is_owed(&self, id: i64) -> Result<bool> {
         let owed: Option<bool> = on_pool!(&self.pool, c => sqlx::query_scalar(
@@ -165,6 +213,58 @@ mod tests {
     fn turn_keys_are_per_chat_and_apart_from_lease_keys() {
         assert_ne!(turn_key(1), turn_key(2));
         assert_ne!(turn_key(1), super::super::leases::lock_key("schedule"));
+    }
+
+    /// A turn is kept while its chat owes an answer the holder has not given, and given back
+    /// (free for another process) once it owes none.
+    #[tokio::test]
+    async fn a_turn_is_kept_while_its_chat_owes_an_answer_not_given() {
+        let Some(store) = crate::store::testing::backends()
+            .await
+            .into_iter()
+            .find(|s| s.coordinates_turns())
+        else {
+            return; // SQLite: one process, always its turn (the skip is listed by backends)
+        };
+        let Pool::Postgres(pg) = &store.pool else {
+            unreachable!()
+        };
+        let chat = crate::base::ChatKey::new("telegram", "1");
+        let stored = store
+            .store_arrivals(&[crate::store::intake::tests::arrival(&chat, "1", "hi")])
+            .await
+            .unwrap()[0]
+            .unwrap();
+        let replica = TurnLocks::new(pg.connect_options());
+        assert!(store.try_take_turn(stored.chat_id).await.unwrap());
+        assert!(
+            store
+                .keep_turn_if_owed(stored.chat_id, 0, &[])
+                .await
+                .unwrap(),
+            "kept: an answer not given is owed"
+        );
+        assert!(store.holds_turn(stored.chat_id).await.unwrap());
+        assert!(
+            !store
+                .keep_turn_if_owed(stored.chat_id, 0, &[stored.id])
+                .await
+                .unwrap(),
+            "given back: the one owed was given"
+        );
+        assert!(!store.holds_turn(stored.chat_id).await.unwrap());
+        let (free, _) = replica
+            .run("SELECT pg_try_advisory_lock($1)", stored.chat_id)
+            .await
+            .unwrap();
+        assert!(free, "another process takes it");
+        assert!(
+            !store
+                .keep_turn_if_owed(stored.chat_id, 0, &[])
+                .await
+                .unwrap(),
+            "not kept when not held"
+        );
     }
 
     /// A turn is held while its lock connection lives. When that connection is cut (here by
