@@ -35,6 +35,14 @@ struct Session {
     number: u64,
 }
 
+/// The messages of chat `$1` still owed an answer, sent at or after `$2` (ms).
+macro_rules! owed_in_chat_sql {
+    () => {
+        "FROM messages
+         WHERE chat_id = $1 AND needs_reply = TRUE AND replied_at IS NULL AND created_at >= $2"
+    };
+}
+
 /// The advisory lock key of chat `chat_id`'s turn: apart from the leases' hashed keys.
 fn turn_key(chat_id: i64) -> i64 {
     0x4d4e_0000_0000_0000 | (chat_id & 0x0000_ffff_ffff_ffff)
@@ -146,17 +154,15 @@ impl Store {
         let key = turn_key(chat_id);
         let query = async |conn: &mut PgConnection| {
             // NULL: kept (more is owed); otherwise whether the lock was held and is given back.
-            sqlx::query_scalar::<_, Option<bool>>(
-                "SELECT CASE WHEN EXISTS (
-                          SELECT 1 FROM messages
-                           WHERE chat_id = $2 AND needs_reply = TRUE AND replied_at IS NULL
-                             AND created_at >= $3 AND NOT (id = ANY($4)))
-                        THEN NULL ELSE pg_advisory_unlock($1) END",
-            )
-            .bind(key)
+            sqlx::query_scalar::<_, Option<bool>>(concat!(
+                "SELECT CASE WHEN EXISTS (SELECT 1 ",
+                owed_in_chat_sql!(),
+                " AND NOT (id = ANY($3))) THEN NULL ELSE pg_advisory_unlock($4) END"
+            ))
             .bind(chat_id)
             .bind(since_ms)
             .bind(given)
+            .bind(key)
             .fetch_one(conn)
             .await
         };
@@ -186,9 +192,7 @@ impl Store {
     /// oldest first.
     pub async fn owed_in_chat(&self, chat_id: i64, since_ms: i64) -> Result<Vec<MessageRow>> {
         on_pool!(&self.pool, c => sqlx::query_as::<_, MessageRow>(
-            "SELECT * FROM messages
-             WHERE chat_id = $1 AND needs_reply = TRUE AND replied_at IS NULL AND created_at >= $2
-             ORDER BY id",
+            concat!("SELECT * ", owed_in_chat_sql!(), " ORDER BY id"),
         )
         .bind(chat_id)
         .bind(since_ms)
@@ -215,19 +219,26 @@ mod tests {
         assert_ne!(turn_key(1), super::super::leases::lock_key("schedule"));
     }
 
+    /// A store on PostgreSQL and the turn locks of another process on its database; `None`
+    /// without PostgreSQL (SQLite: one process, always its turn; the skip is listed by
+    /// `backends`).
+    async fn store_and_replica() -> Option<(Store, TurnLocks)> {
+        let store = (crate::store::testing::backends().await)
+            .into_iter()
+            .find(|s| s.coordinates_turns())?;
+        let Pool::Postgres(pg) = &store.pool else {
+            unreachable!()
+        };
+        let replica = TurnLocks::new(pg.connect_options());
+        Some((store, replica))
+    }
+
     /// A turn is kept while its chat owes an answer the holder has not given, and given back
     /// (free for another process) once it owes none.
     #[tokio::test]
     async fn a_turn_is_kept_while_its_chat_owes_an_answer_not_given() {
-        let Some(store) = crate::store::testing::backends()
-            .await
-            .into_iter()
-            .find(|s| s.coordinates_turns())
-        else {
-            return; // SQLite: one process, always its turn (the skip is listed by backends)
-        };
-        let Pool::Postgres(pg) = &store.pool else {
-            unreachable!()
+        let Some((store, replica)) = store_and_replica().await else {
+            return;
         };
         let chat = crate::base::ChatKey::new("telegram", "1");
         let stored = store
@@ -235,7 +246,6 @@ mod tests {
             .await
             .unwrap()[0]
             .unwrap();
-        let replica = TurnLocks::new(pg.connect_options());
         assert!(store.try_take_turn(stored.chat_id).await.unwrap());
         assert!(
             store
@@ -272,17 +282,12 @@ mod tests {
     /// take it.
     #[tokio::test]
     async fn a_turn_is_lost_with_its_lock_connection() {
-        let Some(store) = crate::store::testing::backends()
-            .await
-            .into_iter()
-            .find(|s| s.coordinates_turns())
-        else {
-            return; // SQLite: one process, always its turn (the skip is listed by backends)
+        let Some((store, replica)) = store_and_replica().await else {
+            return;
         };
         let Pool::Postgres(pg) = &store.pool else {
             unreachable!()
         };
-        let replica = TurnLocks::new(pg.connect_options());
         assert!(store.try_take_turn(7).await.unwrap());
         assert!(store.holds_turn(7).await.unwrap());
         assert!(!store.holds_turn(8).await.unwrap(), "only the chat taken");
