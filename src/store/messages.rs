@@ -7,7 +7,7 @@ use super::inline::Query;
 use super::search::injectable_count;
 use super::{ChatRow, Result, SessionId, Store, now_ms, on_pool};
 
-#[derive(Debug, Clone, FromRow)]
+#[derive(Debug, Clone, FromRow, serde::Deserialize)]
 pub struct MessageRow {
     pub id: i64,
     pub chat_id: i64,
@@ -214,7 +214,7 @@ impl Store {
     /// chat, how many turns there have been, the chat's memory count and its session's last
     /// `history_len` messages up to it (`None`: no such message). The reads come with the
     /// turn's first write: on SQLite in one transaction on the inline writer (`inline/`), on
-    /// PostgreSQL in two statements.
+    /// PostgreSQL in one statement (the history as a JSON array).
     pub async fn start_turn(&self, id: i64, history_len: u32) -> Result<Option<ReplyAttempt>> {
         #[derive(FromRow)]
         struct Row {
@@ -225,6 +225,8 @@ impl Store {
             #[sqlx(flatten)]
             chat: ChatColumns,
             memories: i64,
+            /// The history, oldest first, as JSON (`NULL`: none).
+            history: Option<String>,
         }
         // SQLite's RETURNING may not name a joined table, but may hold subqueries.
         macro_rules! start {
@@ -278,17 +280,24 @@ impl Store {
         let Pool::Postgres(writer) = &self.writer else {
             unreachable!("a SQLite store has an inline writer")
         };
-        let row: Option<Row> = sqlx::query_as(start!())
+        // The history in the same statement: its subquery reads the session as it was before
+        // the update, which changes only the message's attempt count.
+        const START_POSTGRES: &str = concat!(
+            start!(),
+            ", (SELECT json_agg(h ORDER BY h.id)::text FROM (",
+            history!(),
+            ") h) AS history"
+        );
+        let row: Option<Row> = sqlx::query_as(START_POSTGRES)
             .bind(id)
+            .bind(i64::from(history_len))
             .fetch_optional(writer)
             .await?;
         let Some(row) = row else { return Ok(None) };
-        let mut history: Vec<MessageRow> = sqlx::query_as(history!())
-            .bind(id)
-            .bind(i64::from(history_len))
-            .fetch_all(writer)
-            .await?;
-        history.reverse();
+        let history = match &row.history {
+            Some(json) => super::from_json(json)?,
+            None => Vec::new(),
+        };
         Ok(Some(ReplyAttempt {
             chat: row.chat.of(&row.message, row.chat_channel),
             message: row.message,
@@ -557,6 +566,18 @@ mod tests {
             let history: Vec<i64> = turn.history.iter().map(|m| m.id).collect();
             assert_eq!(history, [ids[1], ids[2]], "the last two up to it");
             assert!(!history.contains(&later) && !history.contains(&elsewhere));
+            assert!(
+                (turn.history.iter()).all(|m| m.chat_id == chat.id
+                    && (
+                        m.sender_id.as_str(),
+                        m.sender_name.as_str(),
+                        m.text.as_str()
+                    ) == ("7", "Ann", "hello")
+                    && m.needs_reply
+                    && m.replied_at.is_none()),
+                "each message as stored: {:?}",
+                turn.history
+            );
             assert_eq!(turn.memories, 2, "the chat's and the global one");
             assert_eq!(
                 turn.memories,
