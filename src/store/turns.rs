@@ -124,8 +124,9 @@ impl Store {
         let Some(took) = locks.taken().get(&chat_id).copied() else {
             return Ok(false);
         };
-        let (alive, session) = locks.run("SELECT $1::bigint IS NOT NULL", chat_id).await?;
-        Ok(alive && session == took)
+        let ping = async |conn: &mut PgConnection| sqlx::query("SELECT 1").execute(conn).await;
+        let (_, session) = locks.on_conn(ping).await?;
+        Ok(session == took)
     }
 
     /// Gives chat `chat_id`'s turn back.
