@@ -118,8 +118,8 @@ pub struct Pending {
     pub message_id: i64,
     pub platform_message_id: Option<String>,
     pub platform_thread_id: Option<String>,
-    /// `chats.id` of `chat`, where known already (saves looking it up again).
-    pub chat_id: Option<i64>,
+    /// `chats.id` of `chat`: known wherever a message is stored or read back.
+    pub chat_id: i64,
 }
 
 impl Pending {
@@ -131,19 +131,19 @@ impl Pending {
             message_id: m.id,
             platform_message_id: m.platform_message_id,
             platform_thread_id: m.platform_thread_id,
-            chat_id: Some(chat.id),
+            chat_id: chat.id,
         }
     }
 
-    /// Another stored message `m` of this one's chat (`chats.id` `chat_id`), to answer.
-    pub fn beside(&self, chat_id: i64, m: crate::store::MessageRow) -> Self {
+    /// Another stored message `m` of this one's chat, to answer.
+    pub fn beside(&self, m: crate::store::MessageRow) -> Self {
         Self {
             chat: self.chat.clone(),
             is_group: self.is_group,
             message_id: m.id,
             platform_message_id: m.platform_message_id,
             platform_thread_id: m.platform_thread_id,
-            chat_id: Some(chat_id),
+            chat_id: self.chat_id,
         }
     }
 }
@@ -303,7 +303,7 @@ impl Agent {
                         message_id: stored.id,
                         platform_message_id: msg.platform_message_id.clone(),
                         platform_thread_id: msg.platform_thread_id.clone(),
-                        chat_id: Some(stored.chat_id),
+                        chat_id: stored.chat_id,
                     }),
                 }
             })
@@ -399,17 +399,7 @@ impl Agent {
         if !self.store.coordinates_turns() {
             return true;
         }
-        let held = async {
-            let chat_id = match pending.chat_id {
-                Some(id) => Some(id),
-                None => self.store.find_chat(&pending.chat).await?.map(|c| c.id),
-            };
-            match chat_id {
-                Some(id) => self.store.holds_turn(id).await,
-                None => Ok(false),
-            }
-        };
-        held.await.unwrap_or_else(|e| {
+        (self.store.holds_turn(pending.chat_id).await).unwrap_or_else(|e| {
             tracing::warn!(chat = %pending.chat, error = %e, "could not check the chat's turn");
             false
         })

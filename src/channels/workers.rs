@@ -362,15 +362,14 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// Answers `pending` under its chat's turn lock (several replicas): once the lock is taken,
-/// the chat's owed messages oldest first — this one among them, and any another replica
+/// the chat's owed messages oldest first — this one among them, and any that another replica
 /// stored — each once; while another replica holds it, waits, since that one answers the
 /// chat's owed messages too (or dies, and its lock with it). Done once `pending` is no longer
 /// owed.
 async fn answer_in_turn(c: &Coordinator, pending: Pending, answer: &Answer) {
     let store = c.agent.store();
     let mut wait = Duration::from_millis(25);
-    // Known from the intake; looked up only for an answer owed from before.
-    let mut chat = pending.chat_id;
+    let chat = pending.chat_id;
     let mut first = true;
     loop {
         // Whether it is still owed is asked only once the turn was not free: the holder of a
@@ -382,19 +381,7 @@ async fn answer_in_turn(c: &Coordinator, pending: Pending, answer: &Answer) {
                 Err(e) => tracing::warn!(error = %e, "could not check an owed answer; retrying"),
             }
         }
-        // Looked up once (a chat's row does not change), again only if that failed.
-        if chat.is_none() {
-            match store.find_chat(&pending.chat).await {
-                Ok(Some(found)) => chat = Some(found.id),
-                Ok(None) => return,
-                Err(e) => {
-                    tracing::warn!(error = %e, "could not read an owed answer's chat; retrying")
-                }
-            }
-        }
-        if let Some(chat) = chat
-            && let Ok(true) = store.try_take_turn(chat).await
-        {
+        if let Ok(true) = store.try_take_turn(chat).await {
             let since = backlog_since(c.backlog_mins);
             let mut given = HashSet::new();
             loop {
@@ -407,7 +394,7 @@ async fn answer_in_turn(c: &Coordinator, pending: Pending, answer: &Answer) {
                 };
                 for next in owed {
                     if given.insert(next.id) {
-                        answer(pending.beside(chat, next)).await;
+                        answer(pending.beside(next)).await;
                     }
                 }
                 // Not among them (sent before the backlog window, or read before it was
@@ -448,13 +435,14 @@ mod tests {
     use crate::base::ChatKey;
 
     fn pending(chat: &str, message_id: i64) -> Pending {
+        let chat = chat.parse::<ChatKey>().unwrap();
         Pending {
-            chat: chat.parse::<ChatKey>().unwrap(),
+            chat_id: chat.external_id.parse().unwrap(),
+            chat,
             is_group: false,
             message_id,
             platform_message_id: None,
             platform_thread_id: None,
-            chat_id: None,
         }
     }
 
