@@ -31,21 +31,32 @@ pub const SECRET_ENV_VARS: &[&str] = &[
     "MNEME_DATABASE_URL",
 ];
 
-/// `url` with its password, if any, shown as `***` (for logs and messages).
+/// `url` with its password, if any, shown as `***` (for logs and messages). Read as text, not
+/// parsed, so that a mistyped URL (`postgres//…`, `postgres:/…`) or a password holding `@`,
+/// `:` or `/` is hidden too: in the credentials (what comes before the last `@`, past the
+/// scheme), whatever follows the first `:` is replaced.
 pub fn redact_url_password(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(mut parsed) if parsed.password().is_some() => {
-            let _ = parsed.set_password(Some("***"));
-            parsed.to_string()
-        }
-        Ok(_) => url.to_string(),
-        // Unparsable: whatever sits between "://" and "@" may be credentials.
-        Err(_) => match (url.find("://"), url.rfind('@')) {
-            (Some(start), Some(at)) if at > start => {
-                format!("{}***{}", &url[..start + 3], &url[at..])
-            }
-            _ => url.to_string(),
-        },
+    let Some(at) = url.rfind('@') else {
+        return url.to_string();
+    };
+    // The scheme as typed (`postgres`), then `:` and `/`s (`://`, `:/`, `//`).
+    let name = url
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+        .unwrap_or(at);
+    let after_colon = name + usize::from(url[name..].starts_with(':'));
+    let slashes = url[after_colon..at]
+        .find(|c| c != '/')
+        .unwrap_or(at - after_colon);
+    // No `/` after the name: no scheme either (`user:password@host`).
+    let credentials = if slashes > 0 {
+        after_colon + slashes
+    } else {
+        0
+    };
+    match url[credentials..at].find(':') {
+        Some(colon) => format!("{}:***{}", &url[..credentials + colon], &url[at..]),
+        // A user name alone.
+        None => url.to_string(),
     }
 }
 

@@ -428,3 +428,68 @@ async fn init_writes_a_config_that_check_config_accepts() {
         "an edited config is kept"
     );
 }
+
+/// `check-config` connects to the PostgreSQL server `database_url` names, creating nothing: a
+/// server that takes the connection is named with its version; a wrong password or a closed
+/// port is an error; the password is never shown.
+#[tokio::test(flavor = "multi_thread")]
+async fn check_config_reaches_the_postgresql_server_and_never_shows_the_password() {
+    let server = match std::env::var("MNEME_TEST_DATABASE_URL") {
+        Ok(url) if !url.trim().is_empty() => url.trim().to_string(),
+        _ => {
+            return support::skip::skip_or_fail(
+                "PostgreSQL (MNEME_TEST_DATABASE_URL)",
+                "scripts/test-prepare starts one and scripts/test exports its URL",
+            );
+        }
+    };
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let check = |url: String| {
+        let yaml = format!(
+            "data_dir: {}\nllm_base_url: {}\nmodel: m\ndatabase_url: \"{url}\"\nchannels:\n  web:\n    enabled: false\n",
+            dir.path().join("data").display(),
+            llm.url,
+        );
+        let config = write_config(dir.path(), &yaml);
+        async move { mneme(&config, &["check-config"], "").await }
+    };
+    let mut url = url::Url::parse(&server).unwrap();
+    let password = url
+        .password()
+        .expect("the test server's URL has a password")
+        .to_string();
+
+    let run = check(url.to_string()).await;
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    assert!(run.stdout.contains(":***@"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("answers (PostgreSQL "),
+        "{}",
+        run.stdout
+    );
+    // (The test server's user is named like its password: the password's place is checked.)
+    assert!(
+        !run.stdout.contains(&format!(":{password}@")),
+        "{}",
+        run.stdout
+    );
+
+    url.set_password(Some("wrong-hunter2")).unwrap();
+    let run = check(url.to_string()).await;
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("error: database_url: cannot connect to postgres://")
+            && run.stdout.contains("password authentication failed"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("hunter2"), "{}", run.stdout);
+
+    url.set_port(Some(support::web::free_port())).unwrap();
+    let run = check(url.to_string()).await;
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stdout.contains("cannot connect to"), "{}", run.stdout);
+    assert!(!run.stdout.contains("hunter2"), "{}", run.stdout);
+}

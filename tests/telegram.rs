@@ -714,3 +714,37 @@ async fn fuzzed_updates_never_stop_the_bot() {
     assert!(bot.is_running());
     let _ = bot.stop().await;
 }
+
+/// A server error from Telegram at start (getMe answered 500) does not stop the channel: it
+/// retries, `/healthz` says why it is down meanwhile, and then it answers. (teloxide waits
+/// 10 s after a server error before it returns it.)
+#[tokio::test(flavor = "multi_thread")]
+async fn a_server_error_at_start_is_retried_and_shown_in_health() {
+    let (llm, tg, dir) = setup().await;
+    llm.script([openai_text("here after all")]);
+    tg.fail_next("getMe", 500, None);
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    let status = bot.bot.agent.channel_status().clone();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let now = status.snapshot().get("telegram").cloned();
+        if let Some(mneme::health::ChannelState::Down(why)) = &now {
+            assert_eq!(
+                why,
+                "getMe failed, retrying: Telegram answers getMe with an error (Unknown error: \"Internal Server Error\")"
+            );
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{now:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    tg.private_text(100, "are you there?");
+    let sent = tg.wait_sent(1).await;
+    assert_eq!(sent[0].visible(), "here after all");
+    assert_eq!(
+        status.snapshot().get("telegram"),
+        Some(&mneme::health::ChannelState::Connected)
+    );
+    assert_eq!(tg.calls("getMe").len(), 2);
+    bot.stop().await;
+}

@@ -1,5 +1,6 @@
 //! The `mneme` command line: argument parsing and one function per command.
 
+mod check;
 mod healthcheck;
 mod init;
 mod memory;
@@ -78,7 +79,7 @@ pub enum Command {
 pub async fn run(cli: Cli) -> ExitCode {
     let path = config::resolve_path(cli.config.as_deref());
     let result = match cli.command {
-        Command::CheckConfig => return check_config(&path),
+        Command::CheckConfig => return check::run(&path).await,
         Command::Init(args) => init::run(&path, &args),
         command => match load(&path) {
             Some(loaded) => dispatch(command, loaded).await,
@@ -124,29 +125,6 @@ fn load(path: &std::path::Path) -> Option<Loaded> {
             eprint!("{e}");
             eprintln!("Run `mneme check-config` after fixing them.");
             None
-        }
-    }
-}
-
-fn check_config(path: &std::path::Path) -> ExitCode {
-    match Config::load(path) {
-        Ok(loaded) => {
-            for w in &loaded.warnings {
-                println!("{w}");
-            }
-            for line in crate::schedule::describe(&loaded.config) {
-                println!("{line}");
-            }
-            println!("{}: OK", path.display());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            for p in &e.problems {
-                println!("{p}");
-            }
-            let errors = e.problems.iter().filter(|p| p.is_error()).count();
-            println!("{}: {errors} error(s)", path.display());
-            ExitCode::from(1)
         }
     }
 }

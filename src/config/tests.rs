@@ -397,6 +397,35 @@ fn telegram_webhook_mode_needs_a_url_a_secret_and_an_address() {
 }
 
 #[test]
+fn a_url_shown_hides_its_password_however_it_is_typed() {
+    for (url, shown) in [
+        (
+            "postgres://mneme:hunter2@db.example/mneme",
+            "postgres://mneme:***@db.example/mneme",
+        ),
+        ("postgres//mneme:hunter2@db/m", "postgres//mneme:***@db/m"),
+        ("postgres:/mneme:hunter2@db/m", "postgres:/mneme:***@db/m"),
+        ("mneme:hunter2@db/m", "mneme:***@db/m"),
+        ("postgres://:hunter2@db/m", "postgres://:***@db/m"),
+        // A password holding `@`, `/` or `:`.
+        (
+            "postgres://mneme:hun@ter/2@db/m",
+            "postgres://mneme:***@db/m",
+        ),
+        (
+            "postgres://mneme:hun:ter2@db/m",
+            "postgres://mneme:***@db/m",
+        ),
+        // Nothing to hide.
+        ("postgres://mneme@db/m", "postgres://mneme@db/m"),
+        ("postgres://db/m", "postgres://db/m"),
+        ("sqlite:///var/lib/mneme.db", "sqlite:///var/lib/mneme.db"),
+    ] {
+        assert_eq!(crate::config::redact_url_password(url), shown, "{url}");
+    }
+}
+
+#[test]
 fn database_urls_name_sqlite_or_postgres_and_never_show_a_password() {
     for good in [
         "",
@@ -421,6 +450,10 @@ fn database_urls_name_sqlite_or_postgres_and_never_show_a_password() {
             "postgres://mneme:hunter2@db.example:notaport/x",
             "is not a URL",
         ),
+        // Mistyped schemes: the password is still not shown.
+        ("postgres//mneme:hunter2@db/mneme", "not a database"),
+        ("postgres:/mneme:hunter2@db/mneme", "not a database"),
+        ("mneme:hunter2@db/mneme", "not a database"),
     ] {
         let err = load(&format!("{OK}database_url: \"{bad}\"\n")).unwrap_err();
         assert_eq!(keys(&err), ["database_url"], "{bad}");

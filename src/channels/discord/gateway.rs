@@ -74,9 +74,11 @@ fn http(config: &DiscordConfig) -> anyhow::Result<Http> {
 }
 
 /// The bot's own user (`GET /users/@me`), retried with backoff until it answers or we are
-/// told to stop. A refused token is reported at once: retrying does not heal it.
+/// told to stop; meanwhile `status` says why the channel is down. A refused token is reported
+/// at once: retrying does not heal it.
 pub(super) async fn whoami(
     config: &DiscordConfig,
+    status: &ChannelStatus,
     shutdown: &CancellationToken,
 ) -> anyhow::Result<Option<CurrentUser>> {
     let http = http(config)?;
@@ -94,6 +96,19 @@ pub(super) async fn whoami(
             Err(e) => {
                 let error = redact(&e.to_string(), config.bot_token.expose());
                 tracing::warn!(%error, ?wait, "discord: GET /users/@me failed; retrying");
+                let why = match &e {
+                    serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => {
+                        format!("Discord answers it with {}", r.status_code)
+                    }
+                    serenity::Error::Http(HttpError::Request(_)) => {
+                        "cannot reach Discord's API (channels.discord.api_url)".to_string()
+                    }
+                    _ => "see the log".to_string(),
+                };
+                status.down(
+                    super::CHANNEL,
+                    format!("GET /users/@me failed, retrying: {why}"),
+                );
             }
         }
         tokio::select! {

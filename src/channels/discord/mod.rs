@@ -96,7 +96,8 @@ impl Channel for DiscordChannel {
 impl DiscordChannel {
     /// One gateway session, until `shutdown` (also cancelled when the gateway lease is lost).
     async fn session(&self, agent: Arc<Agent>, shutdown: CancellationToken) -> anyhow::Result<()> {
-        let Some(me) = gateway::whoami(&self.config, &shutdown).await? else {
+        let Some(me) = gateway::whoami(&self.config, agent.channel_status(), &shutdown).await?
+        else {
             return Ok(());
         };
         let (intake_tx, mut intake) = mpsc::unbounded_channel();

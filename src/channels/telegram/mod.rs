@@ -18,9 +18,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use teloxide::RequestError;
 use teloxide::prelude::*;
 use teloxide::types::{BotCommand, UpdateKind};
+use teloxide::{ApiError, RequestError};
 use tokio_util::sync::CancellationToken;
 
 use super::access::StrangerNotices;
@@ -82,23 +82,27 @@ impl TelegramChannel {
         })
     }
 
-    /// getMe, retried with backoff until it answers or we are told to stop.
+    /// getMe, retried with backoff until it answers or we are told to stop. Only a refused
+    /// token stops the channel; anything else (Telegram's server errors, a network that is
+    /// down, an answer that is not a Bot API answer) is retried, and `/healthz` says which.
     async fn whoami(
         &self,
+        agent: &Agent,
         shutdown: &CancellationToken,
     ) -> anyhow::Result<Option<teloxide::types::Me>> {
         let mut wait = Duration::from_secs(1);
         loop {
             match self.bot.get_me().await {
                 Ok(me) => return Ok(Some(me)),
-                Err(RequestError::Api(e)) => {
+                Err(RequestError::Api(ApiError::InvalidToken)) => {
                     // A wrong token does not heal by retrying.
                     anyhow::bail!(
-                        "telegram: getMe was refused ({e}); check channels.telegram.bot_token"
+                        "telegram: getMe was refused (the bot token is not valid); check channels.telegram.bot_token"
                     );
                 }
                 Err(e) => {
                     tracing::warn!(error = %redact(&e.to_string(), self.config.bot_token.expose()), ?wait, "telegram: getMe failed; retrying");
+                    agent.channel_status().down(CHANNEL, get_me_failed(&e));
                 }
             }
             tokio::select! {
@@ -108,6 +112,23 @@ impl TelegramChannel {
             wait = (wait * 2).min(Duration::from_secs(30));
         }
     }
+}
+
+/// Why getMe failed, in words fit for `/healthz` (no token, no URL).
+fn get_me_failed(e: &RequestError) -> String {
+    let why = match e {
+        RequestError::Api(e) => format!("Telegram answers getMe with an error ({e})"),
+        RequestError::Network(_) | RequestError::Io(_) => {
+            "cannot reach the Bot API at channels.telegram.api_url".to_string()
+        }
+        RequestError::InvalidJson { .. } => {
+            "the Bot API's answer to getMe is not one this build reads (a server of one's own must speak the current Bot API)".to_string()
+        }
+        RequestError::RetryAfter(_) | RequestError::MigrateToChatId(_) => {
+            "Telegram asks to wait before getMe".to_string()
+        }
+    };
+    format!("getMe failed, retrying: {why}")
 }
 
 #[async_trait]
@@ -134,7 +155,7 @@ impl TelegramChannel {
     /// Serves until `shutdown` (in polling mode also cancelled when the polling lease is
     /// lost): getMe, the owed answers, then the updates.
     async fn session(&self, agent: Arc<Agent>, shutdown: CancellationToken) -> anyhow::Result<()> {
-        let Some(me) = self.whoami(&shutdown).await? else {
+        let Some(me) = self.whoami(&agent, &shutdown).await? else {
             return Ok(());
         };
         let shared = Arc::new(Shared {
