@@ -129,6 +129,8 @@ pub struct Config {
     pub max_tokens: u32,
     pub max_tool_iterations: u32,
     pub max_history_messages: u32,
+    /// Characters of the earlier messages sent as history at most (see `agent::prompt::history`).
+    pub max_history_chars: u32,
     /// Seconds before one LLM HTTP request is abandoned.
     pub llm_timeout_secs: u64,
     /// Extra attempts after a 429, a 5xx or a connection failure.
@@ -308,6 +310,7 @@ impl Default for Config {
             max_tokens: 4096,
             max_tool_iterations: 16,
             max_history_messages: 40,
+            max_history_chars: 64_000,
             llm_timeout_secs: 120,
             llm_max_retries: 3,
             group_rate_limit_per_min: 6,

@@ -79,6 +79,61 @@ async fn plain_turn_stores_both_sides() {
     assert!(owed.is_empty(), "{owed:?}");
 }
 
+/// Pasted pages do not fill every later request: a message refused as too long goes into the
+/// history cut to what the bot answers at all, and the earlier messages to
+/// `max_history_chars` in all, the newest first.
+#[tokio::test]
+async fn long_earlier_messages_go_into_the_history_cut() {
+    let llm = FakeLlm::start().await;
+    llm.fallback(openai_text("noted"));
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "max_history_chars: 20000\n").await;
+    let pasted = "x".repeat(100_000);
+    let refused = bot.say("cli:default", &pasted).await;
+    assert_eq!(refused.kind, ReplyKind::Error, "{}", refused.text);
+    assert_eq!(llm.request_count(), 0, "refused without the model");
+    bot.say("cli:default", "what did I paste?").await;
+    let sent = llm.requests()[0].message_texts();
+    assert_eq!(
+        sent,
+        [
+            format!(
+                "{}\n[… 80000 more characters not shown]",
+                "x".repeat(20_000)
+            ),
+            "what did I paste?".to_string()
+        ]
+    );
+    // Earlier messages fill the budget, the newest first: the long one gets what is left.
+    bot.say("cli:default", &"y".repeat(9_000)).await;
+    let sent = llm.requests()[1].message_texts();
+    assert_eq!(
+        sent,
+        [
+            format!(
+                "{}\n[… 80022 more characters not shown]",
+                "x".repeat(19_978)
+            ),
+            "what did I paste?".to_string(),
+            "noted".to_string(),
+            "y".repeat(9_000)
+        ]
+    );
+    // With the default budget, no earlier message goes longer than the bot answers at all.
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    bot.say("cli:default", &pasted).await;
+    bot.say("cli:default", "and now?").await;
+    let sent = llm.requests()[2].message_texts();
+    assert_eq!(
+        sent[0],
+        format!(
+            "{}\n[… 68000 more characters not shown]",
+            "x".repeat(32_000)
+        )
+    );
+}
+
 #[tokio::test]
 async fn tool_call_writes_chat_agents_md_and_the_next_prompt_shows_it() {
     let llm = FakeLlm::start().await;

@@ -748,3 +748,36 @@ async fn a_server_error_at_start_is_retried_and_shown_in_health() {
     assert_eq!(tg.calls("getMe").len(), 2);
     bot.stop().await;
 }
+
+/// getUpdates answered with an HTML page (a proxy's) again and again: `/healthz` shows the
+/// channel down once it persists, and connected again when updates come; a message sent
+/// meanwhile is answered.
+#[tokio::test(flavor = "multi_thread")]
+async fn answers_that_are_not_updates_mark_the_channel_down_until_updates_come() {
+    let (llm, tg, dir) = setup().await;
+    llm.script([openai_text("still here")]);
+    tg.answer_html("getUpdates", 3);
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    let status = bot.bot.agent.channel_status().clone();
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let now = status.snapshot().get("telegram").cloned();
+        if let Some(mneme::health::ChannelState::Down(why)) = &now {
+            assert_eq!(
+                why,
+                "getUpdates keeps giving answers that are not updates (see the log)"
+            );
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{now:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    tg.private_text(100, "hello?");
+    let sent = tg.wait_sent(1).await;
+    assert_eq!(sent[0].visible(), "still here");
+    assert_eq!(
+        status.snapshot().get("telegram"),
+        Some(&mneme::health::ChannelState::Connected)
+    );
+    bot.stop().await;
+}

@@ -1,5 +1,7 @@
 //! The system prompt: identity, then file memory, then the structured memories that fit.
 
+use std::borrow::Cow;
+
 use crate::base::ChatKey;
 use crate::llm::ChatMessage;
 use crate::memory::files::FileScope;
@@ -7,7 +9,7 @@ use crate::memory::select::{self, Candidate, Selection};
 use crate::memory::tokens;
 use crate::store::{ChatRow, MessageRow};
 
-use super::Agent;
+use super::{Agent, MAX_INPUT_CHARS};
 
 /// Used when `<data_dir>/runtime/IDENTITY.md` does not exist.
 pub const DEFAULT_IDENTITY: &str = include_str!("../../runtime/IDENTITY.md");
@@ -133,25 +135,143 @@ pub fn as_label(raw: &str) -> String {
     serde_json::to_string(&label).expect("a string serializes")
 }
 
-/// Stored messages as model history. In groups, people's messages carry their names (quoted,
-/// see [`as_label`]).
-pub fn history(rows: &[MessageRow], is_group: bool) -> Vec<ChatMessage> {
-    rows.iter()
-        .map(|m| {
+/// Stored messages as model history (oldest first; the last is the message answered). In
+/// groups, people's messages carry their names (quoted, see [`as_label`]).
+///
+/// The message answered goes whole. Before it go the newest messages whose texts fit
+/// `budget_chars` characters in all; the first that does not fit is cut to what is left (when
+/// that is worth sending) and older ones are left out, so a few pasted pages cannot fill the
+/// model's context turn after turn. No earlier message goes longer than the bot answers at all
+/// ([`MAX_INPUT_CHARS`]).
+pub fn history(rows: &[MessageRow], is_group: bool, budget_chars: usize) -> Vec<ChatMessage> {
+    let Some((answered, earlier)) = rows.split_last() else {
+        return Vec::new();
+    };
+    let mut left = budget_chars;
+    let mut kept: Vec<(&MessageRow, Cow<'_, str>)> = Vec::new();
+    for m in earlier.iter().rev() {
+        let chars = m.text.chars().count();
+        let room = left.min(MAX_INPUT_CHARS);
+        if chars <= room {
+            left -= chars;
+            kept.push((m, Cow::Borrowed(&m.text)));
+            continue;
+        }
+        if room < MIN_CUT_CHARS {
+            break;
+        }
+        kept.push((m, cut(&m.text, room)));
+        left -= room;
+        if left == 0 {
+            break;
+        }
+    }
+    kept.reverse();
+    kept.push((answered, Cow::Borrowed(&answered.text)));
+    kept.into_iter()
+        .map(|(m, text)| {
             if m.is_from_bot {
-                ChatMessage::assistant(&m.text)
+                ChatMessage::assistant(text)
             } else if is_group {
-                ChatMessage::user(format!("{}: {}", as_label(&m.sender_name), m.text))
+                ChatMessage::user(format!("{}: {text}", as_label(&m.sender_name)))
             } else {
-                ChatMessage::user(&m.text)
+                ChatMessage::user(text)
             }
         })
         .collect()
 }
 
+/// A message cut shorter than this is left out rather than sent as a fragment.
+const MIN_CUT_CHARS: usize = 200;
+
+/// `text`'s first `max` characters, saying how many more there were; `text` itself when it
+/// is no longer.
+fn cut(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => {
+            let more = text[end..].chars().count();
+            Cow::Owned(format!(
+                "{}\n[… {more} more characters not shown]",
+                &text[..end]
+            ))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn row(id: i64, from_bot: bool, text: &str) -> MessageRow {
+        MessageRow {
+            id,
+            chat_id: 1,
+            session_id: Some(1),
+            sender_id: "u".into(),
+            sender_name: "Ann".into(),
+            is_from_bot: from_bot,
+            text: text.into(),
+            platform_message_id: None,
+            platform_thread_id: None,
+            created_at: 0,
+            needs_reply: !from_bot,
+            replied_at: None,
+        }
+    }
+
+    fn texts(messages: &[ChatMessage]) -> Vec<String> {
+        messages.iter().map(|m| m.content.clone()).collect()
+    }
+
+    #[test]
+    fn history_within_its_budget_goes_whole() {
+        let rows = [
+            row(1, false, "hi"),
+            row(2, true, "hello"),
+            row(3, false, "and?"),
+        ];
+        assert_eq!(texts(&history(&rows, false, 1000)), ["hi", "hello", "and?"]);
+        assert!(history(&[], false, 1000).is_empty());
+    }
+
+    #[test]
+    fn history_over_its_budget_keeps_the_newest_and_cuts_the_one_that_does_not_fit() {
+        let rows = [
+            row(1, false, &"o".repeat(5000)),
+            row(2, false, &"p".repeat(3000)),
+            row(3, true, &"q".repeat(600)),
+            row(4, false, &"r".repeat(9000)),
+        ];
+        let sent = texts(&history(&rows, false, 1000));
+        // The message answered whole, even past the budget; the answer before it whole; the
+        // one before that cut to what was left; the oldest left out.
+        assert_eq!(sent.len(), 3);
+        assert_eq!(sent[2], "r".repeat(9000));
+        assert_eq!(sent[1], "q".repeat(600));
+        assert_eq!(
+            sent[0],
+            format!("{}\n[… 2600 more characters not shown]", "p".repeat(400))
+        );
+        // Too little left to be worth a fragment: left out.
+        let sent = texts(&history(&rows, false, 700));
+        assert_eq!(sent, ["q".repeat(600), "r".repeat(9000)]);
+    }
+
+    #[test]
+    fn no_earlier_message_goes_longer_than_the_bot_answers_and_cuts_fall_between_characters() {
+        let pasted = "日本".repeat(MAX_INPUT_CHARS);
+        let rows = [row(1, false, &pasted), row(2, false, "what did I paste?")];
+        let sent = texts(&history(&rows, false, usize::MAX));
+        assert_eq!(
+            sent[0],
+            format!(
+                "{}\n[… {MAX_INPUT_CHARS} more characters not shown]",
+                "日本".repeat(MAX_INPUT_CHARS / 2)
+            )
+        );
+        assert_eq!(sent[1], "what did I paste?");
+    }
 
     #[test]
     fn titles_and_names_enter_as_one_quoted_line_without_tags() {

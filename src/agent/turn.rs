@@ -56,7 +56,7 @@ async fn tool_loop(
     let mut request = LlmRequest {
         model: config.model.clone(),
         system: parts.system,
-        messages: prompt::history(rows, ctx.chat.is_group),
+        messages: prompt::history(rows, ctx.chat.is_group, config.max_history_chars as usize),
         tools: tools::specs(),
         max_tokens: config.max_tokens,
     };

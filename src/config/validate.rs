@@ -112,7 +112,7 @@ fn check_llm(c: &Config, out: &mut Vec<Problem>) {
 }
 
 fn check_limits(c: &Config, out: &mut Vec<Problem>) {
-    let ranges: [(&str, u64, u64, u64); 7] = [
+    let ranges: [(&str, u64, u64, u64); 8] = [
         ("max_tokens", c.max_tokens.into(), 1, 1_000_000),
         ("max_tool_iterations", c.max_tool_iterations.into(), 1, 100),
         (
@@ -120,6 +120,12 @@ fn check_limits(c: &Config, out: &mut Vec<Problem>) {
             c.max_history_messages.into(),
             1,
             1000,
+        ),
+        (
+            "max_history_chars",
+            c.max_history_chars.into(),
+            1000,
+            10_000_000,
         ),
         ("llm_timeout_secs", c.llm_timeout_secs, 1, 3600),
         ("llm_max_retries", c.llm_max_retries.into(), 0, 10),

@@ -62,6 +62,8 @@ struct Inner {
     /// Every call: (method lowercase, body).
     calls: Mutex<Vec<(String, Value)>>,
     failures: Mutex<HashMap<String, VecDeque<Failure>>>,
+    /// Calls left to answer with an HTML page instead of the Bot API's JSON, by method.
+    html_pages: Mutex<HashMap<String, u32>>,
     reject_html: Mutex<u32>,
     /// The webhook set (setWebhook's parameters), if any.
     webhook: Mutex<Option<Value>>,
@@ -188,6 +190,15 @@ impl FakeTelegram {
             .entry(method.to_lowercase())
             .or_default()
             .push_back((status, retry_after, None));
+    }
+
+    /// The next `n` calls to `method` are answered 200 with an HTML page (a proxy's), not JSON.
+    pub fn answer_html(&self, method: &str, n: u32) {
+        self.inner
+            .html_pages
+            .lock()
+            .unwrap()
+            .insert(method.to_lowercase(), n);
     }
 
     /// The next call to `method` fails with `status` and Telegram's `description`.
@@ -326,6 +337,17 @@ async fn handle(
         .lock()
         .unwrap()
         .push((method.clone(), body.clone()));
+    if let Some(left) = inner.html_pages.lock().unwrap().get_mut(&method)
+        && *left > 0
+    {
+        *left -= 1;
+        inner.changed.notify_waiters();
+        return (
+            [(header::CONTENT_TYPE, "text/html")],
+            "<html><body>Service temporarily unavailable</body></html>",
+        )
+            .into_response();
+    }
     let failure = inner
         .failures
         .lock()

@@ -108,7 +108,13 @@ pub(super) async fn poll(
                         continue;
                     }
                     None => {
-                        tracing::warn!("telegram: unreadable getUpdates answer");
+                        let start: String = raw.chars().take(200).collect();
+                        let start = shared.redact(&start);
+                        tracing::warn!(answer = %start, "telegram: unreadable getUpdates answer (not a batch of updates); retrying");
+                        if backoff >= PERSISTENT_FAILURE {
+                            let why = "getUpdates keeps giving answers that are not updates (see the log)";
+                            shared.agent.channel_status().down(CHANNEL, why);
+                        }
                         next_backoff(&mut backoff)
                     }
                 }
