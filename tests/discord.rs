@@ -495,20 +495,10 @@ async fn a_server_error_at_start_is_retried_and_shown_in_health() {
     let (llm, dc, dir) = setup().await;
     dc.fail_next("GET", "me", 502);
     let bot = ChannelBot::discord_unconnected(&llm, &dc, dir.path(), "").await;
-    let status = bot.bot.agent.channel_status().clone();
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
-    loop {
-        let now = status.snapshot().get("discord").cloned();
-        if let Some(mneme::health::ChannelState::Down(why)) = &now {
-            assert_eq!(
-                why,
-                "GET /users/@me failed, retrying: Discord answers it with 502 Bad Gateway"
-            );
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "{now:?}");
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
+    assert_eq!(
+        wait_down(&bot.bot.agent, "discord").await,
+        "GET /users/@me failed, retrying: Discord answers it with 502 Bad Gateway"
+    );
     dc.wait_connected().await;
     bot.stop().await;
 }

@@ -120,6 +120,44 @@ async fn openai_streaming_reports_pieces() {
     assert_eq!(body["stream_options"]["include_usage"], true);
 }
 
+/// A stream that ends without `[DONE]` or a `finish_reason` was cut off: an error, not an
+/// answer (the part received would otherwise be kept as if it were whole); one that ends after
+/// its `finish_reason` is whole; a body with no event at all is not an answer.
+#[tokio::test]
+async fn openai_streaming_refuses_a_cut_off_answer() {
+    let llm = FakeLlm::start().await;
+    let piece = |p: &str| json!({"choices": [{"index": 0, "delta": {"content": p}}]}).to_string();
+    let finished = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]});
+    llm.script([
+        Answer::Stream(vec![piece("partial answer that gets ")]),
+        Answer::Stream(vec![piece("whole"), finished.to_string()]),
+        Answer::Garbage("<html>oops</html>"),
+    ]);
+    let model = openai(&llm, 5000, 0);
+    let mut pieces = Vec::new();
+    let cut = model
+        .complete_streaming(&request(), &mut |p: &str| pieces.push(p.to_string()))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        cut.contains("the stream ended before the answer was complete"),
+        "{cut}"
+    );
+    assert_eq!(pieces, ["partial answer that gets "]);
+    let whole = model
+        .complete_streaming(&request(), &mut |_: &str| {})
+        .await
+        .unwrap();
+    assert_eq!(whole.text, "whole");
+    let html = model
+        .complete_streaming(&request(), &mut |_: &str| {})
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(html.contains("not an event stream"), "{html}");
+}
+
 #[tokio::test]
 async fn retries_after_429_honouring_retry_after() {
     let llm = FakeLlm::start().await;

@@ -725,19 +725,10 @@ async fn a_server_error_at_start_is_retried_and_shown_in_health() {
     tg.fail_next("getMe", 500, None);
     let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
     let status = bot.bot.agent.channel_status().clone();
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
-    loop {
-        let now = status.snapshot().get("telegram").cloned();
-        if let Some(mneme::health::ChannelState::Down(why)) = &now {
-            assert_eq!(
-                why,
-                "getMe failed, retrying: Telegram answers getMe with an error (Unknown error: \"Internal Server Error\")"
-            );
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "{now:?}");
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
+    assert_eq!(
+        wait_down(&bot.bot.agent, "telegram").await,
+        "getMe failed, retrying: Telegram answers getMe with an error (Unknown error: \"Internal Server Error\")"
+    );
     tg.private_text(100, "are you there?");
     let sent = tg.wait_sent(1).await;
     assert_eq!(sent[0].visible(), "here after all");
@@ -759,19 +750,10 @@ async fn answers_that_are_not_updates_mark_the_channel_down_until_updates_come()
     tg.answer_html("getUpdates", 3);
     let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
     let status = bot.bot.agent.channel_status().clone();
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
-    loop {
-        let now = status.snapshot().get("telegram").cloned();
-        if let Some(mneme::health::ChannelState::Down(why)) = &now {
-            assert_eq!(
-                why,
-                "getUpdates keeps giving answers that are not updates (see the log)"
-            );
-            break;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "{now:?}");
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
+    assert_eq!(
+        wait_down(&bot.bot.agent, "telegram").await,
+        "getUpdates keeps giving answers that are not updates (see the log)"
+    );
     tg.private_text(100, "hello?");
     let sent = tg.wait_sent(1).await;
     assert_eq!(sent[0].visible(), "still here");

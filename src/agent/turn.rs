@@ -90,6 +90,7 @@ async fn tool_loop(
         if response.tool_calls.is_empty() {
             let text = response.text.trim();
             if text.is_empty() {
+                tracing::warn!(chat = %ctx.key, model = %config.model, "the model answered with no text and no tool call");
                 return Reply {
                     text: "Sorry, the model sent an empty answer. Please try again.".into(),
                     kind: ReplyKind::Error,
@@ -111,6 +112,11 @@ async fn tool_loop(
         request.messages.push(asked);
         request.messages.extend(results);
     }
+    tracing::warn!(
+        chat = %ctx.key,
+        steps = config.max_tool_iterations,
+        "the model was still asking for tools after max_tool_iterations; the turn was stopped"
+    );
     Reply {
         text: format!(
             "I stopped after {} tool steps without reaching an answer. Please ask again, perhaps more narrowly.",

@@ -70,12 +70,23 @@ impl LlmProvider for OpenAiProvider {
             .await?;
         let mut events = resp.bytes_stream().eventsource();
         let mut acc = StreamAccumulator::default();
+        let mut events_seen = 0usize;
         loop {
             let next = tokio::time::timeout(self.http.settings.timeout, events.next())
                 .await
                 .map_err(|_| self.http.timeout())?;
-            let Some(event) = next else { break };
+            let Some(event) = next else {
+                // Ended without `[DONE]`: complete only if the answer said it was finished.
+                if acc.finished {
+                    break;
+                }
+                return Err(self.http.invalid(match events_seen {
+                    0 => "the answer is not an event stream (no event in it)".to_string(),
+                    _ => "the stream ended before the answer was complete (no finish_reason, no [DONE])".to_string(),
+                }));
+            };
             let event = event.map_err(|e| self.http.stream_error(e))?;
+            events_seen += 1;
             if event.data.trim() == "[DONE]" {
                 break;
             }
@@ -275,6 +286,8 @@ pub(super) struct StreamAccumulator {
     text: String,
     calls: BTreeMap<u64, (String, String, String)>,
     usage: Usage,
+    /// A chunk gave the answer's `finish_reason`: nothing more of it is to come.
+    finished: bool,
 }
 
 impl StreamAccumulator {
@@ -289,6 +302,12 @@ impl StreamAccumulator {
         }
         if chunk.get("usage").is_some_and(|u| !u.is_null()) {
             self.usage = parse_usage(chunk);
+        }
+        if chunk
+            .pointer("/choices/0/finish_reason")
+            .is_some_and(Value::is_string)
+        {
+            self.finished = true;
         }
         let Some(delta) = chunk.pointer("/choices/0/delta") else {
             return Ok(None);
@@ -418,6 +437,10 @@ mod tests {
         ];
         let deltas: Vec<_> = chunks.iter().filter_map(|c| acc.push(c).unwrap()).collect();
         assert_eq!(deltas, ["Hel", "lo"]);
+        assert!(!acc.finished, "no finish_reason yet");
+        acc.push(&json!({"choices":[{"delta":{},"finish_reason":"tool_calls"}]}))
+            .unwrap();
+        assert!(acc.finished);
         let r = acc.finish();
         assert_eq!(r.text, "Hello");
         assert_eq!(r.tool_calls[0].name, "read_memory");

@@ -74,6 +74,23 @@ pub async fn eventually<F: Future<Output = bool>>(what: &str, mut cond: impl FnM
     }
 }
 
+/// Polls `agent`'s channel status (every 5 ms, up to 30 s) until `channel` is down; returns
+/// why, as `/healthz` shows it after `down: `.
+pub async fn wait_down(agent: &Agent, channel: &str) -> String {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let now = agent.channel_status().snapshot().get(channel).cloned();
+        if let Some(mneme::health::ChannelState::Down(why)) = now {
+            return why;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{channel} never went down: {now:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
 /// The texts of the messages stored for chat `chat` (`CHANNEL:ID`), oldest first; none when
 /// the chat is not known.
 pub async fn stored_texts(agent: &Agent, chat: &str) -> Vec<String> {
