@@ -275,6 +275,17 @@ async fn remember_fast_path_needs_no_model_and_refines_near_duplicates() {
         texts.contains(&"Noted. Saved memory #1: I prefer Rust examples".to_string()),
         "{texts:?}"
     );
+    // the secret refused is not kept in the history either: the model never reads it
+    let body = llm.requests()[0].body.to_string();
+    assert!(!body.contains("ghp_abcdefghijklmnopqrstuvwx1234"), "{body}");
+    assert!(
+        texts.contains(
+            &"[withheld: asked to remember something that looked like a token]".to_string()
+        ),
+        "{texts:?}"
+    );
+    let stored = stored_texts(&bot.agent, "cli:default").await;
+    assert!(stored.iter().all(|t| !t.contains("ghp_")), "{stored:?}");
 }
 
 #[tokio::test]
@@ -390,6 +401,21 @@ async fn llm_failure_gets_an_honest_reply_and_keeps_the_message() {
     assert_eq!(r.kind, ReplyKind::Error);
     assert!(r.text.contains("openai answered HTTP 500"), "{}", r.text);
     assert!(r.text.contains("Your message is saved"), "{}", r.text);
+    assert!(
+        r.text.ends_with("please try again in a moment."),
+        "{}",
+        r.text
+    );
+    // a refused key is not a matter of trying again
+    llm.script([Answer::Status(401, None, "bad key".into())]);
+    let r = bot.say("cli:default", "and now?").await;
+    assert!(
+        r.text.ends_with(
+            "openai answered HTTP 401. Your message is saved; the provider refuses the bot's API key, so this needs the bot's operator."
+        ),
+        "{}",
+        r.text
+    );
     let chat = bot
         .agent
         .store()
@@ -399,9 +425,34 @@ async fn llm_failure_gets_an_honest_reply_and_keeps_the_message() {
         .unwrap();
     assert_eq!(
         bot.agent.store().count_messages(chat.id).await.unwrap(),
-        1,
-        "the user's message stays; no fake answer is stored"
+        2,
+        "the user's messages stay; no fake answer is stored"
     );
+}
+
+/// A model that ignores `max_tokens` does not flood the chat: the answer is cut at 32,000
+/// characters, saying so, and what is kept is what was delivered.
+#[tokio::test]
+async fn a_runaway_answer_is_cut_and_says_so() {
+    let llm = FakeLlm::start().await;
+    let runaway = "All work and no play. ".repeat(2000); // 44,000 characters
+    llm.script([openai_text(&runaway)]);
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    let r = bot.say("cli:default", "tell me everything").await;
+    assert_eq!(r.kind, ReplyKind::Model);
+    let kept: String = runaway.trim().chars().take(32_000).collect();
+    assert_eq!(
+        r.text,
+        format!("{kept}\n\n[… the answer was cut here: 11999 more characters]")
+    );
+    let stored = stored_texts(&bot.agent, "cli:default").await;
+    assert_eq!(stored, ["tell me everything", r.text.as_str()]);
+
+    // a NUL, which no backend keeps, is delivered as it is kept
+    llm.script([openai_text("a\u{0}b")]);
+    let r = bot.say("cli:default", "and a NUL?").await;
+    assert_eq!(r.text, "a\u{fffd}b");
 }
 
 #[tokio::test]
@@ -640,6 +691,31 @@ async fn streaming_turn_sends_deltas() {
     }
     assert_eq!(pieces, ["Stream", "ed reply"]);
     assert!(matches!(out, Outcome::Reply(r) if r.text == "Streamed reply"));
+
+    // a runaway stream streams no further than the answer is kept
+    let piece = "x".repeat(10_000);
+    llm.script([openai_stream(&[&piece, &piece, &piece, &piece])]);
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let out = bot
+        .agent
+        .handle(private("web:s", "go on"), Some(&tx))
+        .await
+        .unwrap();
+    drop(tx);
+    let mut streamed = String::new();
+    while let Some(p) = rx.recv().await {
+        streamed.push_str(&p);
+    }
+    assert_eq!(streamed, "x".repeat(32_000));
+    let Outcome::Reply(r) = out else {
+        panic!("{out:?}")
+    };
+    assert!(
+        r.text
+            .ends_with("[… the answer was cut here: 8000 more characters]"),
+        "{}",
+        &r.text[32_000..]
+    );
 }
 
 #[tokio::test]

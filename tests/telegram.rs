@@ -430,6 +430,57 @@ async fn malformed_and_unsupported_updates_never_crash_the_bot() {
     bot.stop().await;
 }
 
+/// What teloxide alone cannot read — an entity type newer than it, a malformed entity, an
+/// unfamiliar forward origin — costs a message nothing but that part: the text is stored and
+/// answered, and a mention among unreadable entities still addresses the bot in a group.
+#[tokio::test]
+async fn a_message_with_parts_this_build_cannot_read_keeps_its_text() {
+    let (llm, tg, dir) = setup().await;
+    llm.fallback(openai_text("read you"));
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    let mut m = tg.private_message(100, "a spoiler from the future");
+    m["entities"] = json!([
+        {"type": "future_spoiler", "offset": 2, "length": 7},
+        {"type": "bold", "offset": -1, "length": 3},
+        {"type": "custom_emoji", "offset": 0, "length": 1},
+    ]);
+    tg.push_message(m);
+    let mut m = tg.private_message(100, "forwarded from somewhere new");
+    m["forward_origin"] = json!({"type": "a_new_origin", "date": now_secs()});
+    tg.push_message(m);
+    let mut m = tg.group_message(-1001, 100, "Ann", "@mneme_bot what now?");
+    m["entities"] = json!([
+        {"type": "mention", "offset": 0, "length": 10},
+        {"type": "date_time", "offset": 11, "length": 4, "unix_time": 5},
+    ]);
+    tg.push_message(m);
+    let sent = tg.wait_sent(3).await;
+    assert!(sent.iter().all(|s| s.visible() == "read you"), "{sent:?}");
+    let asked: Vec<String> = llm
+        .requests()
+        .iter()
+        .map(|r| r.message_texts().last().cloned().unwrap_or_default())
+        .collect();
+    assert_eq!(asked.len(), 3);
+    for text in [
+        "a spoiler from the future",
+        "forwarded from somewhere new",
+        "@mneme_bot what now?",
+    ] {
+        assert!(asked.iter().any(|a| a.contains(text)), "{text}: {asked:?}");
+    }
+    let stored: Vec<String> = stored_texts(&bot.bot.agent, "telegram:100")
+        .await
+        .into_iter()
+        .filter(|t| t != "read you")
+        .collect();
+    assert_eq!(
+        stored,
+        ["a spoiler from the future", "forwarded from somewhere new"]
+    );
+    bot.stop().await;
+}
+
 fn random_value(rng: &mut fastrand::Rng, depth: u32) -> serde_json::Value {
     match if depth == 0 {
         rng.u8(0..4)

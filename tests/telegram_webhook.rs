@@ -229,6 +229,26 @@ async fn unreadable_bodies_are_acknowledged_and_the_bot_goes_on() {
     bot.stop().await;
 }
 
+/// An update with an entity type newer than teloxide is stored and answered with its text
+/// (the webhook reads updates as polling does: `channels/telegram/lenient.rs`).
+#[tokio::test]
+async fn an_entity_this_build_cannot_read_does_not_cost_the_text() {
+    let (llm, tg, dir) = setup().await;
+    llm.script([openai_text("got it")]);
+    let (bot, hook) = webhook_bot(&llm, &tg, dir.path()).await;
+    let mut m = tg.private_message(100, "see the future");
+    m["entities"] = json!([{"type": "future_spoiler", "offset": 4, "length": 3}]);
+    assert_eq!(hook.deliver(&tg.update(m)).await, StatusCode::OK);
+    assert_eq!(
+        stored_texts(&bot.bot.agent, "telegram:100").await.first(),
+        Some(&"see the future".to_string())
+    );
+    let sent = tg.wait_sent(1).await;
+    assert_eq!(sent[0].visible(), "got it");
+    assert_eq!(llm.requests()[0].message_texts(), ["see the future"]);
+    bot.stop().await;
+}
+
 #[tokio::test]
 async fn a_quick_burst_in_one_chat_is_answered_in_order() {
     let (llm, tg, dir) = setup().await;

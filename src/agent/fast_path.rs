@@ -45,7 +45,10 @@ pub(super) async fn handle(
             "That is too long to remember as one fact ({chars} characters; the limit is {}). Say the essentials in a sentence or two.",
             crate::memories::MAX_MEMORY_CHARS
         ),
-        Err(MemoryError::Refused(Refusal::Content(r @ quality::Refusal::Secret(_)))) => {
+        Err(MemoryError::Refused(Refusal::Content(r @ quality::Refusal::Secret(kind)))) => {
+            // Nor in the chat's history: the model would read it on later turns.
+            let withheld = format!("[withheld: asked to remember something that looked like {}]", quality::with_article(kind));
+            agent.store().withhold_message_text(ctx.message_id, &withheld).await?;
             format!("I won't store that: {r}. Keep secrets in a password manager.")
         }
         // In a group, a memory reaches every member's answers: any member could otherwise

@@ -7,6 +7,22 @@ use super::{Agent, Reply, ReplyKind, TurnContext, prompt};
 use crate::llm::{ChatMessage, LlmRequest};
 use crate::store::{InjectionLog, Tokens};
 
+/// The longest answer delivered and kept, in characters (eight Telegram messages): a model
+/// that ignores `max_tokens` must not send a chat fifty messages.
+pub const MAX_ANSWER_CHARS: usize = 32_000;
+
+/// `text` (of `chars` characters) within [`MAX_ANSWER_CHARS`], saying where it was cut.
+fn capped(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(MAX_ANSWER_CHARS) {
+        None => text.to_string(),
+        Some((end, _)) => format!(
+            "{}\n\n[… the answer was cut here: {} more characters]",
+            &text[..end],
+            chars - MAX_ANSWER_CHARS
+        ),
+    }
+}
+
 /// A model turn's reply, with what it leaves to record (`Store::record_turn`, written with the
 /// answer in one transaction once the turn is over).
 pub(super) struct Turn {
@@ -76,8 +92,9 @@ async fn tool_loop(
                 tracing::warn!(chat = %ctx.key, error = %e, "LLM call failed");
                 return Reply {
                     text: format!(
-                        "Sorry, I couldn't get an answer: {}. Your message is saved; please try again in a moment.",
-                        e.user_summary()
+                        "Sorry, I couldn't get an answer: {}. Your message is saved; {}.",
+                        e.user_summary(),
+                        e.next_step()
                     ),
                     kind: ReplyKind::Error,
                 };
@@ -96,8 +113,13 @@ async fn tool_loop(
                     kind: ReplyKind::Error,
                 };
             }
+            let chars = text.chars().count();
+            if chars > MAX_ANSWER_CHARS {
+                tracing::warn!(chat = %ctx.key, model = %config.model, chars, "the model's answer was longer than the bot delivers; cut at {MAX_ANSWER_CHARS} characters");
+            }
+            // Delivered as it is kept (a NUL, which no backend keeps, as U+FFFD).
             return Reply {
-                text: text.to_string(),
+                text: crate::store::text(&capped(text, chars)).into_owned(),
                 kind: ReplyKind::Model,
             };
         }
@@ -133,12 +155,42 @@ async fn call(
 ) -> Result<crate::llm::LlmResponse, crate::llm::LlmError> {
     match deltas {
         Some(tx) => {
+            // What streams is what is delivered: no more than MAX_ANSWER_CHARS.
+            let mut room = MAX_ANSWER_CHARS;
             let mut sink = |piece: &str| {
+                let piece = match piece.char_indices().nth(room) {
+                    None => piece,
+                    Some((end, _)) => &piece[..end],
+                };
+                room -= piece.chars().count();
                 // A receiver that went away only means nobody watches the stream any more.
-                let _ = tx.send(piece.to_string());
+                if !piece.is_empty() {
+                    let _ = tx.send(piece.to_string());
+                }
             };
             agent.llm.complete_streaming(request, &mut sink).await
         }
         None => agent.llm.complete(request).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_cut_between_characters_and_say_so() {
+        assert_eq!(capped("short", 5), "short");
+        let exact = "é".repeat(MAX_ANSWER_CHARS);
+        assert_eq!(capped(&exact, MAX_ANSWER_CHARS), exact);
+        let long = "日".repeat(MAX_ANSWER_CHARS + 7);
+        let cut = capped(&long, MAX_ANSWER_CHARS + 7);
+        assert_eq!(
+            cut,
+            format!(
+                "{}\n\n[… the answer was cut here: 7 more characters]",
+                "日".repeat(MAX_ANSWER_CHARS)
+            )
+        );
     }
 }

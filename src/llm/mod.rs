@@ -161,6 +161,26 @@ impl LlmError {
             }
         }
     }
+
+    /// What the person asking can do about it, for the same reply: trying again helps with a
+    /// busy or unreachable provider, not with a refused key or an unknown model.
+    pub fn next_step(&self) -> &'static str {
+        match self {
+            Self::Status {
+                status: 401 | 403, ..
+            } => "the provider refuses the bot's API key, so this needs the bot's operator",
+            Self::Status { status: 404, .. } => {
+                "the provider does not know the bot's model or address, so this needs the bot's operator"
+            }
+            Self::Status {
+                status: 400 | 413 | 422,
+                ..
+            } => {
+                "the provider refused the request; a shorter message, or /reset to start afresh, may help"
+            }
+            _ => "please try again in a moment",
+        }
+    }
 }
 
 /// Called with each piece of text as a streaming answer arrives.

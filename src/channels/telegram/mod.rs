@@ -10,6 +10,7 @@
 
 mod format;
 mod incoming;
+mod lenient;
 mod polling;
 mod send;
 mod webhook;

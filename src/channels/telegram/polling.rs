@@ -4,13 +4,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::Serialize;
 use teloxide::RequestError;
 use teloxide::prelude::*;
+use teloxide::requests::{JsonRequest, Payload};
 use teloxide::types::AllowedUpdate;
 use tokio_util::sync::CancellationToken;
 
 use futures_util::future::join_all;
 
+use super::lenient::Lenient;
 use super::{CHANNEL, PERSISTENT_FAILURE, Shared, finish, line_up, next_backoff};
 use crate::channels::intake::{Acted, retry_until};
 use crate::channels::workers::ChatWorkers;
@@ -18,6 +21,35 @@ use crate::channels::workers::ChatWorkers;
 /// Seconds a getUpdates call waits for news (teloxide's client gives up after 17 s).
 const POLL_TIMEOUT_SECS: u32 = 10;
 const OFFSET_KEY: &str = "next_update_id";
+
+/// getUpdates, answered with updates read by [`Lenient`] (teloxide's own payload reads them
+/// strictly, losing a message's text to a part of it this build cannot read).
+#[derive(Serialize)]
+struct GetUpdates {
+    offset: i32,
+    timeout: u32,
+    allowed_updates: [AllowedUpdate; 2],
+}
+
+impl From<i32> for GetUpdates {
+    fn from(offset: i32) -> Self {
+        Self {
+            offset,
+            timeout: POLL_TIMEOUT_SECS,
+            allowed_updates: [AllowedUpdate::Message, AllowedUpdate::EditedMessage],
+        }
+    }
+}
+
+impl Payload for GetUpdates {
+    type Output = Vec<Lenient>;
+    const NAME: &'static str = "GetUpdates";
+
+    /// Long polling: the client waits at least this long for the answer.
+    fn timeout_hint(&self) -> Option<Duration> {
+        Some(Duration::from_secs(self.timeout.into()))
+    }
+}
 
 /// Removes a webhook left from `mode: webhook` (Telegram refuses getUpdates with 409 Conflict
 /// while one is set), keeping the updates it holds for getUpdates. A failure is only logged:
@@ -52,12 +84,7 @@ pub(super) async fn poll(
     let mut offset: i32 = saved.and_then(|v| v.parse().ok()).unwrap_or(0);
     let mut backoff = Duration::from_secs(1);
     loop {
-        let request = shared
-            .bot
-            .get_updates()
-            .offset(offset)
-            .timeout(POLL_TIMEOUT_SECS)
-            .allowed_updates([AllowedUpdate::Message, AllowedUpdate::EditedMessage]);
+        let request = JsonRequest::new(shared.bot.clone(), GetUpdates::from(offset));
         let result = tokio::select! {
             r = request.send() => r,
             () = shutdown.cancelled() => return,
@@ -66,13 +93,13 @@ pub(super) async fn poll(
             Ok(updates) => {
                 backoff = Duration::from_secs(1);
                 shared.agent.channel_status().connected(CHANNEL);
-                let Some(last) = updates.last().map(|u| u.id.0) else {
+                let Some(last) = updates.last().map(|u| u.0.id.0) else {
                     continue;
                 };
                 // Lined up in Telegram's order, then stored together (one transaction).
                 let lined: Vec<_> = updates
                     .into_iter()
-                    .filter_map(|u| line_up(shared, workers, u))
+                    .filter_map(|Lenient(u)| line_up(shared, workers, u))
                     .collect();
                 let acted = join_all(
                     lined

@@ -29,6 +29,7 @@ use teloxide::requests::Request as _;
 use teloxide::types::AllowedUpdate;
 use tokio_util::sync::CancellationToken;
 
+use super::lenient::Lenient;
 use super::{CHANNEL, PERSISTENT_FAILURE, Shared, next_backoff, on_update};
 use crate::channels::intake::Acted;
 use crate::channels::redact;
@@ -268,8 +269,8 @@ async fn handle(State(hook): State<Arc<Hook>>, request: Request) -> Response {
             return StatusCode::OK.into_response();
         }
     };
-    let update: Update = match serde_json::from_slice(&body) {
-        Ok(update) => update,
+    let update = match serde_json::from_slice::<Lenient>(&body) {
+        Ok(Lenient(update)) => update,
         Err(e) => {
             tracing::warn!(error = %e, bytes = body.len(), "telegram: a webhook request that is not an update was skipped");
             return StatusCode::OK.into_response();

@@ -59,23 +59,26 @@ pub enum Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Secret(kind) => {
-                let article = if *kind == "credentials" {
-                    ""
-                } else if kind.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {
-                    "an "
-                } else {
-                    "a "
-                };
-                write!(
-                    f,
-                    "it looks like {article}{kind} — secrets are never stored"
-                )
-            }
+            Self::Secret(kind) => write!(
+                f,
+                "it looks like {} — secrets are never stored",
+                with_article(kind)
+            ),
             Self::Instruction => {
                 f.write_str("it reads as an instruction to the assistant, not a fact")
             }
         }
+    }
+}
+
+/// A secret's kind as a phrase: "a password", "an API key", "credentials".
+pub fn with_article(kind: &str) -> String {
+    if kind == "credentials" {
+        kind.to_string()
+    } else if kind.starts_with(['a', 'e', 'i', 'o', 'u', 'A', 'E', 'I', 'O', 'U']) {
+        format!("an {kind}")
+    } else {
+        format!("a {kind}")
     }
 }
 
