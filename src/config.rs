@@ -550,6 +550,11 @@ impl Config {
         }
     }
 
+    /// The database [`Self::database_url`] names.
+    pub fn backend(&self) -> crate::base::Backend {
+        crate::base::Backend::of_url(&self.database_url())
+    }
+
     /// [`Self::database_url`] fit to print: a password in it shows as `***`.
     pub fn database_url_for_display(&self) -> String {
         redact_url_password(&self.database_url())

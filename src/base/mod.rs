@@ -2,9 +2,11 @@
 //! category, scope and row) and small pure helpers. It imports nothing of the crate, so any
 //! module may import it.
 
+mod backend;
 mod chat;
 mod memory;
 pub mod suggest;
 
+pub use backend::Backend;
 pub use chat::{BadChatKey, CHANNELS, ChatKey};
 pub use memory::{Category, MemoryRow, MemoryScope, Source};

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use sqlx::ConnectOptions;
 
+use crate::base::Backend;
 use crate::config::{Config, redact_url_password};
 
 /// How long the check waits for a PostgreSQL server to take the connection.
@@ -43,7 +44,7 @@ pub async fn run(path: &Path) -> ExitCode {
 /// SQLite needs no check (its file is made at start). The error never shows the password.
 async fn reach_postgres(config: &Config) -> Result<(), String> {
     let url = config.database_url();
-    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+    if config.backend() == Backend::Sqlite {
         return Ok(());
     }
     let shown = redact_url_password(&url);
@@ -90,10 +91,9 @@ fn hide_password(text: &str, url: &str) -> String {
 }
 
 fn percent_decode(s: &str) -> String {
-    url::form_urlencoded::parse(format!("p={}", s.replace('+', "%2B")).as_bytes())
-        .next()
-        .map(|(_, v)| v.into_owned())
-        .unwrap_or_default()
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 #[cfg(test)]

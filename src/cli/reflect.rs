@@ -79,14 +79,22 @@ fn print(report: &PassReport) {
     if report.chats.is_empty() {
         println!("Nothing to reflect: no chat is due.");
     } else {
+        // As wide as the longest chat key (web chats' run to 40 characters).
+        let cw = report
+            .chats
+            .iter()
+            .map(|c| c.chat.to_string().chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(4);
         println!(
-            "{:<28} {:>8} {:>9} {:>8} {:>7} {:>10} {:>7}  RESULT",
+            "{:<cw$} {:>8} {:>9} {:>8} {:>7} {:>10} {:>7}  RESULT",
             "CHAT", "MESSAGES", "EXTRACTED", "INSERTED", "UPDATED", "SUPERSEDED", "SKIPPED"
         );
         for c in &report.chats {
             let s = &c.stats;
             println!(
-                "{:<28} {:>8} {:>9} {:>8} {:>7} {:>10} {:>7}  {}",
+                "{:<cw$} {:>8} {:>9} {:>8} {:>7} {:>10} {:>7}  {}",
                 c.chat.to_string(),
                 s.messages_read,
                 s.extracted,

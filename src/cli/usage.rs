@@ -9,15 +9,31 @@ pub async fn run(store: &Store) -> anyhow::Result<ExitCode> {
     if rows.is_empty() {
         println!("No LLM calls recorded yet.");
     } else {
+        const BACKGROUND: &str = "(background)";
+        let chat = |r: &crate::store::UsageRow| r.chat.as_deref().unwrap_or(BACKGROUND).to_string();
+        let model = |r: &crate::store::UsageRow| format!("{} ({})", r.model, r.provider);
+        // Columns as wide as their longest value: chat keys run to 40 characters (web chats).
+        let cw = rows
+            .iter()
+            .map(|r| chat(r).chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(4);
+        let mw = rows
+            .iter()
+            .map(|r| model(r).chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(5);
         println!(
-            "{:<28} {:<24} {:<10} {:>7} {:>12} {:>12}",
+            "{:<cw$} {:<mw$} {:<10} {:>7} {:>12} {:>12}",
             "CHAT", "MODEL", "PURPOSE", "CALLS", "IN TOKENS", "OUT TOKENS"
         );
         for r in &rows {
             println!(
-                "{:<28} {:<24} {:<10} {:>7} {:>12} {:>12}",
-                r.chat.as_deref().unwrap_or("(background)"),
-                format!("{} ({})", r.model, r.provider),
+                "{:<cw$} {:<mw$} {:<10} {:>7} {:>12} {:>12}",
+                chat(r),
+                model(r),
                 r.purpose,
                 r.calls,
                 r.input_tokens,

@@ -73,8 +73,7 @@ pub fn describe(c: &Config) -> Vec<String> {
             c.lifecycle_schedule.trim()
         )
     });
-    let postgres = c.database_url.trim().starts_with("postgres");
-    out.push(if postgres {
+    out.push(if c.backend() == crate::base::Backend::Postgres {
         "backup: not by Mneme on PostgreSQL (backup_schedule is not used): back it up with pg_dump"
             .into()
     } else if c.backup_schedule.trim().is_empty() {

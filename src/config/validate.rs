@@ -157,7 +157,7 @@ fn database_url_problem(url: &str) -> Option<String> {
         return None;
     }
     let shown = crate::config::redact_url_password(url);
-    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+    if crate::base::Backend::of_url(url) != crate::base::Backend::Postgres {
         return Some(format!(
             "`{shown}` is not a database this build opens: {FORMS}"
         ));

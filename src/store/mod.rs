@@ -32,6 +32,8 @@ use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqliteSynchronous};
 
+/// Which database a URL names: the store opens either.
+pub use crate::base::Backend;
 pub use chats::{ChatRow, SessionId};
 pub use console::ChatSummary;
 pub use events::EventKind;
@@ -157,24 +159,6 @@ pub struct Store {
     inline: Option<std::sync::Arc<inline::InlineWriter>>,
     /// `sqlite::memory:`: the temporary directory of its database, removed with the last clone.
     _scratch: Option<std::sync::Arc<tempfile::TempDir>>,
-}
-
-/// Which database a `database_url` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    Sqlite,
-    Postgres,
-}
-
-impl Backend {
-    /// The backend of `url`: `postgres://` / `postgresql://` or SQLite (`sqlite:…`).
-    pub fn of_url(url: &str) -> Self {
-        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            Self::Postgres
-        } else {
-            Self::Sqlite
-        }
-    }
 }
 
 /// Checks that `path` is a sound Mneme database: SQLite's `PRAGMA integrity_check` says ok

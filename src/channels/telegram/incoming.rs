@@ -11,6 +11,10 @@ use crate::store::now_ms;
 
 pub(super) fn classify(shared: &Shared, m: &Message) -> Decision {
     let Some(from) = m.from.as_ref() else {
+        tracing::debug!(
+            chat = m.chat.id.0,
+            "telegram: a message without a sender (a channel's post) ignored"
+        );
         return Decision::Ignore;
     };
     if from.is_bot {
