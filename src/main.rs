@@ -22,8 +22,10 @@ fn main() -> ExitCode {
 async fn run() -> ExitCode {
     let cli = mneme::cli::Cli::parse();
     // Logs go to stderr so `mneme chat` and `--json` output stay clean on stdout.
+    // serenity's gateway shard says at `warn` when it drops an event it cannot read: the only
+    // trace such a message would leave. Its lines name the error, never the message.
     let default = match cli.command {
-        mneme::cli::Command::Start => "mneme=info",
+        mneme::cli::Command::Start => "mneme=info,serenity::gateway::shard=warn",
         _ => "mneme=warn",
     };
     tracing_subscriber::fmt()

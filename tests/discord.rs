@@ -624,6 +624,57 @@ async fn rate_limits_and_server_errors_are_survived() {
     bot.stop().await;
 }
 
+/// An answer Discord refuses for good (a 4xx: here a user who takes no DMs from the bot) is
+/// kept, and its message is done with: asking the model again would only be refused again.
+#[tokio::test]
+async fn an_answer_refused_for_good_is_not_owed() {
+    let (llm, dc, dir) = setup().await;
+    llm.script([openai_text("you will not see this")]);
+    dc.fail_next("POST", "messages", 403);
+    let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
+    dc.say(D::ALLOWED, 7, "bob", "<@9000> are you there?");
+    let agent = bot.bot.agent.clone();
+    eventually("the refused answer kept", || {
+        let agent = agent.clone();
+        async move {
+            let texts = stored_texts(&agent, &format!("discord:{}", D::ALLOWED)).await;
+            texts.last().map(String::as_str) == Some("you will not see this")
+        }
+    })
+    .await;
+    wait_nothing_owed(&agent, "discord").await;
+    assert_eq!(dc.calls("POST /channels/100/messages"), 1, "not sent again");
+    assert_eq!(llm.request_count(), 1);
+    bot.stop().await;
+}
+
+/// A person's reply quoting another bot's message built with component kinds newer than
+/// serenity 0.12 (Discord's 2025 "components v2": a container of text displays) is read and
+/// answered: serenity reads components leniently, so the message is not lost to them.
+#[tokio::test]
+async fn a_reply_quoting_newer_components_is_read() {
+    let (llm, dc, dir) = setup().await;
+    llm.fallback(openai_text("answered"));
+    let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
+    let mut card = dc.guild_message(D::ALLOWED, 55, "otherbot", "");
+    card["author"]["bot"] = json!(true);
+    card["flags"] = json!(1 << 15);
+    card["components"] =
+        json!([{"type": 17, "components": [{"type": 10, "content": "Poll results"}]}]);
+    dc.reply(&card, 7, "bob", "<@9000> what do you make of this?");
+    dc.say(D::ALLOWED, 7, "bob", "<@9000> and now?");
+    dc.wait_posted(2).await;
+    let asked: Vec<String> = llm
+        .requests()
+        .iter()
+        .map(|r| r.message_texts().last().cloned().unwrap_or_default())
+        .collect();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert!(asked[0].ends_with("what do you make of this?"), "{asked:?}");
+    assert!(asked[1].ends_with("and now?"), "{asked:?}");
+    bot.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_daemon_serves_discord_and_stops_on_sigterm() {
     let (llm, dc, dir) = setup().await;

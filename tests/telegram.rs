@@ -257,8 +257,9 @@ async fn rate_limits_and_server_errors_are_survived() {
 }
 
 /// An answer goes out first; then its records (the answer, the model's tokens) are written
-/// with its delivered mark, in one write. An answer Telegram refuses is kept all the same,
-/// and its message stays owed.
+/// with its delivered mark, in one write. An answer Telegram refuses is kept all the same:
+/// refused for good (the bot blocked), its message is done with — asking the model again
+/// would only be refused again; refused otherwise (here the token), its message stays owed.
 #[tokio::test]
 async fn an_answer_is_recorded_with_its_delivery() {
     let (llm, tg, dir) = setup().await;
@@ -284,15 +285,28 @@ async fn an_answer_is_recorded_with_its_delivery() {
     };
     eventually("the refused answer kept", refused).await;
     assert_eq!(tg.calls("sendMessage").len(), 2);
+    wait_nothing_owed(&agent, "telegram").await;
+
+    llm.script([openai_text("third answer")]);
+    tg.fail_next_with("sendMessage", 401, "Unauthorized");
+    tg.private_text(100, "three");
+    let kept = || {
+        let agent = agent.clone();
+        async move {
+            let texts = stored_texts(&agent, "telegram:100").await;
+            texts.last().map(String::as_str) == Some("third answer")
+        }
+    };
+    eventually("the undelivered answer kept", kept).await;
     let owed = agent.awaiting_reply("telegram", 0).await.unwrap();
     assert_eq!(
         owed.len(),
         1,
-        "the refused answer's message is owed: {owed:?}"
+        "the undelivered answer's message is owed: {owed:?}"
     );
     let usage = agent.store().usage_by_chat(None).await.unwrap();
     let calls: i64 = usage.iter().map(|u| u.calls).sum();
-    assert_eq!(calls, 2, "both turns' tokens recorded: {usage:?}");
+    assert_eq!(calls, 3, "every turn's tokens recorded: {usage:?}");
     bot.stop().await;
 }
 

@@ -69,6 +69,27 @@ pub async fn reply_text(
     Some(delivery)
 }
 
+/// How sending a reply (or one of its chunks) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sent {
+    Delivered,
+    /// Not delivered for now (the network, the platform's server errors, rate limits past the
+    /// attempts): the message stays owed, to be answered again after a restart or by another
+    /// replica.
+    Failed,
+    /// Refused for good: the bot was blocked or removed, the chat is gone, it may not post
+    /// there. Asking the model again would only be refused again, so the message is done
+    /// with (the answer is kept in the chat's history all the same).
+    Refused,
+}
+
+impl Sent {
+    /// True when the message is done with: delivered, or refused for good.
+    pub fn done(self) -> bool {
+        self != Self::Failed
+    }
+}
+
 /// How long a delivered answer's record is retried (the database busy: another process's long
 /// write, such as an import) before it is left; then the answer may be given again after a
 /// restart. Meanwhile the chat's next answers wait, as they would for the database anyway.
@@ -80,12 +101,13 @@ impl Delivery {
         self.answer.as_ref().map_or(TURN_FAILED, |a| &a.reply.text)
     }
 
-    /// Writes what the turn left (its answer, usage and injection) and, when the reply was
-    /// `delivered`, marks `pending` replied in the same write, retrying while the database is
-    /// busy: a delivery not recorded would be answered again after a restart. Not delivered,
-    /// the message stays owed and the records are written once (an error is logged).
-    pub async fn finish(self, agent: &Agent, pending: &Pending, delivered: bool) {
-        if !delivered {
+    /// Writes what the turn left (its answer, usage and injection) and, when the message is
+    /// `done` with (its reply delivered, or refused for good: [`Sent::done`]), marks `pending`
+    /// replied in the same write, retrying while the database is busy: a delivery not
+    /// recorded would be answered again after a restart. Otherwise the message stays owed and
+    /// the records are written once (an error is logged).
+    pub async fn finish(self, agent: &Agent, pending: &Pending, done: bool) {
+        if !done {
             if let Some(answer) = &self.answer
                 && let Err(e) = agent.delivered(pending, answer, false).await
             {

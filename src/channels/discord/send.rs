@@ -14,7 +14,7 @@ use serenity::model::id::{ChannelId, MessageId};
 use super::Shared;
 use crate::agent::Pending;
 use crate::channels::split::{char_len, split_message};
-use crate::channels::turn::reply_text;
+use crate::channels::turn::{Sent, reply_text};
 
 /// Discord's limit: 2000 Unicode scalar values per message (serenity refuses more).
 pub const CHUNK_LIMIT: usize = 2000;
@@ -40,19 +40,22 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         .filter(|_| pending.is_group)
         .and_then(parse_id)
         .map(MessageId::from);
-    let mut delivered = true;
+    let mut sent = Sent::Delivered;
     for (i, chunk) in split_message(delivery.text(), CHUNK_LIMIT, char_len)
         .iter()
         .enumerate()
     {
         let reply_to = if i == 0 { reply_to } else { None };
-        if !send_chunk(shared, channel, chunk, reply_to).await {
-            delivered = false;
+        sent = send_chunk(shared, channel, chunk, reply_to).await;
+        if sent != Sent::Delivered {
             break;
         }
     }
+    if sent == Sent::Refused {
+        tracing::warn!(chat = %pending.chat, "discord: the answer was refused for good; the message is done with, not answered again");
+    }
     timeline!(pending.chat.external_id, "sent");
-    delivery.finish(&shared.agent, pending, delivered).await;
+    delivery.finish(&shared.agent, pending, sent.done()).await;
     timeline!(pending.chat.external_id, "recorded");
 }
 
@@ -79,13 +82,13 @@ fn no_pings(replying: bool) -> CreateAllowedMentions {
     CreateAllowedMentions::new().replied_user(replying)
 }
 
-/// Sends one chunk; returns whether it was delivered.
+/// Sends one chunk.
 async fn send_chunk(
     shared: &Shared,
     channel: ChannelId,
     chunk: &str,
     reply_to: Option<MessageId>,
-) -> bool {
+) -> Sent {
     for attempt in 1..=ATTEMPTS {
         let mut message = CreateMessage::new()
             .content(chunk)
@@ -97,8 +100,12 @@ async fn send_chunk(
             message = message.reference_message(reference);
         }
         let error = match channel.send_message(&*shared.http, message).await {
-            Ok(_) => return true,
+            Ok(_) => return Sent::Delivered,
             Err(e) => e,
+        };
+        let status = match &error {
+            serenity::Error::Http(HttpError::UnsuccessfulRequest(r)) => Some(r.status_code),
+            _ => None,
         };
         let retry = match &error {
             // serenity's rate limiter waits out 429s by itself; with a proxy base it is off, and
@@ -111,14 +118,20 @@ async fn send_chunk(
         };
         if !retry {
             tracing::error!(%channel, error = %shared.redact(&error), "discord: message refused");
-            return false;
+            // Discord's 4xx refuse the message itself (no access to the channel, a user who
+            // takes no DMs from the bot, a channel gone); a refused token (401) is the
+            // operator's to fix, with the message owed meanwhile.
+            return match status {
+                Some(s) if s.is_client_error() && s.as_u16() != 401 => Sent::Refused,
+                _ => Sent::Failed,
+            };
         }
         if attempt == ATTEMPTS {
             tracing::error!(%channel, error = %shared.redact(&error), "discord: giving up on a message after {ATTEMPTS} attempts");
-            return false;
+            return Sent::Failed;
         }
         tracing::warn!(%channel, attempt, error = %shared.redact(&error), "discord: sending failed; retrying");
         tokio::time::sleep(Duration::from_secs(1 << (attempt - 1))).await;
     }
-    false
+    Sent::Failed
 }

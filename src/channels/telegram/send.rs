@@ -11,7 +11,7 @@ use teloxide::{ApiError, RequestError};
 use super::{Shared, format};
 use crate::agent::Pending;
 use crate::channels::split::{split_message, utf16_len};
-use crate::channels::turn::reply_text;
+use crate::channels::turn::{Sent, reply_text};
 
 /// Telegram's limit is 4096 UTF-16 units of visible text; markdown markers only shrink when
 /// rendered, so chunks of this many raw units always fit.
@@ -43,7 +43,7 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         .filter(|_| pending.is_group)
         .and_then(|id| id.parse::<i32>().ok())
         .map(MessageId);
-    let mut delivered = true;
+    let mut sent = Sent::Delivered;
     for (i, chunk) in split_message(delivery.text(), CHUNK_LIMIT, utf16_len)
         .iter()
         .enumerate()
@@ -53,13 +53,16 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
             thread,
             reply_to: if i == 0 { reply_to } else { None },
         };
-        if !send_chunk(shared, &target, chunk).await {
-            delivered = false;
+        sent = send_chunk(shared, &target, chunk).await;
+        if sent != Sent::Delivered {
             break;
         }
     }
+    if sent == Sent::Refused {
+        tracing::warn!(chat = %pending.chat, "telegram: the answer was refused for good; the message is done with, not answered again");
+    }
     timeline!(pending.chat.external_id, "sent");
-    delivery.finish(&shared.agent, pending, delivered).await;
+    delivery.finish(&shared.agent, pending, sent.done()).await;
     timeline!(pending.chat.external_id, "recorded");
 }
 
@@ -82,8 +85,7 @@ async fn keep_typing(bot: Bot, chat_id: ChatId, thread: Option<ThreadId>) -> Inf
 }
 
 /// Sends one chunk as HTML, falling back to plain text if Telegram rejects the markup.
-/// Returns whether it was delivered.
-async fn send_chunk(shared: &Shared, target: &Target, chunk: &str) -> bool {
+async fn send_chunk(shared: &Shared, target: &Target, chunk: &str) -> Sent {
     let html = format::to_html(chunk);
     let mut as_html = true;
     for attempt in 1..=ATTEMPTS {
@@ -102,7 +104,7 @@ async fn send_chunk(shared: &Shared, target: &Target, chunk: &str) -> bool {
             });
         }
         let wait = match req.await {
-            Ok(_) => return true,
+            Ok(_) => return Sent::Delivered,
             Err(RequestError::Api(ApiError::CantParseEntities(_))) if as_html => {
                 tracing::debug!("telegram: HTML rejected, sending plain text");
                 as_html = false;
@@ -114,8 +116,12 @@ async fn send_chunk(shared: &Shared, target: &Target, chunk: &str) -> bool {
                 Duration::from_secs(1 << attempt.min(4))
             }
             Err(e) => {
-                tracing::error!(error = %shared.redact(&e), "telegram: sendMessage refused");
-                return false;
+                tracing::error!(chat = target.chat_id.0, error = %shared.redact(&e), "telegram: sendMessage refused");
+                return if refused_for_good(&e) {
+                    Sent::Refused
+                } else {
+                    Sent::Failed
+                };
             }
         };
         tokio::time::sleep(wait.min(Duration::from_secs(60))).await;
@@ -124,7 +130,23 @@ async fn send_chunk(shared: &Shared, target: &Target, chunk: &str) -> bool {
         chat = target.chat_id.0,
         "telegram: giving up on a message after {ATTEMPTS} attempts"
     );
-    false
+    Sent::Failed
+}
+
+/// True when Telegram refuses the message itself — its answers "Bad Request: …" (400: the
+/// chat is gone, the text is empty…) and "Forbidden: …" (403: the bot was blocked or removed)
+/// — so that sending it again, or asking the model again, would be refused again. Not a
+/// refused token (the operator fixes it; the message is owed meanwhile), nor Telegram's own
+/// server errors, which teloxide also reports as API errors.
+fn refused_for_good(e: &RequestError) -> bool {
+    match e {
+        RequestError::Api(ApiError::InvalidToken) => false,
+        RequestError::Api(ApiError::Unknown(description)) => {
+            description.starts_with("Bad Request") || description.starts_with("Forbidden")
+        }
+        RequestError::Api(_) => true,
+        _ => false,
+    }
 }
 
 /// A plain notice outside any turn (stranger notice, "text only").

@@ -45,6 +45,8 @@ fn before(
             r.headers_mut().insert("retry-after", "1".parse().unwrap());
             r
         }
+        // what Discord says to a bot a user takes no DMs from
+        403 => error(403, 50007, "Cannot send messages to this user"),
         status => error(status, 0, "Internal Server Error"),
     })
 }
