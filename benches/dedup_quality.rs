@@ -226,11 +226,12 @@ fn main() {
         Wrapper(&plain[i]).to_string()
     });
 
-    // the veto of a model's duplicate claim: how often a difference is proven, and how often a
-    // same-fact pair is wrongly "proven" different (a merge the model got right, refused)
+    // the veto of a model's duplicate claim (no embeddings): how often a different-fact pair is
+    // vetoed, and how often a same-fact pair is (a merge the model got right, refused: a
+    // duplicate kept, the price of never losing a fact on the model's word)
     let proofs: Vec<Option<identity::Reason>> = pairs
         .iter()
-        .map(|p| identity::proves_different(&p.a, &p.b))
+        .map(|p| identity::vetoes_claim(&p.a, &p.b, None))
         .collect();
     let proven = |same: bool| {
         pairs
@@ -240,8 +241,8 @@ fn main() {
             .count()
     };
     println!(
-        "\n== proves_different (the veto of a model's duplicate claim)\n  different-fact pairs proven \
-         different: {} of {}\n  same-fact pairs wrongly proven different: {} of {}",
+        "\n== vetoes_claim (the veto of a model's duplicate claim, no embeddings)\n  different-fact \
+         pairs vetoed: {} of {}\n  same-fact pairs vetoed: {} of {}",
         proven(false),
         pairs.len() - same,
         proven(true),

@@ -30,16 +30,13 @@ pub fn backups_dir(config: &Config) -> PathBuf {
 
 /// The SQLite file of `config`, or an error when the database is not a SQLite file.
 fn database_file(config: &Config) -> anyhow::Result<PathBuf> {
-    let url = config.database_url();
-    url.strip_prefix("sqlite://")
-        .map(|p| PathBuf::from(p.split('?').next().unwrap_or(p)))
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "backup and restore work on a SQLite database file; database_url is `{}` \
+    config.sqlite_file().ok_or_else(|| {
+        anyhow::anyhow!(
+            "backup and restore work on a SQLite database file; database_url is `{}` \
                  (back up PostgreSQL with pg_dump, restore with pg_restore)",
-                config.database_url_for_display()
-            )
-        })
+            config.database_url_for_display()
+        )
+    })
 }
 
 /// Makes one backup now and rotates; returns its folder.

@@ -550,6 +550,15 @@ impl Config {
         }
     }
 
+    /// The SQLite file [`Self::database_url`] names (`sqlite://PATH`), if it names one: not
+    /// PostgreSQL, nor SQLite in memory.
+    pub fn sqlite_file(&self) -> Option<PathBuf> {
+        let url = self.database_url();
+        let path = url.strip_prefix("sqlite://")?;
+        let path = path.split('?').next().unwrap_or(path);
+        (!path.is_empty() && path != ":memory:").then(|| PathBuf::from(path))
+    }
+
     /// The database [`Self::database_url`] names.
     pub fn backend(&self) -> crate::base::Backend {
         crate::base::Backend::of_url(&self.database_url())

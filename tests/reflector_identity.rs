@@ -2,7 +2,8 @@
 //! (another subject, another object in the same slot, another number, time, named entity, an
 //! opposite or different relation, Chinese too) is kept apart, each kind of paraphrase is
 //! merged into the memory it repeats; the model's `duplicate_of` is taken unless the facts are
-//! provably different; the merge shows in the memory's history.
+//! provably different or each says something the other does not (an instrument no word table
+//! knows); the merge shows in the memory's history.
 
 mod support;
 
@@ -41,6 +42,11 @@ const DIFFERENT: &[(&str, &str, &str)] = &[
         "opposite",
         "Alice's favourite food is sushi",
         "Alice's least favourite food is sushi",
+    ),
+    (
+        "unlisted slot",
+        "Bob plays the cello on weekends",
+        "Bob plays the bassoon on weekends",
     ),
     ("zh slot", "用户的狗叫旺财", "用户的猫叫旺财"),
     ("zh number", "用户有两个孩子", "用户有三个孩子"),

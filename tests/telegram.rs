@@ -256,6 +256,35 @@ async fn rate_limits_and_server_errors_are_survived() {
     bot.stop().await;
 }
 
+/// Telegram's trouble on sending — a proxy's page while it restarts, then its own 502 — is
+/// retried with backoff for minutes, not a few attempts: the answer arrives, once, at the
+/// fifth. (Backoff 1 + 2 + 4 + 8 s, and teloxide waits 10 s after a server error.)
+#[tokio::test]
+async fn a_telegram_restart_while_sending_is_waited_out() {
+    let (llm, tg, dir) = setup().await;
+    llm.script([openai_text("made it")]);
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    tg.answer_html("sendMessage", 3);
+    tg.fail_next("sendMessage", 502, None);
+    tg.private_text(100, "are you there?");
+    // about 25 s: longer than the helpers' usual deadline
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(90);
+    while !tg.sent().iter().any(|s| s.visible() == "made it") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no answer after the restart"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        tg.calls("sendMessage").len(),
+        5,
+        "delivered at the fifth attempt"
+    );
+    wait_nothing_owed(&bot.bot.agent, "telegram").await;
+    bot.stop().await;
+}
+
 /// An answer goes out first; then its records (the answer, the model's tokens) are written
 /// with its delivered mark, in one write. An answer Telegram refuses is kept all the same:
 /// refused for good (the bot blocked), its message is done with — asking the model again

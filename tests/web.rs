@@ -504,6 +504,19 @@ async fn mneme_start_serves_the_web_chat_alone_and_stops_cleanly() {
     assert!(run.stderr.contains("channels.web.port"), "{}", run.stderr);
     assert!(run.stderr.contains("already in use"), "{}", run.stderr);
 
+    // A second daemon on the same SQLite data, on another port, is refused too: both would
+    // answer, reflect and back up. (On PostgreSQL that is a replica.)
+    if !support::postgres::enabled() {
+        let config3 = write_config(other.path(), &web_only_yaml(&llm, dir.path(), free_port()));
+        let run = mneme(&config3, &["start"], "").await;
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(
+            run.stderr.contains("another `mneme start` (pid "),
+            "{}",
+            run.stderr
+        );
+    }
+
     // What the container's HEALTHCHECK runs.
     let check = mneme(&config, &["healthcheck"], "").await;
     assert_eq!(check.code, 0, "{}", check.stderr);

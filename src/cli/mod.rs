@@ -3,6 +3,7 @@
 mod check;
 mod healthcheck;
 mod init;
+mod instance;
 mod memory;
 mod print;
 mod reflect;
@@ -199,6 +200,8 @@ async fn chat_in_terminal(config: Arc<Config>, chat: String) -> anyhow::Result<E
 }
 
 async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
+    // Held until this returns: one daemon per SQLite database.
+    let _instance = instance::claim(&config)?;
     let ch = &config.channels;
     let mut channels: Vec<Box<dyn Channel>> = Vec::new();
     if ch.web.enabled {

@@ -122,7 +122,7 @@ pub fn judge(new: &str, stored: &str, cosine: Option<f32>) -> Verdict {
     let cosine = cosine.filter(|_| !new.chars().chain(stored.chars()).any(is_cjk));
     match compare(&read(new), &read(stored)) {
         Outcome::Different(r) => Verdict::Different(r),
-        Outcome::Unsure(r) => Verdict::Unsure(r),
+        Outcome::Unsure(r) | Outcome::UnsureSwapped(r, ..) => Verdict::Unsure(r),
         Outcome::Equal => Verdict::Same(Reason::SameWords),
         Outcome::Extra { words, shared } => match cosine {
             Some(c) if c < VETO_COSINE => Verdict::Unsure(Reason::LowCosine(c)),
@@ -140,12 +140,33 @@ pub fn judge(new: &str, stored: &str, cosine: Option<f32>) -> Verdict {
     }
 }
 
-/// A difference that proves two facts different whatever anyone says (used to veto a model's
-/// `duplicate_of` claim): `Some(reason)` when provably different.
+/// A difference that proves two facts different whatever anyone says: `Some(reason)` when
+/// provably different.
 pub fn proves_different(a: &str, b: &str) -> Option<Reason> {
     match compare(&read(a), &read(b)) {
         Outcome::Different(r) => Some(r),
         _ => None,
+    }
+}
+
+/// Why a model's claim that `new` states the stored fact again may not be taken, if it may
+/// not: the two are provably different, or each says something the other does not ("plays the
+/// cello" / "plays the bassoon", two instruments no word table knows) with no embedding
+/// (`cosine`, as for [`judge`]) to vouch for a rewording. A merge keeps one wording, so taking
+/// the claim there would lose the other's words — a lost fact, where refusing it costs at most
+/// a duplicate. One side adding words to what both say loses nothing (the more specific
+/// wording is kept), so the model may decide that.
+pub fn vetoes_claim(new: &str, stored: &str, cosine: Option<f32>) -> Option<Reason> {
+    let cosine = cosine.filter(|_| !new.chars().chain(stored.chars()).any(is_cjk));
+    match compare(&read(new), &read(stored)) {
+        Outcome::Different(r) => Some(r),
+        Outcome::Swapped { a, b, single } => match cosine {
+            Some(c) if c >= if single { SWAP_COSINE } else { REWORDED_COSINE } => None,
+            _ => Some(Reason::OtherWords(a, b)),
+        },
+        Outcome::UnsureSwapped(_, a, b) => Some(Reason::OtherWords(a, b)),
+        Outcome::Unsure(r @ Reason::OtherWords(..)) => Some(r),
+        Outcome::Unsure(_) | Outcome::Equal | Outcome::Extra { .. } => None,
     }
 }
 
@@ -163,6 +184,8 @@ pub fn more_specific<'a>(a: &'a str, b: &'a str) -> &'a str {
 enum Outcome {
     Different(Reason),
     Unsure(Reason),
+    /// Unsure for the reason given, and each side has words the other lacks besides.
+    UnsureSwapped(Reason, String, String),
     Equal,
     /// One side adds benign `words` to the `shared` terms both have.
     Extra {
@@ -360,14 +383,18 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
         rest_a.clear();
         rest_b.clear();
     }
-    if let Some(r) = soft {
-        return Outcome::Unsure(r);
-    }
     let shown = |ts: &[&parse::Term]| {
         let mut words: Vec<&str> = ts.iter().map(|t| t.shown.as_str()).collect();
         words.dedup();
         words.join(" ")
     };
+    if let Some(r) = soft {
+        // words on each side besides: merging on anyone's word would lose one side's
+        if !rest_a.is_empty() && !rest_b.is_empty() {
+            return Outcome::UnsureSwapped(r, shown(&rest_a), shown(&rest_b));
+        }
+        return Outcome::Unsure(r);
+    }
     let shared = a.terms.iter().filter(|t| b.has(&t.key)).count()
         + a.markers
             .iter()

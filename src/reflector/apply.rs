@@ -6,8 +6,10 @@
 //! on `memory::identity`): similarity only proposes candidates — rows sharing terms (the term
 //! index) and, when the facts were embedded, the nearest stored vectors (looked up before the
 //! transaction began, so the write lock is never held while vectors load). The model's
-//! `duplicate_of` is taken unless the local decision proves the two facts different; when it
-//! says nothing, the local decision alone merges, and only on a proven "same".
+//! `duplicate_of` is taken unless the local decision vetoes it (`identity::vetoes_claim`: the
+//! facts are provably different, or each says something the other does not, so a merge would
+//! lose words); when it says nothing, the local decision alone merges, and only on a proven
+//! "same".
 
 use super::attribute::Provenance;
 use super::gate::CleanFact;
@@ -158,11 +160,11 @@ async fn same_as_stored(
         .filter(|id| Some(*id) != fact.supersedes_id)
     {
         let claimed = match candidates.iter().find(|(m, _)| m.id == id) {
-            Some((m, _)) => Some(m.clone()),
-            None => tx.active_chat_memory(id).await?,
+            Some((m, cosine)) => Some((m.clone(), *cosine)),
+            None => tx.active_chat_memory(id).await?.map(|m| (m, None)),
         };
-        if let Some(m) = claimed {
-            match identity::proves_different(&fact.content, &m.content) {
+        if let Some((m, cosine)) = claimed {
+            match identity::vetoes_claim(&fact.content, &m.content, cosine) {
                 None => return Ok(Some((m, "the model said duplicate_of".into()))),
                 Some(why) => tracing::debug!(memory = id, %why, "duplicate_of vetoed: kept apart"),
             }

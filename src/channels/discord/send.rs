@@ -4,7 +4,7 @@
 use std::convert::Infallible;
 use std::num::NonZeroU64;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serenity::builder::{CreateAllowedMentions, CreateMessage};
 use serenity::http::{Http, HttpError};
@@ -20,8 +20,14 @@ use crate::channels::turn::{Sent, reply_text};
 pub const CHUNK_LIMIT: usize = 2000;
 /// Discord shows "typing…" for about 10 s; refresh a little sooner.
 const TYPING_EVERY: Duration = Duration::from_secs(8);
-/// Attempts per chunk on rate limits, server errors and network errors.
-const ATTEMPTS: u32 = 4;
+/// How long a part of an answer is retried through rate limits, Discord's server errors and
+/// the network's before the answer is left owed (to be answered again at the next start, or by
+/// another replica).
+const ANSWER_WITHIN: Duration = Duration::from_secs(300);
+/// How long a notice outside any turn is retried: it holds up the intake meanwhile.
+const NOTICE_WITHIN: Duration = Duration::from_secs(10);
+/// The longest wait between two attempts.
+const MAX_BACKOFF: Duration = Duration::from_secs(60);
 
 /// Runs the turn for `pending` and delivers the answer; marks it replied once delivered.
 pub(super) async fn answer(shared: &Shared, pending: &Pending) {
@@ -46,7 +52,7 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
         .enumerate()
     {
         let reply_to = if i == 0 { reply_to } else { None };
-        sent = send_chunk(shared, channel, chunk, reply_to).await;
+        sent = send_chunk(shared, channel, chunk, reply_to, ANSWER_WITHIN).await;
         if sent != Sent::Delivered {
             break;
         }
@@ -61,7 +67,7 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
 
 /// A plain notice outside any turn (stranger notice, "text only").
 pub(super) async fn notice(shared: &Shared, channel: ChannelId, text: &str) {
-    send_chunk(shared, channel, text, None).await;
+    send_chunk(shared, channel, text, None, NOTICE_WITHIN).await;
 }
 
 fn parse_id(id: &str) -> Option<NonZeroU64> {
@@ -82,14 +88,18 @@ fn no_pings(replying: bool) -> CreateAllowedMentions {
     CreateAllowedMentions::new().replied_user(replying)
 }
 
-/// Sends one chunk.
+/// Sends one chunk, retrying passing trouble for as long as `within` allows.
 async fn send_chunk(
     shared: &Shared,
     channel: ChannelId,
     chunk: &str,
     reply_to: Option<MessageId>,
+    within: Duration,
 ) -> Sent {
-    for attempt in 1..=ATTEMPTS {
+    let started = Instant::now();
+    let mut attempt = 0u32;
+    loop {
+        attempt += 1;
         let mut message = CreateMessage::new()
             .content(chunk)
             .allowed_mentions(no_pings(reply_to.is_some()));
@@ -126,12 +136,12 @@ async fn send_chunk(
                 _ => Sent::Failed,
             };
         }
-        if attempt == ATTEMPTS {
-            tracing::error!(%channel, error = %shared.redact(&error), "discord: giving up on a message after {ATTEMPTS} attempts");
+        let wait = Duration::from_secs(1 << (attempt - 1).min(6)).min(MAX_BACKOFF);
+        if started.elapsed() + wait > within {
+            tracing::error!(%channel, attempt, error = %shared.redact(&error), "discord: giving up on a message after {}s", started.elapsed().as_secs());
             return Sent::Failed;
         }
         tracing::warn!(%channel, attempt, error = %shared.redact(&error), "discord: sending failed; retrying");
-        tokio::time::sleep(Duration::from_secs(1 << (attempt - 1))).await;
+        tokio::time::sleep(wait).await;
     }
-    Sent::Failed
 }

@@ -2,7 +2,7 @@
 //! fallback, rate limits honoured.
 
 use std::convert::Infallible;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use teloxide::prelude::*;
 use teloxide::types::{ChatAction, MessageId, ParseMode, ReplyParameters, ThreadId};
@@ -18,8 +18,14 @@ use crate::channels::turn::{Sent, reply_text};
 pub const CHUNK_LIMIT: usize = 4000;
 /// Telegram shows "typing…" for about 5 s; refresh a little sooner.
 const TYPING_EVERY: Duration = Duration::from_secs(4);
-/// Attempts per chunk on rate limits and network errors.
-const ATTEMPTS: u32 = 4;
+/// How long a part of an answer is retried through the network's and Telegram's trouble
+/// before the answer is left owed (to be answered again at the next start, or by another
+/// replica): long enough for Telegram to come back from a restart.
+const ANSWER_WITHIN: Duration = Duration::from_secs(300);
+/// How long a notice outside any turn is retried: it holds up the intake meanwhile.
+const NOTICE_WITHIN: Duration = Duration::from_secs(10);
+/// The longest wait between two attempts.
+const MAX_BACKOFF: Duration = Duration::from_secs(60);
 
 /// Runs the turn for `pending` and delivers the answer; marks it replied once delivered.
 pub(super) async fn answer(shared: &Shared, pending: &Pending) {
@@ -53,7 +59,7 @@ pub(super) async fn answer(shared: &Shared, pending: &Pending) {
             thread,
             reply_to: if i == 0 { reply_to } else { None },
         };
-        sent = send_chunk(shared, &target, chunk).await;
+        sent = send_chunk(shared, &target, chunk, ANSWER_WITHIN).await;
         if sent != Sent::Delivered {
             break;
         }
@@ -84,11 +90,17 @@ async fn keep_typing(bot: Bot, chat_id: ChatId, thread: Option<ThreadId>) -> Inf
     }
 }
 
-/// Sends one chunk as HTML, falling back to plain text if Telegram rejects the markup.
-async fn send_chunk(shared: &Shared, target: &Target, chunk: &str) -> Sent {
+/// Sends one chunk as HTML, falling back to plain text if Telegram rejects the markup. The
+/// network's and Telegram's passing trouble is retried with backoff for as long as `within`
+/// allows: an answer's part waits out a Telegram restart ([`ANSWER_WITHIN`]; the chat's later
+/// answers wait behind it, in order), a notice does not hold up the intake.
+async fn send_chunk(shared: &Shared, target: &Target, chunk: &str, within: Duration) -> Sent {
     let html = format::to_html(chunk);
     let mut as_html = true;
-    for attempt in 1..=ATTEMPTS {
+    let started = Instant::now();
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
         let text = if as_html { html.as_str() } else { chunk };
         let mut req = shared.bot.send_message(target.chat_id, text);
         if as_html {
@@ -111,26 +123,37 @@ async fn send_chunk(shared: &Shared, target: &Target, chunk: &str) -> Sent {
                 continue;
             }
             Err(RequestError::RetryAfter(secs)) => secs.duration(),
-            Err(RequestError::Network(e)) => {
-                tracing::warn!(error = %shared.redact(&e), attempt, "telegram: sendMessage failed");
-                Duration::from_secs(1 << attempt.min(4))
-            }
-            Err(e) => {
+            Err(e) if refused_for_good(&e) => {
                 tracing::error!(chat = target.chat_id.0, error = %shared.redact(&e), "telegram: sendMessage refused");
-                return if refused_for_good(&e) {
-                    Sent::Refused
-                } else {
-                    Sent::Failed
-                };
+                return Sent::Refused;
+            }
+            Err(e @ RequestError::Api(ApiError::InvalidToken)) => {
+                tracing::error!(chat = target.chat_id.0, error = %shared.redact(&e), "telegram: sendMessage refused");
+                return Sent::Failed;
+            }
+            // The network, Telegram's server errors (a 502 while it restarts; teloxide has
+            // waited 10 s already), an answer that is not the Bot API's (a proxy's page).
+            Err(e) => {
+                tracing::warn!(chat = target.chat_id.0, error = %shared.redact(&e), attempt, "telegram: sendMessage failed; retrying");
+                backoff(attempt)
             }
         };
-        tokio::time::sleep(wait.min(Duration::from_secs(60))).await;
+        if started.elapsed() + wait > within {
+            tracing::error!(
+                chat = target.chat_id.0,
+                attempt,
+                "telegram: giving up on a message after {}s",
+                started.elapsed().as_secs()
+            );
+            return Sent::Failed;
+        }
+        tokio::time::sleep(wait).await;
     }
-    tracing::error!(
-        chat = target.chat_id.0,
-        "telegram: giving up on a message after {ATTEMPTS} attempts"
-    );
-    Sent::Failed
+}
+
+/// The wait after failed attempt `attempt` (from 1): 1 s doubling to a minute.
+fn backoff(attempt: u32) -> Duration {
+    Duration::from_secs(1 << attempt.saturating_sub(1).min(6)).min(MAX_BACKOFF)
 }
 
 /// True when Telegram refuses the message itself — its answers "Bad Request: …" (400: the
@@ -145,6 +168,8 @@ fn refused_for_good(e: &RequestError) -> bool {
             description.starts_with("Bad Request") || description.starts_with("Forbidden")
         }
         RequestError::Api(_) => true,
+        // The group became a supergroup, with a new id: this chat id is gone for good.
+        RequestError::MigrateToChatId(_) => true,
         _ => false,
     }
 }
@@ -156,5 +181,5 @@ pub(super) async fn plain(shared: &Shared, chat_id: ChatId, text: &str) {
         thread: None,
         reply_to: None,
     };
-    send_chunk(shared, &target, text).await;
+    send_chunk(shared, &target, text, NOTICE_WITHIN).await;
 }

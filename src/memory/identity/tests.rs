@@ -218,6 +218,53 @@ fn what_cannot_be_told_apart_without_more_is_unsure() {
 }
 
 #[test]
+fn a_models_claim_is_vetoed_where_a_merge_would_lose_words() {
+    // provably different, or each side saying something the other does not: vetoed
+    for (a, b) in [
+        ("User's cat is named Rex", "User's dog is named Rex"),
+        (
+            "Bob plays the cello on weekends",
+            "Bob plays the bassoon on weekends",
+        ),
+        (
+            "User's favourite flower is the tulip",
+            "User's favourite flower is the rose",
+        ),
+        // a soft difference (a number on one side) hides no swap from the veto
+        (
+            "Bob plays the cello on weekends",
+            "Bob plays the bassoon 3 times a week",
+        ),
+        ("User is vegan", "User eats no animal products"),
+    ] {
+        assert!(vetoes_claim(a, b, None).is_some(), "{a} / {b}");
+        assert!(vetoes_claim(b, a, None).is_some(), "{b} / {a}");
+    }
+    // nothing lost by merging (the more specific wording is kept): the model may decide
+    for (a, b) in [
+        ("User works at a bank", "User works at a bank in Zurich"),
+        ("User has a cat", "User has a cat that is 12 years old"),
+        ("Alice lives in Lisbon", "Alice is based in Lisbon"),
+        (
+            "User prefers Rust examples",
+            "User prefers Rust examples with tests",
+        ),
+        ("", "User likes tea"),
+    ] {
+        assert_eq!(vetoes_claim(a, b, None), None, "{a} / {b}");
+    }
+    // a rewording the embedding vouches for may be merged; a one-word swap needs more
+    let (a, b) = (
+        "User loves hiking in the Alps",
+        "User enjoys mountain walks in the Alps",
+    );
+    assert!(vetoes_claim(a, b, None).is_some());
+    assert_eq!(vetoes_claim(a, b, Some(0.85)), None);
+    let (a, b) = ("Bob plays the cello", "Bob plays the bassoon");
+    assert!(vetoes_claim(a, b, Some(0.85)).is_some());
+}
+
+#[test]
 fn cosine_vouches_for_rewordings_but_never_against_a_difference() {
     let (a, b) = ("User is colour-blind", "User can't tell red from green");
     assert!(matches!(judge(a, b, None), Verdict::Unsure(_)));
