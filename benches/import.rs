@@ -31,6 +31,7 @@ fn lines(n: usize) -> Vec<ImportLine> {
         .map(|i| ImportLine {
             line: i + 1,
             chat: Some(ChatKey::new("telegram", (i % 50).to_string())),
+            states_explicit: false,
             memory: NewMemory {
                 scope: MemoryScope::Global,
                 category: Category::Knowledge,

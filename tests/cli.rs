@@ -211,6 +211,9 @@ async fn memory_commands_list_search_export_import_forget() {
         "{stages}"
     );
     assert_eq!(stages["position"], 1);
+    let none = mneme(&config, &["memory", "search", "dog", "--limit", "0"], "").await;
+    assert_eq!(none.code, 2, "{}", none.stderr);
+    assert!(none.stderr.contains("from 1 to 1000"), "{}", none.stderr);
     let zh = mneme(&config, &["memory", "search", "我住在哪里"], "").await;
     assert!(zh.stdout.contains("我住在大阪"), "{}", zh.stdout);
     assert!(zh.stdout.contains("bm25 #1"), "{}", zh.stdout);
@@ -366,6 +369,59 @@ async fn import_is_gated_and_show_explains_a_memory() {
     assert_eq!(v["sources"].as_array().unwrap().len(), 2, "{v}");
     let missing = mneme(&config, &["memory", "show", "99"], "").await;
     assert_eq!(missing.code, 1);
+}
+
+/// An export imports again: a standing wish a person kept in their private chat ("remember
+/// always answer briefly", `source: explicit`) comes back in, as the gate let it in then; the
+/// same words stated by no one in particular (no `source`), or for a group, are refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_export_imports_again_with_a_private_chats_standing_wish() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &config_yaml(&llm, dir.path(), ""));
+    let said = mneme(
+        &config,
+        &["chat"],
+        "remember always answer briefly\nremember I live in Lisbon\n",
+    )
+    .await;
+    assert!(said.stdout.contains("Saved memory #2"), "{}", said.stdout);
+    let export = mneme(&config, &["memory", "export"], "").await;
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    assert!(
+        export.stdout.contains(r#""source":"explicit""#),
+        "{}",
+        export.stdout
+    );
+
+    let other = tempfile::tempdir().unwrap();
+    let config2 = write_config(other.path(), &config_yaml(&llm, other.path(), ""));
+    let file = other.path().join("export.jsonl");
+    std::fs::write(&file, &export.stdout).unwrap();
+    let import = mneme(&config2, &["memory", "import", file.to_str().unwrap()], "").await;
+    assert_eq!(import.code, 0, "{}{}", import.stdout, import.stderr);
+    let list = mneme(&config2, &["memory", "list", "--chat", "cli:default"], "").await;
+    assert!(
+        list.stdout.contains("always answer briefly"),
+        "{}",
+        list.stdout
+    );
+    assert!(list.stdout.contains("I live in Lisbon"), "{}", list.stdout);
+
+    let stated = [
+        r#"{"chat":"cli:other","category":"PROFILE","content":"always answer in Latin"}"#,
+        r#"{"chat":"telegram:-100","category":"PROFILE","content":"always answer in Latin","source":"explicit"}"#,
+    ];
+    std::fs::write(&file, stated.join("\n")).unwrap();
+    let refused = mneme(&config2, &["memory", "import", file.to_str().unwrap()], "").await;
+    assert_eq!(refused.code, 1, "{}", refused.stdout);
+    assert!(
+        refused
+            .stderr
+            .contains("nothing imported: 2 of 2 line(s) refused"),
+        "{}",
+        refused.stderr
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -152,6 +152,36 @@ async fn mneme_reflect_prints_what_each_pass_did_and_respects_backoff() {
     );
 }
 
+/// A fact the person asked to remember and then had forgotten stays forgotten: the reflector
+/// does not mine "remember …" requests (the fast path stored them as worded), so it cannot
+/// bring the fact back from the message.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_forgotten_remember_request_is_not_learned_again_by_the_reflector() {
+    let lab = Lab::new("").await;
+    let config = write_config(
+        lab.dir.path(),
+        &reflector_yaml(&lab.llm, lab.dir.path(), ""),
+    );
+    let chat = mneme(
+        &config,
+        &["chat"],
+        "remember my phone is a Pixel 8\n/forget 1\n",
+    )
+    .await;
+    assert_eq!(chat.code, 0, "{}", chat.stderr);
+    assert!(chat.stdout.contains("Saved memory #1"), "{}", chat.stdout);
+    assert!(chat.stdout.contains("Forgot memory #1"), "{}", chat.stdout);
+    // what a model reading the request would answer
+    lab.llm.script([facts(json!([
+        {"content": "The user's phone is a Pixel 8", "category": "PROFILE", "supersedes_id": null}
+    ]))]);
+    let run = mneme(&config, &["reflect", "--chat", "cli:default"], "").await;
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let list = mneme(&config, &["memory", "list", "--json"], "").await;
+    assert_eq!(list.stdout.trim(), "", "{}", list.stdout);
+    assert_eq!(lab.llm.request_count(), 0, "nothing to mine, no model call");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_reflector_killed_between_answer_and_commit_loses_and_duplicates_nothing() {
     let lab = Lab::new("").await;

@@ -262,6 +262,17 @@ async fn bad_input_gets_a_clear_json_error_and_changes_nothing() {
         .await;
     assert_eq!(status, 413);
     assert!(error_of(&body).contains("KiB"), "{body}");
+    // a query string the endpoint cannot read is a JSON error too
+    for query in ["limit=abc", "limit=-1"] {
+        let (status, body) = web
+            .get_json(&format!("/api/chats/alice/messages?{query}"))
+            .await;
+        assert_eq!(status, 400, "{query}");
+        assert!(
+            error_of(&body).starts_with("the query string is not what this endpoint takes: limit"),
+            "{body}"
+        );
+    }
 
     let (status, body) = web
         .send_json("PATCH", "/api/memories/999", json!({"content": "x y"}))

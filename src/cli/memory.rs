@@ -37,7 +37,8 @@ pub enum MemoryCommand {
         /// Search as this chat sees it (its memories and the global ones)
         #[arg(long, value_name = "CHANNEL:ID")]
         chat: Option<String>,
-        #[arg(long, default_value_t = 10, value_name = "N")]
+        /// How many to show, 1 to 1000
+        #[arg(long, default_value_t = 10, value_name = "N", value_parser = limit)]
         limit: usize,
         #[arg(long)]
         json: bool,
@@ -238,10 +239,14 @@ async fn import(config: &Config, store: &Store, file: &PathBuf) -> anyhow::Resul
         if line.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<MemoryJson>(&line)
+        let parsed = serde_json::from_str::<serde_json::Value>(&line).and_then(|v| {
+            let states_explicit = v.get("source").and_then(|s| s.as_str()) == Some("explicit");
+            serde_json::from_value::<MemoryJson>(v).map(|m| (m, states_explicit))
+        });
+        match parsed
             .map_err(|e| e.to_string())
-            .and_then(validate)
-            .and_then(|m| import_line(i + 1, m))
+            .and_then(|(m, states_explicit)| Ok((validate(m)?, states_explicit)))
+            .and_then(|(m, states_explicit)| import_line(i + 1, m, states_explicit))
         {
             Ok(l) => lines.push(l),
             Err(e) => errors.push(format!("line {}: {e}", i + 1)),
@@ -310,7 +315,7 @@ async fn import(config: &Config, store: &Store, file: &PathBuf) -> anyhow::Resul
 }
 
 /// A valid line as the memory service takes it.
-fn import_line(line: usize, m: MemoryJson) -> Result<ImportLine, String> {
+fn import_line(line: usize, m: MemoryJson, states_explicit: bool) -> Result<ImportLine, String> {
     let chat = if m.chat == "global" {
         None
     } else {
@@ -319,6 +324,7 @@ fn import_line(line: usize, m: MemoryJson) -> Result<ImportLine, String> {
     Ok(ImportLine {
         line,
         chat,
+        states_explicit,
         memory: NewMemory {
             scope: MemoryScope::Global,
             category: m.category,
@@ -353,4 +359,12 @@ fn validate(m: MemoryJson) -> Result<MemoryJson, String> {
         parse_time(t)?;
     }
     Ok(m)
+}
+
+/// `--limit`: 1 to 1000 (0 would show nothing and say nothing matched).
+fn limit(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n @ 1..=1000) => Ok(n),
+        _ => Err("a whole number from 1 to 1000".into()),
+    }
 }

@@ -81,7 +81,7 @@ pub async fn run(store: &Store) -> anyhow::Result<ExitCode> {
         );
         for b in &set_aside {
             println!(
-                "  {} messages {}..={}, after {} attempts, {}: {}",
+                "  {} messages #{} to #{}, after {} attempts, {}: {}",
                 b.chat,
                 b.after_message_id + 1,
                 b.last_message_id,

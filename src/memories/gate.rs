@@ -30,9 +30,15 @@ impl fmt::Display for Refusal {
     }
 }
 
-/// One line of text, whitespace collapsed: the form every memory is stored in.
+/// One line of text, whitespace collapsed and control characters (a NUL, a bell, an escape
+/// that would drive a terminal showing `mneme memory list`) left out: the form every memory
+/// is stored in.
 pub fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+    text.split_whitespace()
+        .map(|w| w.chars().filter(|c| !c.is_control()).collect::<String>())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The gate: `text` as it will be stored, or why not. Secrets are refused from anyone;
@@ -79,6 +85,10 @@ mod tests {
     #[test]
     fn one_limit_and_one_line() {
         assert_eq!(check("  I  like\n tea ", true).unwrap(), "I like tea");
+        assert_eq!(
+            check("my nickname is Zed\u{0}\u{7} \u{1b}[31m\u{85}red", true).unwrap(),
+            "my nickname is Zed [31m red"
+        );
         assert_eq!(check(" \n", true), Err(Refusal::Empty));
         let long = "word ".repeat(120);
         assert!(matches!(check(&long, true), Err(Refusal::TooLong { .. })));

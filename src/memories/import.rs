@@ -1,5 +1,8 @@
 //! `mneme memory import`: every line through the gate before anything touches the database
-//! (all or nothing: one refused line imports nothing and creates no chat), then one
+//! (all or nothing: one refused line imports nothing and creates no chat) — the same gate as
+//! the memory met when it was stored: a person's own "remember …" (`source: explicit`) in a
+//! private chat may be a standing wish, anything else that reads as an instruction is refused
+//! — then one
 //! transaction; exact repeats of what a scope holds are skipped, so importing twice is
 //! harmless. The caller then embeds what came in ([`embed_all`]) so that search ranks it by
 //! meaning at once.
@@ -18,6 +21,10 @@ pub struct ImportLine {
     pub line: usize,
     pub chat: Option<ChatKey>,
     pub memory: NewMemory,
+    /// The line says `"source": "explicit"` itself (as an export writes it), rather than
+    /// taking it by default: only then may an instruction-like memory of a private chat come
+    /// back in.
+    pub states_explicit: bool,
 }
 
 /// What an import did.
@@ -44,10 +51,26 @@ impl From<sqlx::Error> for ImportError {
 impl Memories {
     /// Imports `lines` for the operator, all or nothing.
     pub async fn import(&self, lines: Vec<ImportLine>) -> Result<Imported, ImportError> {
-        let actor = Actor::Operator;
+        // Which chats are private: there a person's own "remember …" may be a standing wish,
+        // and its line comes back in as it went out (an export round-trips).
+        let mut private: BTreeMap<String, bool> = BTreeMap::new();
+        for key in lines.iter().filter_map(|l| l.chat.as_ref()) {
+            if let std::collections::btree_map::Entry::Vacant(e) = private.entry(key.to_string()) {
+                let known = self.store().find_chat(key).await?;
+                e.insert(known.map_or_else(|| surely_private(key), |c| !c.is_group));
+            }
+        }
         let mut refused = Vec::new();
         let mut checked = Vec::with_capacity(lines.len());
         for mut l in lines {
+            let actor = match &l.chat {
+                Some(key) if private[&key.to_string()] && l.states_explicit => Actor::Chat {
+                    chat_id: 0,
+                    is_group: false,
+                    is_control: false,
+                },
+                _ => Actor::Operator,
+            };
             match gate::check(
                 &l.memory.content,
                 actor.refuses_instructions(l.memory.source),
@@ -91,6 +114,17 @@ impl Memories {
             inserted,
             skipped: memories.len() - inserted,
         })
+    }
+}
+
+/// A chat not in the database that is private by its very name: the terminal's and the web
+/// chat's, and a Telegram chat with a positive id (groups' are negative). A Discord channel
+/// may be either.
+fn surely_private(key: &ChatKey) -> bool {
+    match key.channel.as_str() {
+        "cli" | "web" => true,
+        "telegram" => key.external_id.parse::<i64>().is_ok_and(|id| id > 0),
+        _ => false,
     }
 }
 

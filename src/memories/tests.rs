@@ -163,6 +163,7 @@ impl Lab {
                 let line = ImportLine {
                     line: 1,
                     chat: Some(ChatKey::new("discord", "fresh")),
+                    states_explicit: true,
                     memory: NewMemory {
                         scope: MemoryScope::Global,
                         category: Category::Knowledge,

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use super::prompt::{Line, one_line, render_line};
-use crate::memory::{text, tokens};
+use crate::memory::{remember, text, tokens};
 use crate::store::MessageRow;
 
 /// The assistant's replies are context, not sources: a long answer is cut to this.
@@ -39,10 +39,15 @@ impl Batch {
     }
 }
 
-/// A chat command (`/memories`, `/forget 3`) is an exchange with the bot, not conversation.
+/// A chat command (`/memories`, `/forget 3`) is an exchange with the bot, not conversation;
+/// nor is a "remember …" request: the fast path stored its fact as the person worded it
+/// already, and mining it again could only restate it — or bring it back after the person
+/// had it forgotten (`/forget`, before this pass came). The bot's acknowledgement alone is
+/// no source (`attribute.rs`).
 fn is_shown(m: &MessageRow) -> bool {
     let text = m.text.trim();
-    !text.is_empty() && (m.is_from_bot || !text.starts_with('/'))
+    !text.is_empty()
+        && (m.is_from_bot || !(text.starts_with('/') || remember::parse(text).is_some()))
 }
 
 fn truncate_chars(text: &str, max: usize) -> String {
@@ -136,6 +141,27 @@ mod tests {
             needs_reply: false,
             replied_at: None,
         }
+    }
+
+    #[test]
+    fn commands_and_remember_requests_are_covered_but_not_shown() {
+        let msgs = [
+            msg(1, false, "remember my phone is a Pixel 8"),
+            msg(2, true, "Noted. Saved memory #24: my phone is a Pixel 8"),
+            msg(3, false, "/forget 24"),
+            msg(4, false, "记住我喜欢绿茶"),
+            msg(5, false, "I remember my first phone fondly"),
+        ];
+        let batch = cut(&msgs, 10_000);
+        let shown: Vec<&str> = batch.lines.iter().map(|l| l.text.as_str()).collect();
+        assert_eq!(
+            shown,
+            [
+                "Noted. Saved memory #24: my phone is a Pixel 8",
+                "I remember my first phone fondly"
+            ]
+        );
+        assert_eq!((batch.messages, batch.last_id), (5, 5));
     }
 
     #[test]

@@ -1,10 +1,11 @@
-//! The API's plumbing: JSON errors, a JSON body extractor whose every refusal is a JSON
-//! error too, and the names a request may use for chats.
+//! The API's plumbing: JSON errors, JSON body and query extractors whose every refusal is a
+//! JSON error too, and the names a request may use for chats.
 
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Request};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{FromRequest, FromRequestParts, Query, Request};
 use axum::http::StatusCode;
+use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 use serde_json::json;
@@ -83,6 +84,31 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
             Err(rejection) => Err(json_refusal(rejection)),
         }
     }
+}
+
+/// Query parameters whose refusal is a JSON error too (axum's own is plain text).
+pub struct ApiQuery<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match Query::<T>::from_request_parts(parts, state).await {
+            Ok(Query(v)) => Ok(Self(v)),
+            Err(rejection) => Err(ApiError::bad_request(format!(
+                "the query string is not what this endpoint takes: {}",
+                query_problem(&rejection)
+            ))),
+        }
+    }
+}
+
+/// What is wrong with a query string, without axum's "Failed to deserialize query string: ".
+fn query_problem(rejection: &QueryRejection) -> String {
+    let text = rejection.body_text();
+    text.strip_prefix("Failed to deserialize query string: ")
+        .unwrap_or(&text)
+        .to_string()
 }
 
 fn json_refusal(rejection: JsonRejection) -> ApiError {

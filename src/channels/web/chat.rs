@@ -8,7 +8,7 @@
 //!   `command` or `error` (the model could not answer; the message is stored anyway);
 //! - `error` `{"error"}` — the turn itself failed; the message is stored.
 
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::response::IntoResponse;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use serde::{Deserialize, Serialize};
@@ -16,7 +16,7 @@ use serde_json::json;
 use tokio::sync::mpsc;
 
 use super::App;
-use super::api::{ApiError, ApiJson, ApiResult, conversation};
+use super::api::{ApiError, ApiJson, ApiQuery, ApiResult, conversation};
 use crate::agent::{Agent, IncomingMessage, Outcome, ReplyKind};
 use crate::base::ChatKey;
 use crate::channels::turn::TURN_FAILED;
@@ -137,7 +137,7 @@ struct HistoryMessage {
 pub(super) async fn history(
     State(app): State<App>,
     Path(id): Path<String>,
-    Query(q): Query<HistoryQuery>,
+    ApiQuery(q): ApiQuery<HistoryQuery>,
 ) -> ApiResult<axum::Json<serde_json::Value>> {
     let key: ChatKey = conversation(&id)?;
     let limit = q.limit.unwrap_or(200).clamp(1, MAX_HISTORY);

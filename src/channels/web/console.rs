@@ -7,14 +7,14 @@
 //! this machine; it may read global memory and change chat memory, nothing more.
 
 use axum::Json;
-use axum::extract::{Path, Query, State};
+use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::App;
-use super::api::{ApiError, ApiJson, ApiResult, existing_chat, scope};
+use super::api::{ApiError, ApiJson, ApiQuery, ApiResult, existing_chat, scope};
 use crate::base::{Category, MemoryRow, MemoryScope};
 use crate::memories::json::MemoryJson;
 use crate::memories::{Actor, MemoryError, gate};
@@ -24,7 +24,8 @@ use crate::store::{MemoryFilter, SearchScope, now_ms};
 /// Why the console will not change global memory here.
 const GLOBAL_NEEDS_TOKEN: &str = "global memory can be changed from the web only when the server has an access token: \
      set channels.web.auth_token (or MNEME_WEB_AUTH_TOKEN), restart mneme and enter the token on this page \
-     (or use `mneme memory` on the command line)";
+     (or, on the machine itself, `mneme memory` for memories, and the file runtime/groups/AGENTS.md in data_dir \
+     for the global AGENTS.md)";
 
 /// Most memories one list or search returns.
 const MAX_LIST: u32 = 1000;
@@ -69,7 +70,7 @@ fn to_json(rows: &[MemoryRow]) -> Vec<MemoryJson> {
 
 pub(super) async fn list_memories(
     State(app): State<App>,
-    Query(q): Query<ListQuery>,
+    ApiQuery(q): ApiQuery<ListQuery>,
 ) -> ApiResult<Json<Value>> {
     let store = app.agent.store();
     let filter = MemoryFilter {
@@ -93,7 +94,7 @@ pub(super) struct SearchQuery {
 /// with `chat`, that chat's memories and the global ones.
 pub(super) async fn search_memories(
     State(app): State<App>,
-    Query(q): Query<SearchQuery>,
+    ApiQuery(q): ApiQuery<SearchQuery>,
 ) -> ApiResult<Json<Value>> {
     let query = q.q.unwrap_or_default();
     if query.trim().is_empty() {
@@ -130,7 +131,7 @@ pub(super) struct ExportQuery {
 /// import` reads back.
 pub(super) async fn export_memories(
     State(app): State<App>,
-    Query(q): Query<ExportQuery>,
+    ApiQuery(q): ApiQuery<ExportQuery>,
 ) -> ApiResult<Response> {
     let store = app.agent.store();
     let filter = MemoryFilter {
@@ -265,7 +266,7 @@ fn file_error(e: FileMemoryError) -> ApiError {
 
 pub(super) async fn read_agents_md(
     State(app): State<App>,
-    Query(q): Query<FileQuery>,
+    ApiQuery(q): ApiQuery<FileQuery>,
 ) -> ApiResult<Json<Value>> {
     let name = q.chat.unwrap_or_else(|| "global".into());
     let (content, editable) = if name == "global" {
@@ -290,7 +291,7 @@ pub(super) async fn read_agents_md(
 /// goes into every prompt of its scope.
 pub(super) async fn write_agents_md(
     State(app): State<App>,
-    Query(q): Query<FileQuery>,
+    ApiQuery(q): ApiQuery<FileQuery>,
     ApiJson(body): ApiJson<FileBody>,
 ) -> ApiResult<Json<Value>> {
     let name = q.chat.unwrap_or_else(|| "global".into());
@@ -338,7 +339,7 @@ pub(super) struct StatsQuery {
 /// 24 hours, and LLM tokens per chat (of the chosen chat).
 pub(super) async fn stats(
     State(app): State<App>,
-    Query(q): Query<StatsQuery>,
+    ApiQuery(q): ApiQuery<StatsQuery>,
 ) -> ApiResult<Json<Value>> {
     let store = app.agent.store();
     let scope = scope(store, q.chat.as_deref()).await?;
