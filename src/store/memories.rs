@@ -78,6 +78,11 @@ pub struct MemoryFilter {
 
 const INSERT_COLUMNS: &str = "chat_id, category, content, subject, confidence, source, source_message_ids, \
     created_at, updated_at, last_seen_at, archived, archived_at, search_text, key";
+/// SQLite: the largest memory id handed out, in the table or deleted since (migration 0008);
+/// a new memory's id is above it, so no id is ever handed out twice.
+const SQLITE_NEXT_ID: &str =
+    "SELECT MAX(n, COALESCE((SELECT MAX(id) FROM memories), 0)) AS id FROM memory_id_floor";
+
 /// The columns of `INSERT_COLUMNS` read from a JSON array `r` (PostgreSQL's bulk insert).
 const PG_IMPORT_COLUMNS: &str = "(r->>0)::bigint, r->>1, r->>2, r->>3, (r->>4)::float8, r->>5, r->>6, \
     (r->>7)::bigint, (r->>8)::bigint, (r->>9)::bigint, (r->>10)::boolean, (r->>11)::bigint, r->>12, r->>13";
@@ -114,8 +119,13 @@ pub(super) async fn insert_row(
     m: &NewMemory,
     now: i64,
 ) -> Result<Option<i64>> {
-    let sql =
-        format!("INSERT INTO memories ({INSERT_COLUMNS}) VALUES ({INSERT_VALUES}) RETURNING id");
+    let sql = if conn.is_postgres() {
+        format!("INSERT INTO memories ({INSERT_COLUMNS}) VALUES ({INSERT_VALUES}) RETURNING id")
+    } else {
+        format!(
+            "INSERT INTO memories (id, {INSERT_COLUMNS}) VALUES (({SQLITE_NEXT_ID}) + 1, {INSERT_VALUES}) RETURNING id"
+        )
+    };
     let id: Option<i64> = on_conn!(conn.re(), c => bind_new!(sqlx::query_scalar(&sql), m, now)
         .fetch_optional(c)
         .await)?;
@@ -539,8 +549,9 @@ async fn import_rows(
                 )
             } else {
                 format!(
-                    "INSERT INTO memories ({INSERT_COLUMNS})
-                     SELECT {} FROM json_each($1) ORDER BY key RETURNING id",
+                    "INSERT INTO memories (id, {INSERT_COLUMNS})
+                     SELECT last.id + key + 1, {} FROM json_each($1), ({SQLITE_NEXT_ID}) AS last
+                     ORDER BY key RETURNING id",
                     (0..14)
                         .map(|i| format!("json_extract(value, '$[{i}]')"))
                         .collect::<Vec<_>>()

@@ -360,6 +360,47 @@ pub(crate) mod tests {
     }
 
     /// A fact to insert or import in store tests.
+    /// A deleted memory's id is never handed out again, by a single insert or an import, on
+    /// either backend: an old `/forget 2` must not delete a newer fact.
+    #[tokio::test]
+    async fn a_deleted_memorys_id_is_never_handed_out_again() {
+        use crate::base::MemoryScope;
+        for store in testing::backends().await {
+            let first = store
+                .insert_memory(&fact(MemoryScope::Global, "one"))
+                .await
+                .unwrap();
+            let newest = store
+                .insert_memory(&fact(MemoryScope::Global, "two"))
+                .await
+                .unwrap();
+            assert!(store.delete_memory(newest).await.unwrap());
+            let next = store
+                .insert_memory(&fact(MemoryScope::Global, "three"))
+                .await
+                .unwrap();
+            assert!(next > newest, "{next} after {newest} was deleted");
+            assert!(store.delete_memory(next).await.unwrap());
+            let batch = [
+                fact(MemoryScope::Global, "four"),
+                fact(MemoryScope::Global, "five"),
+            ];
+            assert_eq!(store.import_memories(&batch).await.unwrap(), 2);
+            let ids: Vec<i64> = store
+                .list_memories(&MemoryFilter::default())
+                .await
+                .unwrap()
+                .iter()
+                .map(|m| m.id)
+                .collect();
+            assert!(ids.contains(&first), "{ids:?}");
+            assert!(
+                ids.iter().filter(|&&id| id != first).all(|&id| id > next),
+                "{ids:?}"
+            );
+        }
+    }
+
     pub(crate) fn fact(scope: crate::base::MemoryScope, content: &str) -> NewMemory {
         NewMemory {
             scope,
