@@ -248,6 +248,22 @@ fn main() {
         proven(true),
         same
     );
+    let proven_alone = pairs
+        .iter()
+        .filter(|p| !p.same && identity::proves_different(&p.a, &p.b).is_some())
+        .count();
+    println!(
+        "  (a proven difference alone, the veto before: {proven_alone} of {})",
+        pairs.len() - same
+    );
+    println!("  different-fact pairs a wrong claim would merge:");
+    for (p, r) in pairs.iter().zip(&proofs) {
+        if !p.same && r.is_none() {
+            let why = Wrapper(&identity::judge(&p.a, &p.b, None)).to_string();
+            println!("      [{}] {:?} ~ {:?}  [{why}]", p.kind, p.a, p.b);
+        }
+    }
+    println!("  same-fact pairs vetoed:");
     for (p, r) in pairs.iter().zip(&proofs) {
         if let (true, Some(r)) = (p.same, r) {
             println!("      [{}] {:?} ~ {:?}  [{r}]", p.kind, p.a, p.b);

@@ -152,10 +152,12 @@ pub fn proves_different(a: &str, b: &str) -> Option<Reason> {
 /// Why a model's claim that `new` states the stored fact again may not be taken, if it may
 /// not: the two are provably different, or each says something the other does not ("plays the
 /// cello" / "plays the bassoon", two instruments no word table knows) with no embedding
-/// (`cosine`, as for [`judge`]) to vouch for a rewording. A merge keeps one wording, so taking
-/// the claim there would lose the other's words — a lost fact, where refusing it costs at most
-/// a duplicate. One side adding words to what both say loses nothing (the more specific
-/// wording is kept), so the model may decide that.
+/// (`cosine`, as for [`judge`]) to vouch for a rewording, or they may be about another owner,
+/// time or role ("User's team lead prefers Slack" / "User prefers Slack", "worked" / "works").
+/// A merge keeps one wording, so taking the claim there would lose the other's — a lost fact,
+/// where refusing it costs at most a duplicate. One side adding words, a number, a name or a
+/// person to what both say loses nothing (the more specific wording is kept), so the model
+/// may decide that.
 pub fn vetoes_claim(new: &str, stored: &str, cosine: Option<f32>) -> Option<Reason> {
     let cosine = cosine.filter(|_| !new.chars().chain(stored.chars()).any(is_cjk));
     match compare(&read(new), &read(stored)) {
@@ -165,8 +167,17 @@ pub fn vetoes_claim(new: &str, stored: &str, cosine: Option<f32>) -> Option<Reas
             _ => Some(Reason::OtherWords(a, b)),
         },
         Outcome::UnsureSwapped(_, a, b) => Some(Reason::OtherWords(a, b)),
-        Outcome::Unsure(r @ Reason::OtherWords(..)) => Some(r),
-        Outcome::Unsure(_) | Outcome::Equal | Outcome::Extra { .. } => None,
+        // one side adds a number, a name, a person: the more specific wording keeps both
+        Outcome::Unsure(
+            Reason::ExtraNumber(_)
+            | Reason::ExtraEntity(_)
+            | Reason::ExtraPerson(_)
+            | Reason::Nothing,
+        )
+        | Outcome::Equal
+        | Outcome::Extra { .. } => None,
+        // whose it is, when, who does what to whom: keeping one wording would lose the other
+        Outcome::Unsure(r) => Some(r),
     }
 }
 

@@ -236,6 +236,13 @@ fn a_models_claim_is_vetoed_where_a_merge_would_lose_words() {
             "Bob plays the bassoon 3 times a week",
         ),
         ("User is vegan", "User eats no animal products"),
+        // another owner, time or role: one wording would lose the other
+        (
+            "User's team lead prefers Slack over email",
+            "User prefers Slack over email",
+        ),
+        ("User worked as a barista", "User works as a barista"),
+        ("Alice mentors Bob", "Bob mentors Alice"),
     ] {
         assert!(vetoes_claim(a, b, None).is_some(), "{a} / {b}");
         assert!(vetoes_claim(b, a, None).is_some(), "{b} / {a}");
