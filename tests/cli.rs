@@ -58,6 +58,27 @@ async fn check_config_lists_every_problem_and_fails() {
         run.stdout
     );
 
+    // a data_dir that start could not make or write is found by the check, not by start
+    let data = format!("data_dir: {}", dir.path().join("data").display());
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    for (place, want) in [
+        (
+            "/proc/mneme-nope".to_string(),
+            "error: data_dir: cannot write in /proc",
+        ),
+        (file.display().to_string(), "is a file, not a directory"),
+        (
+            file.join("below").display().to_string(),
+            "is not a directory",
+        ),
+    ] {
+        let yaml = config_yaml(&llm, dir.path(), "").replace(&data, &format!("data_dir: {place}"));
+        let run = mneme(&write_config(dir.path(), &yaml), &["check-config"], "").await;
+        assert_eq!(run.code, 1, "{place}: {}", run.stdout);
+        assert!(run.stdout.contains(want), "{place}: {}", run.stdout);
+    }
+
     let missing = mneme(&dir.path().join("nope.yaml"), &["check-config"], "").await;
     assert_eq!(missing.code, 1);
     assert!(

@@ -31,6 +31,11 @@ pub async fn run(path: &Path) -> ExitCode {
     for line in crate::schedule::describe(&loaded.config) {
         println!("{line}");
     }
+    if let Err(e) = data_dir_problem(&loaded.config.data_dir) {
+        println!("error: data_dir: {e}");
+        println!("{}: 1 error(s)", path.display());
+        return ExitCode::from(1);
+    }
     if let Err(e) = reach_postgres(&loaded.config).await {
         println!("error: database_url: {e}");
         println!("{}: 1 error(s)", path.display());
@@ -38,6 +43,37 @@ pub async fn run(path: &Path) -> ExitCode {
     }
     println!("{}: OK", path.display());
     ExitCode::SUCCESS
+}
+
+/// Whether `mneme start` can keep its data in `dir`: it is a writable directory, or one can be
+/// made where it would go (tried with a temporary directory beside it, removed at once; the
+/// data directory itself is left for `start` to make).
+fn data_dir_problem(dir: &Path) -> Result<(), String> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!("{} is a file, not a directory", dir.display()));
+    }
+    let mut here = dir;
+    while !here.exists() {
+        match here.parent() {
+            Some(p) if !p.as_os_str().is_empty() => here = p,
+            _ => {
+                here = Path::new(".");
+                break;
+            }
+        }
+    }
+    if !here.is_dir() {
+        return Err(format!(
+            "cannot make {}: {} is not a directory",
+            dir.display(),
+            here.display()
+        ));
+    }
+    tempfile::Builder::new()
+        .prefix(".mneme-check-")
+        .tempdir_in(here)
+        .map(drop)
+        .map_err(|e| format!("cannot write in {} ({e})", here.display()))
 }
 
 /// On PostgreSQL, connects and asks the server's version (nothing is created or changed);
