@@ -25,6 +25,17 @@ const COMMANDS: &[&str] = &[
     "memories", "forget", "reset", "new", "usage", "help", "start",
 ];
 
+/// True when `text` is answered as a chat command (a known one, or an unknown one with a
+/// hint): `/word…`, the word of letters, digits and `_` (so a path like /etc/hosts is not).
+pub fn is_command(text: &str) -> bool {
+    let Some(rest) = text.strip_prefix('/') else {
+        return false;
+    };
+    let word = rest.split(char::is_whitespace).next().unwrap_or_default();
+    let name = word.split('@').next().unwrap_or_default();
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// Answers `text` if it is a command; `None` lets the message go on to the fast path or model.
 pub(super) async fn handle(
     agent: &Agent,

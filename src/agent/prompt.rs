@@ -135,8 +135,9 @@ pub fn as_label(raw: &str) -> String {
     serde_json::to_string(&label).expect("a string serializes")
 }
 
-/// Stored messages as model history (oldest first; the last is the message answered). In
-/// groups, people's messages carry their names (quoted, see [`as_label`]).
+/// Stored messages as model history (oldest first; the last is the message answered), chat
+/// commands left out. In groups, people's messages carry their names (quoted, see
+/// [`as_label`]).
 ///
 /// The message answered goes whole. Before it go the newest messages whose texts fit
 /// `budget_chars` characters in all; the first that does not fit is cut to what is left (when
@@ -149,7 +150,10 @@ pub fn history(rows: &[MessageRow], is_group: bool, budget_chars: usize) -> Vec<
     };
     let mut left = budget_chars;
     let mut kept: Vec<(&MessageRow, Cow<'_, str>)> = Vec::new();
-    for m in earlier.iter().rev() {
+    // A chat command was answered by the bot, not the model, and its reply is not kept: alone
+    // in the history it would be a question the model never answered.
+    let said = |m: &&MessageRow| m.is_from_bot || !super::commands::is_command(m.text.trim());
+    for m in earlier.iter().rev().filter(said) {
         let chars = m.text.chars().count();
         let room = left.min(MAX_INPUT_CHARS);
         if chars <= room {
@@ -233,6 +237,22 @@ mod tests {
         ];
         assert_eq!(texts(&history(&rows, false, 1000)), ["hi", "hello", "and?"]);
         assert!(history(&[], false, 1000).is_empty());
+    }
+
+    #[test]
+    fn chat_commands_are_left_out_of_the_history() {
+        let rows = [
+            row(1, false, "/memories"),
+            row(2, false, "/forget@mneme_bot 3"),
+            row(3, false, "/etc/hosts is broken"),
+            row(4, true, "Sorry to hear that"),
+            row(5, false, "/memorys"),
+            row(6, false, "and now?"),
+        ];
+        assert_eq!(
+            texts(&history(&rows, false, 1000)),
+            ["/etc/hosts is broken", "Sorry to hear that", "and now?"]
+        );
     }
 
     #[test]
