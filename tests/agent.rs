@@ -286,6 +286,16 @@ async fn remember_fast_path_needs_no_model_and_refines_near_duplicates() {
     );
     let stored = stored_texts(&bot.agent, "cli:default").await;
     assert!(stored.iter().all(|t| !t.contains("ghp_")), "{stored:?}");
+    // nor anywhere in the database's files: the request was stored as the note from the start
+    if !support::postgres::enabled() {
+        for file in ["mneme.db", "mneme.db-wal"] {
+            let bytes = std::fs::read(bot.data_dir().join(file)).unwrap_or_default();
+            assert!(
+                !bytes.windows(8).any(|w| w == b"ghp_abcd"),
+                "the token is in {file}"
+            );
+        }
+    }
 }
 
 #[tokio::test]

@@ -297,8 +297,11 @@ async fn a_webhook_telegram_refuses_marks_the_channel_down_until_it_takes_it() {
     }
     let (hook, yaml) = Hook::new();
     let bot = TelegramBot::start(&llm, &tg, dir.path(), &yaml).await;
+    // down from the first refusal on, saying why (Telegram's words)
     eventually("the channel down", || async {
-        matches!(telegram_state(&bot), Some(ChannelState::Down(why)) if why.contains("webhook"))
+        matches!(telegram_state(&bot), Some(ChannelState::Down(why))
+            if why.contains("Telegram refuses the webhook, retrying: ")
+                && why.contains("Failed to resolve host"))
     })
     .await;
     assert!(tg.webhook().is_none());

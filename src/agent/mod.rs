@@ -271,15 +271,19 @@ impl Agent {
     /// none): one outcome per message, as [`Agent::receive`] gives it.
     pub async fn receive_all(&self, msgs: &[IncomingMessage]) -> anyhow::Result<Vec<Received>> {
         let needs_reply = |m: &IncomingMessage| m.addressed && !m.text.trim().is_empty();
+        // A request to remember a secret is kept as a note of it, never as it came.
+        let texts: Vec<Option<String>> =
+            msgs.iter().map(|m| fast_path::withheld(&m.text)).collect();
         let arrivals: Vec<Arrival<'_>> = msgs
             .iter()
-            .map(|m| Arrival {
+            .zip(&texts)
+            .map(|(m, withheld)| Arrival {
                 chat: &m.chat,
                 is_group: m.is_group,
                 chat_title: m.chat_title.as_deref(),
                 sender_id: &m.sender_id,
                 sender_name: &m.sender_name,
-                text: &m.text,
+                text: withheld.as_deref().unwrap_or(&m.text),
                 platform_message_id: m.platform_message_id.as_deref(),
                 platform_thread_id: m.platform_thread_id.as_deref(),
                 created_at: m.sent_at,

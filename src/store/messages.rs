@@ -210,20 +210,6 @@ impl Store {
             .map(|_| ()))
     }
 
-    /// Replaces message `id`'s text with `text`, and takes it out of search: a secret the
-    /// user asked to remember is kept neither as a memory nor in the chat's history (which the
-    /// model reads on later turns, and the reflector after).
-    pub async fn withhold_message_text(&self, id: i64, text: &str) -> Result<()> {
-        on_pool!(&self.writer, c => sqlx::query(
-            "UPDATE messages SET text = $2, search_text = '' WHERE id = $1"
-        )
-            .bind(id)
-            .bind(text)
-            .execute(c)
-            .await
-            .map(|_| ()))
-    }
-
     /// Starts a turn for message `id`: counts one more attempt and returns the message, its
     /// chat, how many turns there have been, the chat's memory count and its session's last
     /// `history_len` messages up to it (`None`: no such message). The reads come with the

@@ -7,11 +7,12 @@
 //! forward's origin, a link preview) and the whole message is unreadable, or read as a kind
 //! that carries no text. Both modes read updates through [`Lenient`] instead:
 //!
-//! 1. the entities teloxide cannot read are left out (the text stays whole; only the
-//!    formatting or the mention they marked is not seen), then
+//! 1. the entities teloxide cannot read are left out, and an entity list that is no list (the
+//!    text stays whole; only the formatting or the mention they marked is not seen), then
 //! 2. should a message with a text or caption still not read as one, it is read again with
 //!    only the parts the bot uses ([`ESSENTIAL`]): who, where, when, the text and its entities,
-//!    the message it replies to (likewise). What was left out is named in the log.
+//!    the message it replies to (likewise; left out too when even that cannot be read). What
+//!    was left out is named in the log.
 
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
@@ -78,7 +79,12 @@ pub(super) fn read(mut value: Value) -> Result<Update, serde_json::Error> {
     if let Some(reply) = essential.get_mut("reply_to_message") {
         *reply = Value::Object(essentials(reply));
     }
-    match Message::deserialize(&Value::Object(essential)) {
+    let mut read = Message::deserialize(&Value::Object(essential.clone()));
+    // the message it replies to, unreadable even so: the message goes without it
+    if !read.as_ref().is_ok_and(has_words_read) && essential.remove("reply_to_message").is_some() {
+        read = Message::deserialize(&Value::Object(essential));
+    }
+    match read {
         Ok(read) if has_words_read(&read) => {
             tracing::warn!(
                 update = update.id.0,
@@ -93,7 +99,7 @@ pub(super) fn read(mut value: Value) -> Result<Update, serde_json::Error> {
         _ => {
             tracing::warn!(
                 update = update.id.0,
-                "telegram: a message with text this build cannot read at all; skipped"
+                "telegram: a message with text this build cannot read at all; taken as teloxide reads it (not as text)"
             );
             Ok(update)
         }
@@ -104,17 +110,25 @@ pub(super) fn read(mut value: Value) -> Result<Update, serde_json::Error> {
 /// a poll's…, at any depth), the entities teloxide cannot read; returns how many.
 fn drop_unreadable_entities(value: &mut Value) -> usize {
     match value {
-        Value::Object(map) => map
-            .iter_mut()
-            .map(|(key, v)| match v {
-                Value::Array(list) if key == "entities" || key.ends_with("_entities") => {
-                    let before = list.len();
-                    list.retain(|e| MessageEntity::deserialize(e).is_ok());
-                    before - list.len()
-                }
-                _ => drop_unreadable_entities(v),
-            })
-            .sum(),
+        Value::Object(map) => {
+            let is_list = |key: &str| key == "entities" || key.ends_with("_entities");
+            // a list that is no list (null, an object, a string): left out whole
+            let before = map.len();
+            map.retain(|key, v| !is_list(key) || v.is_array());
+            let dropped = before - map.len();
+            dropped
+                + map
+                    .iter_mut()
+                    .map(|(key, v)| match v {
+                        Value::Array(list) if is_list(key) => {
+                            let before = list.len();
+                            list.retain(|e| MessageEntity::deserialize(e).is_ok());
+                            before - list.len()
+                        }
+                        _ => drop_unreadable_entities(v),
+                    })
+                    .sum::<usize>()
+        }
         Value::Array(list) => list.iter_mut().map(drop_unreadable_entities).sum(),
         _ => 0,
     }
@@ -236,6 +250,19 @@ mod tests {
         };
         let replied = m.reply_to_message().unwrap();
         assert_eq!(replied.from.as_ref().unwrap().id.0, 9);
+    }
+
+    #[test]
+    fn entity_lists_that_are_no_lists_and_unreadable_replies_cost_nothing_but_themselves() {
+        for broken in [
+            json!({"entities": null}),
+            json!({"entities": {"type": "bold"}}),
+            json!({"entities": "notalist"}),
+            json!({"reply_to_message": {"message_id": "abc"}}),
+        ] {
+            let read = read(message(broken.clone())).unwrap();
+            assert_eq!(text_of(&read), Some("hi @mneme_bot, see this"), "{broken}");
+        }
     }
 
     #[test]

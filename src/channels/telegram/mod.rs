@@ -122,6 +122,12 @@ fn get_me_failed(e: &RequestError) -> String {
         RequestError::Network(_) | RequestError::Io(_) => {
             "cannot reach the Bot API at channels.telegram.api_url".to_string()
         }
+        // Not JSON at all (a proxy's error page): something stands between us and the Bot API.
+        RequestError::InvalidJson { raw, .. }
+            if serde_json::from_str::<serde_json::Value>(raw).is_err() =>
+        {
+            "the answer at channels.telegram.api_url is not the Bot API's (a web page: a proxy in the way, or the wrong address?)".to_string()
+        }
         RequestError::InvalidJson { .. } => {
             "the Bot API's answer to getMe is not one this build reads (a server of one's own must speak the current Bot API)".to_string()
         }
@@ -299,6 +305,18 @@ async fn finish(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_web_page_for_getme_is_named_as_such() {
+        let answer = |raw: &str| RequestError::InvalidJson {
+            source: std::sync::Arc::new(serde_json::from_str::<u8>("x").unwrap_err()),
+            raw: raw.into(),
+        };
+        let page = get_me_failed(&answer("<html><body>Proxy error page</body></html>"));
+        assert!(page.contains("is not the Bot API's (a web page"), "{page}");
+        let old = get_me_failed(&answer(r#"{"ok":true,"result":{"id":1}}"#));
+        assert!(old.contains("not one this build reads"), "{old}");
+    }
 
     #[test]
     fn tokens_are_scrubbed() {

@@ -30,7 +30,7 @@ use teloxide::types::AllowedUpdate;
 use tokio_util::sync::CancellationToken;
 
 use super::lenient::Lenient;
-use super::{CHANNEL, PERSISTENT_FAILURE, Shared, next_backoff, on_update};
+use super::{CHANNEL, Shared, next_backoff, on_update};
 use crate::channels::intake::Acted;
 use crate::channels::redact;
 use crate::channels::workers::ChatWorkers;
@@ -198,6 +198,8 @@ async fn set_webhook(
     shutdown: &CancellationToken,
 ) {
     let scrub = |e: &RequestError| redact(&shared.redact(e), secret.expose());
+    let scrub_api =
+        |e: &teloxide::ApiError| redact(&redact(&e.to_string(), &shared.token), secret.expose());
     let shown_url = redact(url.as_str(), &shared.token);
     let mut backoff = Duration::from_secs(1);
     loop {
@@ -226,15 +228,17 @@ async fn set_webhook(
             }
             Err(e) => {
                 tracing::warn!(error = %scrub(&e), url = %shown_url, ?backoff, "telegram: setWebhook failed; retrying");
-                if backoff >= PERSISTENT_FAILURE {
-                    let why = match e {
-                        RequestError::Api(_) => {
-                            "Telegram refuses the webhook (setWebhook; see the log)"
-                        }
-                        _ => "setWebhook keeps failing (see the log)",
-                    };
-                    shared.agent.channel_status().down(CHANNEL, why);
-                }
+                // Not connected before the webhook is set: why not is worth saying at once.
+                let why = match &e {
+                    RequestError::Api(api) => {
+                        format!("Telegram refuses the webhook, retrying: {}", scrub_api(api))
+                    }
+                    RequestError::Network(_) | RequestError::Io(_) => {
+                        "setWebhook failed, retrying: cannot reach the Bot API at channels.telegram.api_url".to_string()
+                    }
+                    _ => "setWebhook failed, retrying (see the log)".to_string(),
+                };
+                shared.agent.channel_status().down(CHANNEL, why);
                 next_backoff(&mut backoff)
             }
         };
