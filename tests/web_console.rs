@@ -92,6 +92,33 @@ async fn remember_then_list_edit_search_and_forget_in_the_console() {
     let (_, still) = web.get_json("/api/memories?chat=web:alice").await;
     assert_eq!(still["memories"][0]["content"], "I prefer oolong tea");
 
+    // An edit that would state what another memory of the chat holds is refused: a
+    // duplicate made by hand.
+    let reply = web.say("alice", "remember I live in Lisbon").await;
+    assert_eq!(reply["text"], "Noted. Saved memory #2: I live in Lisbon");
+    let (status, body) = web
+        .send_json(
+            "PATCH",
+            "/api/memories/2",
+            json!({ "content": "I prefer oolong tea" }),
+        )
+        .await;
+    assert_eq!(status, 409, "{body}");
+    assert_eq!(
+        error_of(&body),
+        "memory #1 states that fact already; change or forget that one instead"
+    );
+    let (status, _) = web
+        .send_json(
+            "PATCH",
+            "/api/memories/2",
+            json!({ "content": "I live in Lisbon, Portugal" }),
+        )
+        .await;
+    assert_eq!(status, 200, "its own fact, more specific: fine");
+    let (status, _) = web.send_json("DELETE", "/api/memories/2", json!({})).await;
+    assert_eq!(status, 200);
+
     let (status, body) = web.send_json("DELETE", "/api/memories/1", json!({})).await;
     assert_eq!(status, 200);
     assert_eq!(body["forgot"], 1);

@@ -59,6 +59,8 @@ pub enum MemoryError {
     Forbidden(i64),
     /// A new global memory from an actor that may not write one.
     GlobalWrite,
+    /// An edit would make the memory state the fact another one of its scope holds.
+    SameAs(i64),
     Store(sqlx::Error),
 }
 
@@ -73,6 +75,10 @@ impl fmt::Display for MemoryError {
             ),
             Self::GlobalWrite => f.write_str(
                 "global memory can only be written from a control chat; store it for this chat",
+            ),
+            Self::SameAs(id) => write!(
+                f,
+                "memory #{id} states that fact already; change or forget that one instead"
             ),
             Self::Store(e) => write!(f, "database error: {e}"),
         }
@@ -224,6 +230,13 @@ impl Memories {
                 .map_err(MemoryError::Refused)?,
             None => m.content.clone(),
         };
+        // Two memories stating one fact would be a duplicate made by hand.
+        if content != m.content
+            && let Some(same) = same_fact::find(&self.retriever, m.scope(), &content).await?
+            && same.id != id
+        {
+            return Err(MemoryError::SameAs(same.id));
+        }
         let updated = self
             .store()
             .edit_memory(id, &content, category.unwrap_or(m.category))

@@ -132,11 +132,21 @@ impl Lab {
                     .await
             }
             Path::Console => {
+                // a chat of its own, so that the edit meets no fact another path stored
+                static EDITS: std::sync::atomic::AtomicUsize =
+                    std::sync::atomic::AtomicUsize::new(0);
+                let n = EDITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let chat = self
+                    .memories
+                    .store()
+                    .ensure_chat(&ChatKey::new("web", format!("console-{n}")), false, None)
+                    .await
+                    .unwrap();
                 let id = self
                     .memories
                     .store()
                     .insert_memory(&NewMemory {
-                        scope: MemoryScope::Chat(self.private),
+                        scope: MemoryScope::Chat(chat.id),
                         category: Category::Profile,
                         content: "Alice likes jazz".into(),
                         subject: None,

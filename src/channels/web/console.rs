@@ -183,6 +183,9 @@ fn memory_error(e: MemoryError) -> ApiError {
             ApiError::forbidden(GLOBAL_NEEDS_TOKEN)
         }
         MemoryError::Refused(r) => ApiError::unprocessable(format!("not stored: {r}")),
+        e @ MemoryError::SameAs(_) => {
+            ApiError::new(axum::http::StatusCode::CONFLICT, e.to_string())
+        }
         MemoryError::Store(e) => anyhow::Error::from(e).into(),
     }
 }
