@@ -548,6 +548,36 @@ async fn mneme_start_serves_the_web_chat_alone_and_stops_cleanly() {
     );
 }
 
+/// A reply not ready when the daemon stops: the page is told so in an `error` event before
+/// the stream ends, instead of the stream just stopping (the message is answered at the next
+/// start, below).
+#[tokio::test]
+async fn a_reply_not_ready_at_shutdown_ends_its_stream_saying_so() {
+    let llm = FakeLlm::start().await;
+    // streamed slowly: never silent for long, never done before the shutdown's drain time
+    let pieces = vec!["word "; 30];
+    llm.fallback(openai_stream_paced(&pieces, Duration::from_secs(1)));
+    let dir = tempfile::tempdir().unwrap();
+    let web = Web::start(&llm, dir.path(), "").await;
+    let resp = web
+        .req(reqwest::Method::POST, "/api/chats/alice/messages")
+        .json(&json!({"text": "a slow one"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    eventually("the model asked", || async { llm.request_count() >= 1 }).await;
+    web.shutdown.cancel();
+    let events = read_events(resp).await;
+    let last = events.last().expect("an event");
+    assert_eq!(last.event, "error", "{events:?}");
+    assert!(
+        error_of(&last.data).starts_with("The server is stopping before this answer was ready."),
+        "{events:?}"
+    );
+    web.stop().await;
+}
+
 /// A web turn that a shutdown cut off (stored, owed, its connection gone) is answered at the
 /// next start, into the history the page shows.
 #[tokio::test]

@@ -7,7 +7,8 @@ use super::{Agent, Reply, ReplyKind, TurnContext, prompt};
 use crate::llm::{ChatMessage, LlmRequest};
 use crate::store::{InjectionLog, Tokens};
 
-/// The longest answer delivered and kept, in characters (eight Telegram messages): a model
+/// The longest answer delivered and kept, in characters (eight Telegram messages, and the
+/// note saying where it was cut): a model
 /// that ignores `max_tokens` must not send a chat fifty messages.
 pub const MAX_ANSWER_CHARS: usize = 32_000;
 

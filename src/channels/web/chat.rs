@@ -13,13 +13,17 @@ use axum::response::IntoResponse;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use std::time::Duration;
+
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use super::App;
 use super::api::{ApiError, ApiJson, ApiQuery, ApiResult, conversation};
 use crate::agent::{Agent, IncomingMessage, Outcome, ReplyKind};
 use crate::base::ChatKey;
 use crate::channels::turn::TURN_FAILED;
+use crate::channels::workers::DRAIN_TIMEOUT;
 use crate::store::now_ms;
 
 /// Most messages the history endpoint returns.
@@ -53,7 +57,12 @@ pub(super) async fn send_message(
     };
     let (events, rx) = mpsc::unbounded_channel();
     // Its own task: the turn finishes (and its reply is stored) even if the page goes away.
-    tokio::spawn(run_turn(app.agent.clone(), msg, events));
+    tokio::spawn(run_turn(
+        app.agent.clone(),
+        msg,
+        events,
+        app.shutdown.clone(),
+    ));
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv()
             .await
@@ -64,22 +73,43 @@ pub(super) async fn send_message(
     Ok(([("x-accel-buffering", "no")], sse))
 }
 
+/// What a page is told when the daemon stops before its reply was ready.
+const STOPPING: &str = "The server is stopping before this answer was ready. Your message is \
+     saved and will be answered when it is back: reopen the conversation then.";
+
 /// Runs the turn, sending the model's text as it arrives and the reply at the end. A send
-/// that fails only means the page stopped listening.
+/// that fails only means the page stopped listening. A shutdown that would cut the stream off
+/// (the turn not done within the drain time) ends it with an `error` event saying so first.
 async fn run_turn(
     agent: std::sync::Arc<Agent>,
     msg: IncomingMessage,
     events: mpsc::UnboundedSender<Event>,
+    shutdown: CancellationToken,
 ) {
     let chat = msg.chat.clone();
     let (deltas, mut pieces) = mpsc::unbounded_channel::<String>();
     let turn = agent.handle(msg, Some(&deltas));
     tokio::pin!(turn);
+    let cut_off = async {
+        shutdown.cancelled().await;
+        // just before the server gives up on the requests still open
+        tokio::time::sleep(DRAIN_TIMEOUT.saturating_sub(Duration::from_secs(1))).await;
+    };
+    tokio::pin!(cut_off);
     let outcome = loop {
         tokio::select! {
             outcome = &mut turn => break outcome,
             Some(piece) = pieces.recv() => {
                 let _ = events.send(event("delta", json!({ "text": piece })));
+            }
+            () = &mut cut_off => {
+                tracing::info!(chat = %chat, "web: a reply was not ready at shutdown; the page is told");
+                let _ = events.send(event("error", json!({ "error": STOPPING })));
+                // The stream ends here; the turn goes on while the process does (else its
+                // message stays owed, for the next start).
+                drop(events);
+                let _ = turn.await;
+                return;
             }
         }
     };

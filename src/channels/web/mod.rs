@@ -46,6 +46,8 @@ pub const MAX_BODY_BYTES: usize = 256 * 1024;
 /// What every handler shares.
 struct AppState {
     agent: Arc<Agent>,
+    /// The daemon's shutdown: a reply still streaming when it cuts connections off says so.
+    shutdown: CancellationToken,
     files: MemoryFiles,
     /// `None`: no token configured (loopback only).
     token: Option<Secret>,
@@ -221,6 +223,7 @@ impl Channel for WebChannel {
             .ok_or_else(|| anyhow::anyhow!("the web channel runs once"))?;
         let listener = tokio::net::TcpListener::from_std(listener)?;
         let app = Arc::new(AppState {
+            shutdown: shutdown.clone(),
             files: MemoryFiles::new(&agent.config().runtime_dir()),
             token: (!self.config.auth_token.is_empty()).then(|| self.config.auth_token.clone()),
             allowed_hosts: self.allowed_hosts(),
