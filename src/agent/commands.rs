@@ -28,12 +28,18 @@ const COMMANDS: &[&str] = &[
 /// True when `text` is answered as a chat command (a known one, or an unknown one with a
 /// hint): `/word…`, the word of letters, digits and `_` (so a path like /etc/hosts is not).
 pub fn is_command(text: &str) -> bool {
-    let Some(rest) = text.strip_prefix('/') else {
-        return false;
-    };
-    let word = rest.split(char::is_whitespace).next().unwrap_or_default();
-    let name = word.split('@').next().unwrap_or_default();
-    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    parse(text).is_some()
+}
+
+/// A command's name (lowercase, without the `@bot` Telegram appends in groups:
+/// `/memories@mneme_bot`) and its argument, when `text` is one. A path like /etc/hosts or a
+/// lone slash is a message, not a command.
+fn parse(text: &str) -> Option<(String, &str)> {
+    let rest = text.strip_prefix('/')?;
+    let (word, arg) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let name = word.split('@').next().unwrap_or_default().to_lowercase();
+    let is_word = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    is_word.then(|| (name, arg.trim()))
 }
 
 /// Answers `text` if it is a command; `None` lets the message go on to the fast path or model.
@@ -42,13 +48,9 @@ pub(super) async fn handle(
     ctx: &TurnContext,
     text: &str,
 ) -> anyhow::Result<Option<Reply>> {
-    let Some(rest) = text.strip_prefix('/') else {
+    let Some((name, arg)) = parse(text) else {
         return Ok(None);
     };
-    let (word, arg) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-    // Telegram appends the bot's name in groups: /memories@mneme_bot
-    let name = word.split('@').next().unwrap_or_default().to_lowercase();
-    let arg = arg.trim();
     let text = match name.as_str() {
         "memories" => memories(agent, ctx).await?,
         "forget" => forget(agent, ctx, arg).await?,
@@ -59,9 +61,6 @@ pub(super) async fn handle(
         "usage" => usage(agent, ctx).await?,
         "help" => HELP.to_string(),
         "start" => format!("Hello! {HELP}"),
-        // A path like /etc/hosts or a lone slash is a message, not a command.
-        "" => return Ok(None),
-        _ if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') => return Ok(None),
         other => match crate::base::suggest::closest(other, COMMANDS.iter().copied()) {
             Some(meant) => format!(
                 "I don't know the command /{other}. Did you mean /{meant}? /help lists what I understand."

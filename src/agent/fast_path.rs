@@ -28,6 +28,11 @@ pub fn withheld(text: &str) -> Option<String> {
     }
 }
 
+/// The reply to a request to remember a secret, refused `why`.
+fn refused_secret(why: &dyn std::fmt::Display) -> String {
+    format!("I won't store that: {why}. Keep secrets in a password manager.")
+}
+
 pub(super) async fn handle(
     agent: &Agent,
     ctx: &TurnContext,
@@ -39,9 +44,7 @@ pub(super) async fn handle(
         .and_then(|rest| rest.strip_suffix(']'))
     {
         return Ok(Some(Reply {
-            text: format!(
-                "I won't store that: it looks like {kind} — secrets are never stored. Keep secrets in a password manager."
-            ),
+            text: refused_secret(&quality::secret_refused(kind)),
             kind: ReplyKind::Remembered,
         }));
     }
@@ -77,7 +80,7 @@ pub(super) async fn handle(
         ),
         // (Not met from the channels, which keep such a request as `withheld` notes it.)
         Err(MemoryError::Refused(Refusal::Content(r @ quality::Refusal::Secret(_)))) => {
-            format!("I won't store that: {r}. Keep secrets in a password manager.")
+            refused_secret(&r)
         }
         // In a group, a memory reaches every member's answers: any member could otherwise
         // plant "ignore previous instructions…". (In a private chat the person shapes only

@@ -69,6 +69,19 @@ pub async fn reply_text(
     Some(delivery)
 }
 
+/// How long a part of an answer is retried through the network's and the platform's passing
+/// trouble before the answer is left owed (to be answered again at the next start, or by
+/// another replica): long enough for the platform to come back from a restart. The chat's
+/// later answers wait behind it, in order.
+pub const ANSWER_WITHIN: Duration = Duration::from_secs(300);
+/// How long a notice outside any turn is retried: it holds up the intake meanwhile.
+pub const NOTICE_WITHIN: Duration = Duration::from_secs(10);
+
+/// The wait after failed attempt `attempt` (from 1) to send a part: 1 s doubling to a minute.
+pub fn resend_after(attempt: u32) -> Duration {
+    Duration::from_secs(1 << attempt.saturating_sub(1).min(6)).min(Duration::from_secs(60))
+}
+
 /// How sending a reply (or one of its chunks) ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Sent {

@@ -14,20 +14,12 @@ use serenity::model::id::{ChannelId, MessageId};
 use super::Shared;
 use crate::agent::Pending;
 use crate::channels::split::{char_len, split_message};
-use crate::channels::turn::{Sent, reply_text};
+use crate::channels::turn::{ANSWER_WITHIN, NOTICE_WITHIN, Sent, reply_text, resend_after};
 
 /// Discord's limit: 2000 Unicode scalar values per message (serenity refuses more).
 pub const CHUNK_LIMIT: usize = 2000;
 /// Discord shows "typing…" for about 10 s; refresh a little sooner.
 const TYPING_EVERY: Duration = Duration::from_secs(8);
-/// How long a part of an answer is retried through rate limits, Discord's server errors and
-/// the network's before the answer is left owed (to be answered again at the next start, or by
-/// another replica).
-const ANSWER_WITHIN: Duration = Duration::from_secs(300);
-/// How long a notice outside any turn is retried: it holds up the intake meanwhile.
-const NOTICE_WITHIN: Duration = Duration::from_secs(10);
-/// The longest wait between two attempts.
-const MAX_BACKOFF: Duration = Duration::from_secs(60);
 
 /// Runs the turn for `pending` and delivers the answer; marks it replied once delivered.
 pub(super) async fn answer(shared: &Shared, pending: &Pending) {
@@ -136,7 +128,7 @@ async fn send_chunk(
                 _ => Sent::Failed,
             };
         }
-        let wait = Duration::from_secs(1 << (attempt - 1).min(6)).min(MAX_BACKOFF);
+        let wait = resend_after(attempt);
         if started.elapsed() + wait > within {
             tracing::error!(%channel, attempt, error = %shared.redact(&error), "discord: giving up on a message after {}s", started.elapsed().as_secs());
             return Sent::Failed;

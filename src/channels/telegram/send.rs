@@ -11,21 +11,13 @@ use teloxide::{ApiError, RequestError};
 use super::{Shared, format};
 use crate::agent::Pending;
 use crate::channels::split::{split_message, utf16_len};
-use crate::channels::turn::{Sent, reply_text};
+use crate::channels::turn::{ANSWER_WITHIN, NOTICE_WITHIN, Sent, reply_text, resend_after};
 
 /// Telegram's limit is 4096 UTF-16 units of visible text; markdown markers only shrink when
 /// rendered, so chunks of this many raw units always fit.
 pub const CHUNK_LIMIT: usize = 4000;
 /// Telegram shows "typing…" for about 5 s; refresh a little sooner.
 const TYPING_EVERY: Duration = Duration::from_secs(4);
-/// How long a part of an answer is retried through the network's and Telegram's trouble
-/// before the answer is left owed (to be answered again at the next start, or by another
-/// replica): long enough for Telegram to come back from a restart.
-const ANSWER_WITHIN: Duration = Duration::from_secs(300);
-/// How long a notice outside any turn is retried: it holds up the intake meanwhile.
-const NOTICE_WITHIN: Duration = Duration::from_secs(10);
-/// The longest wait between two attempts.
-const MAX_BACKOFF: Duration = Duration::from_secs(60);
 
 /// Runs the turn for `pending` and delivers the answer; marks it replied once delivered.
 pub(super) async fn answer(shared: &Shared, pending: &Pending) {
@@ -135,7 +127,7 @@ async fn send_chunk(shared: &Shared, target: &Target, chunk: &str, within: Durat
             // waited 10 s already), an answer that is not the Bot API's (a proxy's page).
             Err(e) => {
                 tracing::warn!(chat = target.chat_id.0, error = %shared.redact(&e), attempt, "telegram: sendMessage failed; retrying");
-                backoff(attempt)
+                resend_after(attempt)
             }
         };
         if started.elapsed() + wait > within {
@@ -149,11 +141,6 @@ async fn send_chunk(shared: &Shared, target: &Target, chunk: &str, within: Durat
         }
         tokio::time::sleep(wait).await;
     }
-}
-
-/// The wait after failed attempt `attempt` (from 1): 1 s doubling to a minute.
-fn backoff(attempt: u32) -> Duration {
-    Duration::from_secs(1 << attempt.saturating_sub(1).min(6)).min(MAX_BACKOFF)
 }
 
 /// True when Telegram refuses the message itself — its answers "Bad Request: …" (400: the

@@ -197,9 +197,7 @@ async fn set_webhook(
     secret: &Secret,
     shutdown: &CancellationToken,
 ) {
-    let scrub = |e: &RequestError| redact(&shared.redact(e), secret.expose());
-    let scrub_api =
-        |e: &teloxide::ApiError| redact(&redact(&e.to_string(), &shared.token), secret.expose());
+    let scrub = |e: &dyn std::fmt::Display| redact(&shared.redact(e), secret.expose());
     let shown_url = redact(url.as_str(), &shared.token);
     let mut backoff = Duration::from_secs(1);
     loop {
@@ -231,7 +229,7 @@ async fn set_webhook(
                 // Not connected before the webhook is set: why not is worth saying at once.
                 let why = match &e {
                     RequestError::Api(api) => {
-                        format!("Telegram refuses the webhook, retrying: {}", scrub_api(api))
+                        format!("Telegram refuses the webhook, retrying: {}", scrub(api))
                     }
                     RequestError::Network(_) | RequestError::Io(_) => {
                         "setWebhook failed, retrying: cannot reach the Bot API at channels.telegram.api_url".to_string()

@@ -59,16 +59,18 @@ pub enum Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Secret(kind) => write!(
-                f,
-                "it looks like {} — secrets are never stored",
-                with_article(kind)
-            ),
+            Self::Secret(kind) => f.write_str(&secret_refused(&with_article(kind))),
             Self::Instruction => {
                 f.write_str("it reads as an instruction to the assistant, not a fact")
             }
         }
     }
+}
+
+/// Why a secret is refused, for a secret of the kind `what` ("a password", as
+/// [`with_article`] gives it).
+pub fn secret_refused(what: &str) -> String {
+    format!("it looks like {what} — secrets are never stored")
 }
 
 /// A secret's kind as a phrase: "a password", "an API key", "credentials".
