@@ -440,9 +440,46 @@ pub fn env_overrides() -> Vec<(&'static str, String)> {
         .collect()
 }
 
+/// What a command uses of the config. The daemon's secrets live in its own environment, not
+/// in every shell: a command that serves no channel may run without the channels' tokens, one
+/// that calls no model without the model's keys too (`mneme start` and `check-config` need
+/// everything).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    Everything,
+    /// The store and the model, no channel (`mneme reflect`).
+    Model,
+    /// The store alone (`mneme memory`, `usage`, `backup`, `restore`, `healthcheck`).
+    Store,
+}
+
+impl Needs {
+    /// Whether an error about `key` does not concern such a command: a secret of a part it
+    /// does not use.
+    fn excuses(self, key: &str) -> bool {
+        const CHANNEL_SECRETS: [&str; 4] = [
+            "channels.telegram.bot_token",
+            "channels.telegram.webhook_secret",
+            "channels.discord.bot_token",
+            "channels.web.auth_token",
+        ];
+        const MODEL_SECRETS: [&str; 2] = ["api_key", "embedding_api_key"];
+        match self {
+            Needs::Everything => false,
+            Needs::Model => CHANNEL_SECRETS.contains(&key),
+            Needs::Store => CHANNEL_SECRETS.contains(&key) || MODEL_SECRETS.contains(&key),
+        }
+    }
+}
+
 impl Config {
     /// Loads and validates the file at `path` with the process environment's overrides.
     pub fn load(path: &Path) -> Result<Loaded, ConfigError> {
+        Self::load_for(path, Needs::Everything)
+    }
+
+    /// [`Config::load`] for a command that `needs` only part of the config.
+    pub fn load_for(path: &Path, needs: Needs) -> Result<Loaded, ConfigError> {
         let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
             path: path.to_path_buf(),
             problems: vec![Problem::error(
@@ -457,7 +494,7 @@ impl Config {
                 },
             )],
         })?;
-        Self::from_yaml(&text, path, &env_overrides())
+        Self::parse(&text, path, &env_overrides(), needs)
     }
 
     /// Parses, applies overrides, resolves `data_dir` against the file's folder, validates.
@@ -465,6 +502,15 @@ impl Config {
         text: &str,
         path: &Path,
         env: &[(&'static str, String)],
+    ) -> Result<Loaded, ConfigError> {
+        Self::parse(text, path, env, Needs::Everything)
+    }
+
+    fn parse(
+        text: &str,
+        path: &Path,
+        env: &[(&'static str, String)],
+        needs: Needs,
     ) -> Result<Loaded, ConfigError> {
         let fail = |problems| ConfigError {
             path: path.to_path_buf(),
@@ -498,7 +544,11 @@ impl Config {
             }
             config.resolve_local_model_folder(base);
         }
-        problems.extend(validate::check(&config));
+        problems.extend(
+            validate::check(&config)
+                .into_iter()
+                .filter(|p| !(p.is_error() && needs.excuses(&p.key))),
+        );
         if problems.iter().any(Problem::is_error) {
             return Err(fail(problems));
         }

@@ -464,6 +464,57 @@ async fn start_without_a_channel_says_what_to_configure() {
     );
 }
 
+/// The daemon's tokens and keys live in its own environment, not in every shell: the commands
+/// that serve no channel run without the channels' tokens, those that call no model without
+/// the model's key too; `start` and `check-config` still refuse.
+#[tokio::test(flavor = "multi_thread")]
+async fn commands_run_without_the_secrets_of_parts_they_do_not_use() {
+    let dir = tempfile::tempdir().unwrap();
+    let yaml = format!(
+        "data_dir: {}\ndatabase_url: \"{}\"\nllm_base_url: https://api.openai.com/v1\n\
+         model: gpt-4o-mini\nchannels:\n  telegram:\n    enabled: true\n  web:\n    \
+         enabled: true\n    host: 0.0.0.0\n",
+        dir.path().join("data").display(),
+        database_url(dir.path()),
+    );
+    let config = write_config(dir.path(), &yaml);
+    for refused in [&["start"][..], &["check-config"]] {
+        let run = mneme(&config, refused, "").await;
+        assert_eq!(run.code, 1, "{refused:?}: {}{}", run.stdout, run.stderr);
+        let said = format!("{}{}", run.stdout, run.stderr);
+        for key in [
+            "channels.telegram.bot_token",
+            "channels.web.auth_token",
+            "api_key",
+        ] {
+            assert!(said.contains(key), "{refused:?} names {key}: {said}");
+        }
+    }
+    let remembered = mneme(
+        &config,
+        &["memory", "import", "-"],
+        "{\"chat\":\"web:a\",\"category\":\"PROFILE\",\"content\":\"I like tea\"}\n",
+    )
+    .await;
+    assert_eq!(remembered.code, 0, "{}", remembered.stderr);
+    for args in [&["memory", "list"][..], &["usage"], &["backup"]] {
+        let run = mneme(&config, args, "").await;
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert!(
+            !run.stderr.contains("bot_token"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+    let listed = mneme(&config, &["memory", "list"], "").await;
+    assert!(listed.stdout.contains("I like tea"), "{}", listed.stdout);
+    // `reflect` calls the model: its key is still required, the channels' tokens are not
+    let reflect = mneme(&config, &["reflect"], "").await;
+    assert_eq!(reflect.code, 1);
+    assert!(reflect.stderr.contains("api_key"), "{}", reflect.stderr);
+    assert!(!reflect.stderr.contains("bot_token"), "{}", reflect.stderr);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn init_writes_a_config_that_check_config_accepts() {
     let dir = tempfile::tempdir().unwrap();

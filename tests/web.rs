@@ -578,6 +578,78 @@ async fn a_reply_not_ready_at_shutdown_ends_its_stream_saying_so() {
     web.stop().await;
 }
 
+/// A message sent while the chat's last answer is still coming is stored at once, not when its
+/// turn comes: it is in the history straight away, no turn starts for it once the daemon is
+/// stopping, and the next start answers both in order — the second's turn knowing the first's
+/// answer.
+#[tokio::test]
+async fn a_message_waiting_behind_an_answer_is_kept_through_a_stop() {
+    let llm = FakeLlm::start().await;
+    let gate = std::sync::Arc::new(tokio::sync::Notify::new());
+    llm.script([Answer::Gated(
+        gate.clone(),
+        Box::new(openai_text("never given")),
+    )]);
+    llm.fallback(openai_text("an owed answer"));
+    let dir = tempfile::tempdir().unwrap();
+    let web = Web::start(&llm, dir.path(), "").await;
+    let send = |text: &str| {
+        web.req(reqwest::Method::POST, "/api/chats/alice/messages")
+            .json(&json!({ "text": text }))
+            .send()
+    };
+    let first = send("first").await.unwrap();
+    assert_eq!(first.status(), 200);
+    eventually("the model asked", || async { llm.request_count() >= 1 }).await;
+    let second = send("second").await.unwrap();
+    assert_eq!(second.status(), 200);
+    let texts = |history: &serde_json::Value| -> Vec<String> {
+        history["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (_, history) = web.get_json("/api/chats/alice/messages").await;
+    assert_eq!(
+        texts(&history),
+        ["first", "second"],
+        "stored before its turn"
+    );
+
+    web.shutdown.cancel();
+    let events = read_events(second).await;
+    let last = events.last().expect("an event");
+    assert_eq!(last.event, "error", "{events:?}");
+    assert!(
+        error_of(&last.data).starts_with("The server is stopping before this answer was ready."),
+        "{events:?}"
+    );
+    drop(first);
+    let agent = web.agent.clone();
+    web.stop().await;
+    assert_eq!(llm.request_count(), 1, "no turn started once stopping");
+    agent.store().close().await;
+
+    let web = Web::start(&llm, dir.path(), "").await;
+    wait_nothing_owed(&web.agent, "web").await;
+    let (_, history) = web.get_json("/api/chats/alice/messages").await;
+    assert_eq!(
+        texts(&history),
+        ["first", "second", "an owed answer", "an owed answer"],
+        "in the order they were said"
+    );
+    let requests = llm.requests();
+    assert_eq!(requests.len(), 3);
+    assert_eq!(
+        requests[2].message_texts(),
+        ["first", "an owed answer", "second"],
+        "the second's turn knows the first's answer"
+    );
+    web.stop().await;
+}
+
 /// A web turn that a shutdown cut off (stored, owed, its connection gone) is answered at the
 /// next start, into the history the page shows.
 #[tokio::test]
@@ -613,5 +685,59 @@ async fn a_turn_cut_off_by_a_shutdown_is_answered_after_the_restart() {
         "{history}"
     );
     assert_eq!(llm.request_count(), 1);
+    web.stop().await;
+}
+
+/// An owed web message whose answer fails at the next start (the model refusing the request)
+/// reached nobody: it is not marked answered but stays owed, and a later start answers it.
+#[tokio::test]
+async fn an_owed_answer_that_fails_at_start_stays_owed() {
+    use mneme::agent::Received;
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let bot = TestBot::start(&llm, dir.path(), "reflector_enabled: false\n").await;
+        for (chat, text) in [("web:alice", "still there?"), ("web:bob", "hello?")] {
+            let owed = bot.agent.receive(&private(chat, text)).await.unwrap();
+            assert!(matches!(owed, Received::Pending(_)));
+        }
+        bot.agent.store().close().await;
+    }
+    let texts = |history: serde_json::Value| -> Vec<String> {
+        history["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // oldest first: alice's answer fails, then bob's is given
+    llm.script([
+        Answer::Status(400, None, r#"{"error":{"message":"bad request"}}"#.into()),
+        openai_text("bob's answer"),
+    ]);
+    let web = Web::start(&llm, dir.path(), "").await;
+    eventually("bob answered", || async {
+        texts(web.get_json("/api/chats/bob/messages").await.1).len() == 2
+    })
+    .await;
+    assert_eq!(
+        texts(web.get_json("/api/chats/alice/messages").await.1),
+        ["still there?"]
+    );
+    let owed = web.agent.awaiting_reply("web", 0).await.unwrap();
+    assert_eq!(owed.len(), 1, "alice's message is still owed");
+    assert_eq!(owed[0].chat.to_string(), "web:alice");
+    let agent = web.agent.clone();
+    web.stop().await;
+    agent.store().close().await;
+
+    llm.fallback(openai_text("alice's answer"));
+    let web = Web::start(&llm, dir.path(), "").await;
+    wait_nothing_owed(&web.agent, "web").await;
+    assert_eq!(
+        texts(web.get_json("/api/chats/alice/messages").await.1),
+        ["still there?", "alice's answer"]
+    );
     web.stop().await;
 }

@@ -27,6 +27,7 @@ use crate::memory::files::MemoryFiles;
 use crate::metrics::metrics;
 use crate::store::{Arrival, ChatRow, NewMessage, SessionId, Store, TurnRecord};
 
+pub use locks::Place;
 pub use prompt::PromptParts;
 
 /// A message as a channel hands it over.
@@ -247,16 +248,34 @@ impl Agent {
         msg: IncomingMessage,
         deltas: Option<&UnboundedSender<String>>,
     ) -> anyhow::Result<Outcome> {
-        // Held across storing and answering, so concurrent callers keep arrival order.
-        let _turn = self.locks.lock(&msg.chat.to_string()).await;
+        // The place in the chat's line first, so concurrent callers keep arrival order; the
+        // message is stored at once, not when its turn comes.
+        let place = self.line_up(&msg.chat);
         let pending = match self.receive(&msg).await? {
             Received::Pending(p) => p,
             Received::Duplicate => return Ok(Outcome::Duplicate),
             Received::Stored => return Ok(Outcome::Stored),
         };
-        // The reply is the caller's to print: given once it is returned.
-        let reply = self.respond_locked(&pending, deltas, true).await?;
+        let reply = self.respond_in(place, &pending, deltas).await?;
         Ok(Outcome::Reply(reply))
+    }
+
+    /// A place in `chat`'s line for a turn, taken now (see [`locks::ChatLocks::line_up`]):
+    /// for a caller that stores its message before waiting for the turns before it.
+    pub fn line_up(&self, chat: &ChatKey) -> Place {
+        self.locks.line_up(&chat.to_string())
+    }
+
+    /// Answers a stored message when `place` comes up, marking it replied with its records:
+    /// the reply is the caller's to print, given once it is returned.
+    pub async fn respond_in(
+        &self,
+        place: Place,
+        pending: &Pending,
+        deltas: Option<&UnboundedSender<String>>,
+    ) -> anyhow::Result<Reply> {
+        let _turn = place.take().await;
+        self.respond_locked(pending, deltas, true).await
     }
 
     /// Stores a message. When it is addressed to the bot, returns it as owed an answer.

@@ -24,7 +24,7 @@ use crate::channels::discord::DiscordChannel;
 use crate::channels::telegram::TelegramChannel;
 use crate::channels::terminal::TerminalChannel;
 use crate::channels::web::WebChannel;
-use crate::config::{self, Config, Loaded};
+use crate::config::{self, Config, Loaded, Needs};
 use crate::llm::Metered;
 use crate::store::Store;
 
@@ -82,7 +82,7 @@ pub async fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::CheckConfig => return check::run(&path).await,
         Command::Init(args) => init::run(&path, &args),
-        command => match load(&path) {
+        command => match load(&path, needs(&command)) {
             Some(loaded) => dispatch(command, loaded).await,
             None => return ExitCode::from(1),
         },
@@ -113,9 +113,24 @@ async fn dispatch(command: Command, loaded: Loaded) -> anyhow::Result<ExitCode> 
     }
 }
 
+/// What `command` uses of the config (see [`Needs`]).
+fn needs(command: &Command) -> Needs {
+    match command {
+        Command::Start | Command::Chat { .. } | Command::CheckConfig | Command::Init(_) => {
+            Needs::Everything
+        }
+        Command::Reflect(_) => Needs::Model,
+        Command::Memory(_)
+        | Command::Usage
+        | Command::Healthcheck
+        | Command::Backup
+        | Command::Restore { .. } => Needs::Store,
+    }
+}
+
 /// Loads the config, printing warnings; on errors prints them all and returns `None`.
-fn load(path: &std::path::Path) -> Option<Loaded> {
-    match Config::load(path) {
+fn load(path: &std::path::Path, needs: Needs) -> Option<Loaded> {
+    match Config::load_for(path, needs) {
         Ok(loaded) => {
             for w in &loaded.warnings {
                 tracing::debug!("{}: {w}", path.display());

@@ -4,6 +4,8 @@
 
 use std::fmt;
 
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+
 use crate::memory::quality;
 
 /// Longest memory, on every path: a durable fact fits in a few sentences.
@@ -41,11 +43,20 @@ pub fn one_line(text: &str) -> String {
         .join(" ")
 }
 
+/// Whether `c` shows as something: not whitespace, not an invisible format character (a
+/// zero-width space, a joiner, a direction mark), not the replacement character left where a
+/// NUL or an unreadable byte was. A memory of none of these says nothing.
+fn shows(c: char) -> bool {
+    !c.is_whitespace()
+        && c != char::REPLACEMENT_CHARACTER
+        && c.general_category() != GeneralCategory::Format
+}
+
 /// The gate: `text` as it will be stored, or why not. Secrets are refused from anyone;
 /// instruction-like text when `instructions_refused` (see `Actor::refuses_instructions`).
 pub fn check(text: &str, instructions_refused: bool) -> Result<String, Refusal> {
     let content = one_line(text);
-    if content.is_empty() {
+    if !content.chars().any(shows) {
         return Err(Refusal::Empty);
     }
     if let Some(r) = quality::refusal(&content, instructions_refused) {
@@ -90,6 +101,20 @@ mod tests {
             "my nickname is Zed [31m red"
         );
         assert_eq!(check(" \n", true), Err(Refusal::Empty));
+        // nothing that shows: zero-width spaces, a byte-order mark, what a NUL became
+        for invisible in [
+            "\u{200b}\u{200b}",
+            "\u{feff}",
+            "\u{fffd} \u{fffd}",
+            "\u{0}\u{1}\u{200d}",
+        ] {
+            assert_eq!(check(invisible, true), Err(Refusal::Empty), "{invisible:?}");
+        }
+        // a joiner inside visible text stays (emoji sequences, scripts that need it)
+        assert_eq!(
+            check("my family: \u{1f468}\u{200d}\u{1f467}", true).unwrap(),
+            "my family: \u{1f468}\u{200d}\u{1f467}"
+        );
         let long = "word ".repeat(120);
         assert!(matches!(check(&long, true), Err(Refusal::TooLong { .. })));
     }

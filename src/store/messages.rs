@@ -244,12 +244,16 @@ impl Store {
                 )
             };
         }
-        // The message's session, read by the message's id.
+        // The message's session, read by the message's id: what was said before it, the bot's
+        // answers given since included (a message stored while the turn before it ran — sent
+        // quickly after another — is answered knowing that answer), the message itself last,
+        // and no message sent after it.
         macro_rules! history {
             () => {
                 "SELECT * FROM messages
-                 WHERE session_id = (SELECT session_id FROM messages WHERE id = $1) AND id <= $1
-                 ORDER BY id DESC LIMIT $2"
+                 WHERE session_id = (SELECT session_id FROM messages WHERE id = $1)
+                   AND (id <= $1 OR is_from_bot)
+                 ORDER BY id = $1 DESC, id DESC LIMIT $2"
             };
         }
         if let Some(writer) = &self.inline {
@@ -284,7 +288,7 @@ impl Store {
         // the update, which changes only the message's attempt count.
         const START_POSTGRES: &str = concat!(
             start!(),
-            ", (SELECT json_agg(h ORDER BY h.id)::text FROM (",
+            ", (SELECT json_agg(h ORDER BY h.id = $1, h.id)::text FROM (",
             history!(),
             ") h) AS history"
         );

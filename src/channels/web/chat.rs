@@ -20,7 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::App;
 use super::api::{ApiError, ApiJson, ApiQuery, ApiResult, conversation};
-use crate::agent::{Agent, IncomingMessage, Outcome, ReplyKind};
+use crate::agent::{Agent, IncomingMessage, Pending, Place, Received, ReplyKind};
 use crate::base::ChatKey;
 use crate::channels::turn::TURN_FAILED;
 use crate::channels::workers::DRAIN_TIMEOUT;
@@ -55,14 +55,31 @@ pub(super) async fn send_message(
         platform_thread_id: None,
         sent_at: None,
     };
+    // Stored before anything is streamed, while the chat's earlier turns may still run (its
+    // place in their line taken first, so answers keep the order messages came): a message
+    // waiting behind another answer is kept whatever becomes of the process, and a message
+    // that cannot be stored is refused with the reason, not streamed as if it were kept.
+    let agent = app.agent.clone();
+    let place = agent.line_up(&msg.chat);
     let (events, rx) = mpsc::unbounded_channel();
-    // Its own task: the turn finishes (and its reply is stored) even if the page goes away.
-    tokio::spawn(run_turn(
-        app.agent.clone(),
-        msg,
-        events,
-        app.shutdown.clone(),
-    ));
+    match agent.receive(&msg).await? {
+        // Its own task: the turn finishes (and its reply is stored) even if the page goes away.
+        Received::Pending(pending) => {
+            tokio::spawn(run_turn(
+                agent,
+                place,
+                pending,
+                events,
+                app.shutdown.clone(),
+            ));
+        }
+        Received::Stored | Received::Duplicate => {
+            let _ = events.send(event(
+                "error",
+                json!({ "error": "the message was stored but not answered" }),
+            ));
+        }
+    }
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv()
             .await
@@ -82,13 +99,24 @@ const STOPPING: &str = "The server is stopping before this answer was ready. You
 /// (the turn not done within the drain time) ends it with an `error` event saying so first.
 async fn run_turn(
     agent: std::sync::Arc<Agent>,
-    msg: IncomingMessage,
+    place: Place,
+    pending: Pending,
     events: mpsc::UnboundedSender<Event>,
     shutdown: CancellationToken,
 ) {
-    let chat = msg.chat.clone();
+    let chat = pending.chat.clone();
+    // No turn starts once the daemon is stopping: a message still waiting stays owed, for
+    // the next start.
+    let place = tokio::select! {
+        turn = place.take() => Place::Held(turn),
+        () = shutdown.cancelled() => {
+            tracing::info!(chat = %chat, "web: a message waiting for its turn at shutdown is left for the next start");
+            let _ = events.send(event("error", json!({ "error": STOPPING })));
+            return;
+        }
+    };
     let (deltas, mut pieces) = mpsc::unbounded_channel::<String>();
-    let turn = agent.handle(msg, Some(&deltas));
+    let turn = agent.respond_in(place, &pending, Some(&deltas));
     tokio::pin!(turn);
     let cut_off = async {
         shutdown.cancelled().await;
@@ -117,13 +145,9 @@ async fn run_turn(
         let _ = events.send(event("delta", json!({ "text": piece })));
     }
     let last = match outcome {
-        Ok(Outcome::Reply(reply)) => event(
+        Ok(reply) => event(
             "reply",
             json!({ "text": reply.text, "kind": kind_name(reply.kind) }),
-        ),
-        Ok(Outcome::Stored | Outcome::Duplicate) => event(
-            "error",
-            json!({ "error": "the message was stored but not answered" }),
         ),
         Err(e) => {
             tracing::error!(chat = %chat, error = %format!("{e:#}"), "web: turn failed");

@@ -33,7 +33,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Channel;
 use super::workers::DRAIN_TIMEOUT;
-use crate::agent::Agent;
+use crate::agent::{Agent, ReplyKind};
 use crate::config::{Secret, WebConfig};
 use crate::memory::files::MemoryFiles;
 
@@ -159,8 +159,16 @@ async fn answer_owed(agent: Arc<Agent>, started_ms: i64, shutdown: CancellationT
             () = shutdown.cancelled() => return,
         };
         match answered {
-            // The reply goes into the chat's history, marked delivered; the page shows it.
-            Ok(answer) => Delivery::from(answer).finish(&agent, &pending, true).await,
+            // The reply goes into the chat's history, marked delivered; the page shows it. A
+            // failed answer (the model did not answer) reaches nobody: the message stays owed,
+            // tried again at the next start until its tries are used up.
+            Ok(answer) => {
+                let given = answer.reply.kind != ReplyKind::Error;
+                if !given {
+                    tracing::warn!(chat = %pending.chat, reply = %answer.reply.text, "web: an owed answer failed; tried again at the next start");
+                }
+                Delivery::from(answer).finish(&agent, &pending, given).await
+            }
             Err(e) => {
                 tracing::warn!(chat = %pending.chat, error = %e, "web: an owed answer failed; tried again at the next start")
             }
