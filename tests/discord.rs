@@ -503,6 +503,29 @@ async fn a_server_error_at_start_is_retried_and_shown_in_health() {
     bot.stop().await;
 }
 
+/// A connection cut off without a close frame whose reconnects then fail (the gateway
+/// unreachable behind a proxy answering 502) is shown down in `/healthz`, though serenity says
+/// nothing of it, and connected again once the gateway answers.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_gateway_that_cannot_be_reached_again_is_shown_down() {
+    let (llm, dc, dir) = setup().await;
+    let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
+    dc.wait_connected().await;
+    dc.refuse_connections(true);
+    dc.drop_connection();
+    assert_eq!(
+        wait_down(&bot.bot.agent, "discord").await,
+        "gateway connection lost; reconnecting"
+    );
+    dc.refuse_connections(false);
+    eventually("discord connected again", || async {
+        let states = bot.bot.agent.channel_status().snapshot();
+        states.get("discord").is_some_and(|s| s.is_up())
+    })
+    .await;
+    bot.stop().await;
+}
+
 #[tokio::test]
 async fn a_wrong_token_is_reported_clearly() {
     let (llm, dc, dir) = setup().await;

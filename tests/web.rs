@@ -256,6 +256,18 @@ async fn bad_input_gets_a_clear_json_error_and_changes_nothing() {
     )
     .await;
     assert_eq!(status, 415, "no content type");
+    // a method the endpoint does not take: a JSON error too
+    let resp = web
+        .req(reqwest::Method::DELETE, "/api/chats/alice/messages")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 405);
+    let (_, body) = json_of(resp).await;
+    assert!(
+        error_of(&body).contains("DELETE is not taken here"),
+        "{body}"
+    );
     let huge = json!({ "text": "a".repeat(300 * 1024) });
     let (status, body) = web
         .send_json("POST", "/api/chats/alice/messages", huge)

@@ -58,6 +58,9 @@ pub struct ChatWorkers {
     inner: Mutex<Inner>,
     /// Messages waiting to be stored, stored together (see `group_commit`).
     intake: IntakeLine,
+    /// Cancelled by [`ChatWorkers::drain`]: no turn starts after it (a message still queued
+    /// stays owed, for the next start).
+    closing: CancellationToken,
     /// Answers each person may ask for per minute in a group.
     rate: Mutex<SenderRate>,
 }
@@ -148,6 +151,7 @@ impl ChatWorkers {
             inner: Mutex::default(),
             intake: IntakeLine::default(),
             rate: Mutex::new(SenderRate::new(0)),
+            closing: CancellationToken::new(),
         }
     }
 
@@ -255,6 +259,7 @@ impl ChatWorkers {
         let answer = self.answer.clone();
         let idle_after = self.idle_after;
         let coordinator = self.coordinator.clone();
+        let closing = self.closing.clone();
         inner.tasks.spawn(async move {
             loop {
                 let next = match tokio::time::timeout(idle_after, rx.recv()).await {
@@ -266,11 +271,15 @@ impl ChatWorkers {
                     }
                 };
                 let Some(p) = next else { break };
+                if closing.is_cancelled() {
+                    // Shutting down: no new turn; this one and those behind it stay owed.
+                    break;
+                }
                 waiting.fetch_sub(1, Ordering::SeqCst);
                 match &coordinator {
                     Some(c) => {
                         let id = p.message_id;
-                        answer_in_turn(c, p, &answer).await;
+                        answer_in_turn(c, p, &answer, &closing).await;
                         c.in_flight().remove(&id);
                     }
                     None => answer(p).await,
@@ -326,9 +335,11 @@ impl ChatWorkers {
         }
     }
 
-    /// Closes the queues and lets answers in flight finish, for [`DRAIN_TIMEOUT`] at most.
-    /// What is dispatched afterwards is not queued: it stays owed for the next start.
+    /// Closes the queues and lets the answers being given finish, for [`DRAIN_TIMEOUT`] at
+    /// most; no other turn starts. What is still queued, or dispatched afterwards, stays owed
+    /// for the next start.
     pub async fn drain(&self) {
+        self.closing.cancel();
         let mut tasks = {
             let mut inner = lock(&self.inner);
             inner.closed = true;
@@ -365,8 +376,13 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// the chat's owed messages oldest first — this one among them, and any that another replica
 /// stored — each once; while another replica holds it, waits, since that one answers the
 /// chat's owed messages too (or dies, and its lock with it). Done once `pending` is no longer
-/// owed.
-async fn answer_in_turn(c: &Coordinator, pending: Pending, answer: &Answer) {
+/// owed. No answer starts once `closing`: the turn is given back, the rest stays owed.
+async fn answer_in_turn(
+    c: &Coordinator,
+    pending: Pending,
+    answer: &Answer,
+    closing: &CancellationToken,
+) {
     let store = c.agent.store();
     let mut wait = Duration::from_millis(25);
     let chat = pending.chat_id;
@@ -393,9 +409,15 @@ async fn answer_in_turn(c: &Coordinator, pending: Pending, answer: &Answer) {
                     }
                 };
                 for next in owed {
+                    if closing.is_cancelled() {
+                        break;
+                    }
                     if given.insert(next.id) {
                         answer(pending.beside(next)).await;
                     }
+                }
+                if closing.is_cancelled() {
+                    break;
                 }
                 // Not among them (sent before the backlog window, or read before it was
                 // committed), yet still owed: it is this turn's to answer.
@@ -512,19 +534,28 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn after_draining_nothing_new_is_queued() {
+    async fn draining_finishes_the_answer_being_given_and_starts_no_other() {
         let answered = Arc::new(Mutex::new(Vec::new()));
-        let log = answered.clone();
+        let started = Arc::new(tokio::sync::Notify::new());
+        let open = Arc::new(tokio::sync::Semaphore::new(0));
+        let (log, began, gate) = (answered.clone(), started.clone(), open.clone());
         let workers = ChatWorkers::new("test", move |p: Pending| {
-            let log = log.clone();
-            async move { log.lock().unwrap().push(p.message_id) }
+            let (log, began, gate) = (log.clone(), began.clone(), gate.clone());
+            async move {
+                began.notify_one();
+                gate.acquire().await.unwrap().forget();
+                log.lock().unwrap().push(p.message_id)
+            }
         });
         workers.dispatch(pending("telegram:1", 1));
-        workers.drain().await;
+        workers.dispatch(pending("telegram:1", 2));
+        started.notified().await;
+        // The shutdown begins while the first answer is being given; then it is done.
+        tokio::join!(workers.drain(), async { open.add_permits(10) });
         assert_eq!(
             *answered.lock().unwrap(),
             [1],
-            "drained: what was queued is answered"
+            "the answer being given finishes; the one queued behind it stays owed"
         );
         // A message stored while shutting down stays owed: not answered here.
         workers.dispatch(pending("telegram:1", 2));

@@ -36,6 +36,9 @@ const PORTAL: &str = "https://discord.com/developers/applications";
 const CLOSE_TIMEOUT: Duration = Duration::from_secs(3);
 /// A first READY slower than this is worth a warning (serenity keeps trying meanwhile).
 const READY_WARNING: Duration = Duration::from_secs(30);
+/// How often the connection's stage is looked at: serenity does not always say when it drops
+/// (a connection cut without a close frame whose reconnects then fail).
+const STAGE_CHECK: Duration = Duration::from_secs(3);
 
 /// Messages in guild channels and DMs, with their text (a privileged intent).
 pub(super) fn intents() -> GatewayIntents {
@@ -169,6 +172,38 @@ pub(super) struct Gateway {
     http: Arc<Http>,
     shards: Arc<ShardManager>,
     task: Option<JoinHandle<Result<(), serenity::Error>>>,
+    /// [`watch_stage`], ended with the connection.
+    watch: JoinHandle<()>,
+}
+
+impl Drop for Gateway {
+    fn drop(&mut self) {
+        self.watch.abort();
+    }
+}
+
+/// Marks Discord down once the connection has been anything but connected at two looks in a
+/// row, after it was first ready: serenity reports a drop it sees (`shard_stage_update`), but
+/// not one whose reconnects fail quietly (the network cut, the gateway refusing the upgrade).
+/// READY or RESUMED marks it connected again.
+async fn watch_stage(
+    shards: Arc<ShardManager>,
+    was_ready: watch::Receiver<bool>,
+    status: Arc<ChannelStatus>,
+) {
+    let mut tick = tokio::time::interval(STAGE_CHECK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut away = 0u32;
+    loop {
+        tick.tick().await;
+        let connected = (shards.runners.lock().await)
+            .values()
+            .any(|r| r.stage == ConnectionStage::Connected);
+        away = if connected { 0 } else { away + 1 };
+        if away == 2 && *was_ready.borrow() {
+            status.down(super::CHANNEL, "gateway connection lost; reconnecting");
+        }
+    }
 }
 
 impl Gateway {
@@ -182,6 +217,8 @@ impl Gateway {
         // One REST client (ours: timeouts, proxy) for the gateway code and for us, so rate
         // limits are tracked in one place.
         let (ready, mut is_ready) = watch::channel(false);
+        let was_ready = ready.subscribe();
+        let watched_status = status.clone();
         let mut client = ClientBuilder::new_with_http(http(config)?, intents())
             .event_handler(Handler {
                 intake,
@@ -199,6 +236,7 @@ impl Gateway {
         places.set_http(http.clone());
         let shards = client.shard_manager.clone();
         let task = tokio::spawn(async move { client.start().await });
+        let watch = tokio::spawn(watch_stage(shards.clone(), was_ready, watched_status));
         // serenity retries a gateway it cannot reach quietly, every few seconds: say so once.
         tokio::spawn(async move {
             let first_ready = is_ready.wait_for(|ready| *ready);
@@ -215,6 +253,7 @@ impl Gateway {
             http,
             shards,
             task: Some(task),
+            watch,
         })
     }
 
@@ -238,8 +277,8 @@ impl Gateway {
 
     /// Closes the connection (briefly waiting for Discord to acknowledge), unless it has
     /// already ended by itself.
-    pub(super) async fn close(self) {
-        let Some(task) = self.task else { return };
+    pub(super) async fn close(mut self) {
+        let Some(task) = self.task.take() else { return };
         if tokio::time::timeout(CLOSE_TIMEOUT, self.shards.shutdown_all())
             .await
             .is_err()

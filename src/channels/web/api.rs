@@ -138,6 +138,35 @@ pub async fn not_found() -> ApiError {
     ApiError::not_found("no such endpoint")
 }
 
+/// A method the endpoint does not take gets a JSON error too (naming the ones it takes when
+/// the router says, in `Allow`).
+pub async fn method_not_allowed_json(req: Request, next: axum::middleware::Next) -> Response {
+    let method = req.method().clone();
+    let resp = next.run(req).await;
+    if resp.status() != StatusCode::METHOD_NOT_ALLOWED
+        || resp
+            .headers()
+            .contains_key(axum::http::header::CONTENT_TYPE)
+    {
+        return resp;
+    }
+    let allow = resp
+        .headers()
+        .get(axum::http::header::ALLOW)
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty())
+        .map(str::to_string);
+    let message = match &allow {
+        Some(allow) => format!("{method} is not taken here; this endpoint takes {allow}"),
+        None => format!("{method} is not taken here; see README.md for the API"),
+    };
+    let mut json = ApiError::new(StatusCode::METHOD_NOT_ALLOWED, message).into_response();
+    if let Some(v) = allow.and_then(|a| a.parse().ok()) {
+        json.headers_mut().insert(axum::http::header::ALLOW, v);
+    }
+    json
+}
+
 /// A web conversation id as the page chose it: 1–64 of `A–Z a–z 0–9 - _ .`, not only dots.
 /// The chat is `web:<id>`; its AGENTS.md folder name is the id itself.
 pub fn conversation(id: &str) -> ApiResult<ChatKey> {

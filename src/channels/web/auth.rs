@@ -81,7 +81,10 @@ fn bearer_matches(headers: &HeaderMap, token: &str) -> bool {
     let Some(given) = headers
         .get(header::AUTHORIZATION)
         .and_then(|h| h.to_str().ok())
-        .and_then(|h| h.strip_prefix("Bearer "))
+        // The scheme's name is case-insensitive (RFC 9110, 11.1).
+        .and_then(|h| h.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token)
     else {
         return false;
     };
@@ -140,6 +143,15 @@ mod tests {
             token
         ));
         assert!(!bearer_matches(&with_auth("s3cret-token-value"), token));
+        // the scheme's name in any case
+        assert!(bearer_matches(
+            &with_auth("bearer s3cret-token-value"),
+            token
+        ));
+        assert!(bearer_matches(
+            &with_auth("BEARER s3cret-token-value"),
+            token
+        ));
         assert!(!bearer_matches(&HeaderMap::new(), token));
     }
 }

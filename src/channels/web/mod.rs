@@ -207,6 +207,7 @@ fn router(app: App) -> Router {
         .route("/metrics", get(ops::metrics_text))
         .nest("/api", api)
         .fallback(api::not_found)
+        .layer(axum::middleware::from_fn(api::method_not_allowed_json))
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
             auth::guard,

@@ -33,6 +33,16 @@ pub(super) fn dispatch(inner: &Inner, event: &str, data: Value) {
 pub(super) async fn serve_gateway(inner: Arc<Inner>, stream: tokio::net::TcpStream) {
     // Frames go out at once, as a real gateway's do, so Nagle's delay is not measured as ours.
     let _ = stream.set_nodelay(true);
+    if inner.gateway.lock().unwrap().refusing {
+        use tokio::io::AsyncWriteExt;
+        let mut stream = stream;
+        let _ = stream
+            .write_all(
+                b"HTTP/1.1 502 Bad Gateway\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+            )
+            .await;
+        return;
+    }
     let Ok(ws) = tokio_tungstenite::accept_async(stream).await else {
         return;
     };

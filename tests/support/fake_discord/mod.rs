@@ -76,6 +76,9 @@ struct Gateway {
     message_content_disabled: bool,
     resumes_to_reject: u32,
     replay_everything: bool,
+    /// While set, a websocket upgrade is answered `502 Bad Gateway` (a proxy in front of a
+    /// gateway that cannot be reached).
+    refusing: bool,
 }
 
 struct Inner {
@@ -370,6 +373,11 @@ impl FakeDiscord {
     /// delivery, to prove the bot does not answer twice).
     pub fn replay_everything_on_resume(&self) {
         self.inner.gateway.lock().unwrap().replay_everything = true;
+    }
+
+    /// While `on`, every new gateway connection is refused with `502 Bad Gateway`.
+    pub fn refuse_connections(&self, on: bool) {
+        self.inner.gateway.lock().unwrap().refusing = on;
     }
 
     /// Drops the live gateway connection without a close frame.
