@@ -431,6 +431,59 @@ async fn a_refused_resume_identifies_again_and_keeps_serving() {
     drop(bot);
 }
 
+/// What people write while the bot has no session, when it then has to identify afresh (its
+/// resume refused: Discord replays nothing), is read over REST after the new READY — in a DM
+/// and in a server channel — stored and answered once each, in order.
+#[tokio::test]
+async fn what_a_new_session_does_not_replay_is_caught_up() {
+    let (llm, dc, dir) = setup().await;
+    llm.fallback(openai_text("answer"));
+    let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
+    dc.dm(D::FRIEND, "before");
+    dc.say(D::ALLOWED, 7, "bob", "<@9000> before, in the channel");
+    dc.wait_posted(2).await;
+    dc.wait_until("a heartbeat", |d| d.heartbeats() >= 1).await;
+
+    dc.reject_next_resume();
+    dc.drop_connection();
+    dc.dm(D::FRIEND, "while you were away");
+    dc.dm(D::FRIEND, "and this too");
+    dc.say(D::ALLOWED, 7, "bob", "<@9000> away, in the channel");
+    dc.say(D::ALLOWED, 7, "bob", "not for the bot");
+    dc.wait_until("a second session", |d| d.sessions_started() == 2)
+        .await;
+    dc.wait_posted(5).await;
+    dc.wait_connected().await;
+    dc.dm(D::FRIEND, "after");
+    dc.wait_posted(6).await;
+
+    let texts: Vec<String> = llm
+        .requests()
+        .iter()
+        .map(|r| r.message_texts().last().cloned().unwrap())
+        .collect();
+    let asked = |text: &str| texts.iter().filter(|t| t.contains(text)).count();
+    for text in [
+        "while you were away",
+        "and this too",
+        "away, in the channel",
+        "after",
+    ] {
+        assert_eq!(asked(text), 1, "{text}: {texts:?}");
+    }
+    let order = |text: &str| texts.iter().position(|t| t.contains(text)).unwrap();
+    assert!(order("while you were away") < order("and this too"));
+    let channel = stored_texts(&bot.bot.agent, &format!("discord:{}", D::ALLOWED)).await;
+    assert!(
+        channel.iter().any(|t| t.contains("not for the bot")),
+        "kept, not answered: {channel:?}"
+    );
+    assert_eq!(llm.request_count(), 6, "{texts:?}");
+    assert!(bot.is_running());
+    bot.stop().await;
+    assert_eq!(dc.posted().len(), 6, "nothing answered twice");
+}
+
 #[tokio::test]
 async fn a_restart_does_not_answer_a_redelivered_message() {
     let (llm, dc, dir) = setup().await;

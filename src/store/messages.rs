@@ -342,6 +342,31 @@ impl Store {
             .collect())
     }
 
+    /// For each chat of `channel` where someone wrote since `since_ms`: the chat's external
+    /// id, whether it is a group, and the platform's id of the last message stored from a
+    /// person there — where a platform that does not replay what it sent while the bot was
+    /// away picks up again.
+    pub async fn last_heard(
+        &self,
+        channel: &str,
+        since_ms: i64,
+    ) -> Result<Vec<(String, bool, String)>> {
+        on_pool!(&self.pool, c => sqlx::query_as(
+            "SELECT c.external_chat_id, c.is_group, m.platform_message_id
+             FROM messages m JOIN chats c ON c.id = m.chat_id
+             WHERE m.id IN (SELECT MAX(id) FROM messages
+                            WHERE platform_message_id IS NOT NULL AND is_from_bot = FALSE
+                              AND created_at >= $2
+                            GROUP BY chat_id)
+               AND c.channel = $1
+             ORDER BY m.id",
+        )
+        .bind(channel)
+        .bind(since_ms)
+        .fetch_all(c)
+        .await)
+    }
+
     /// A value a channel keeps across restarts.
     pub async fn channel_state(&self, channel: &str, key: &str) -> Result<Option<String>> {
         on_pool!(&self.pool, c => sqlx::query_scalar("SELECT value FROM channel_state WHERE channel = $1 AND key = $2")

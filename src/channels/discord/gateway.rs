@@ -127,6 +127,8 @@ pub(super) async fn whoami(
 struct Handler {
     intake: mpsc::UnboundedSender<Arrival>,
     ready: watch::Sender<bool>,
+    /// Told of every READY: a session started afresh, which replays nothing (`catch_up`).
+    readies: mpsc::UnboundedSender<()>,
     status: Arc<ChannelStatus>,
     places: Arc<Places>,
     allowed_channels: Vec<String>,
@@ -151,6 +153,7 @@ impl EventHandler for Handler {
         tracing::info!(bot = %ready.user.name, guilds = ready.guilds.len(), "discord: gateway ready");
         self.ready.send_replace(true);
         self.status.connected(super::CHANNEL);
+        let _ = self.readies.send(());
     }
 
     async fn resume(&self, _ctx: Context, _: ResumedEvent) {
@@ -211,6 +214,7 @@ impl Gateway {
     pub(super) async fn connect(
         config: &DiscordConfig,
         intake: mpsc::UnboundedSender<Arrival>,
+        readies: mpsc::UnboundedSender<()>,
         status: Arc<ChannelStatus>,
         places: Arc<Places>,
     ) -> anyhow::Result<Self> {
@@ -223,6 +227,7 @@ impl Gateway {
             .event_handler(Handler {
                 intake,
                 ready,
+                readies,
                 status,
                 places: places.clone(),
                 allowed_channels: config.allowed_channels.clone(),

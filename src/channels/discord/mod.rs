@@ -16,6 +16,7 @@
 //! thread (a thread is a channel with its own id, so each thread keeps its own conversation;
 //! access follows its parent channel).
 
+mod catch_up;
 mod gateway;
 mod incoming;
 mod places;
@@ -101,10 +102,17 @@ impl DiscordChannel {
             return Ok(());
         };
         let (intake_tx, mut intake) = mpsc::unbounded_channel();
+        let (readies_tx, mut readies) = mpsc::unbounded_channel();
         let status = agent.channel_status().clone();
         let places = Arc::new(places::Places::default());
-        let mut gateway =
-            gateway::Gateway::connect(&self.config, intake_tx, status, places).await?;
+        let mut gateway = gateway::Gateway::connect(
+            &self.config,
+            intake_tx.clone(),
+            readies_tx,
+            status,
+            places.clone(),
+        )
+        .await?;
         let shared = Arc::new(Shared {
             http: gateway.http(),
             agent,
@@ -128,6 +136,16 @@ impl DiscordChannel {
         workers
             .dispatch_owed(&shared.agent, self.config.answer_backlog_mins, &shutdown)
             .await;
+        // What a new session does not replay, read after each READY.
+        let catching_up = {
+            let (shared, backlog) = (shared.clone(), self.config.answer_backlog_mins);
+            tokio::spawn(async move {
+                while readies.recv().await.is_some() {
+                    let store = shared.agent.store();
+                    catch_up::catch_up(&shared.http, store, &places, backlog, &intake_tx).await;
+                }
+            })
+        };
 
         // The intake stops between batches, never inside one, so no message is half taken.
         let stop = shutdown.child_token();
@@ -147,6 +165,7 @@ impl DiscordChannel {
         // A new session does not replay what this one received, so those are stored now,
         // retried while the database is busy, within the drain time.
         let store_rest = async {
+            catching_up.abort();
             gateway.close().await;
             intake.close();
             let never = CancellationToken::new();

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serenity::http::Http;
 use serenity::model::channel::{Channel, ChannelType};
-use serenity::model::id::ChannelId;
+use serenity::model::id::{ChannelId, GuildId};
 
 /// Channels remembered at most; past that the memory starts afresh (a lookup is cheap).
 const MAX_KNOWN: usize = 10_000;
@@ -24,6 +24,8 @@ pub(super) struct Place {
     pub name: String,
     /// For a thread: the channel it belongs to. `None` for anything else.
     pub thread_parent: Option<ChannelId>,
+    /// The server it is in (a message fetched over REST does not say).
+    pub guild_id: GuildId,
 }
 
 #[derive(Default)]
@@ -61,6 +63,7 @@ impl Places {
         let place = match tokio::time::timeout(LOOKUP_TIMEOUT, http.get_channel(id)).await {
             Ok(Ok(Channel::Guild(c))) => Place {
                 thread_parent: is_thread(c.kind).then_some(c.parent_id).flatten(),
+                guild_id: c.guild_id,
                 name: c.name,
             },
             Ok(Ok(_)) => return None, // a DM channel: not a guild place

@@ -23,7 +23,9 @@ mod gateway;
 mod rest;
 
 use gateway::{dispatch, serve_gateway};
-use rest::{create_message, get_channel, get_gateway, get_me, not_found, trigger_typing};
+use rest::{
+    create_message, get_channel, get_gateway, get_me, list_messages, not_found, trigger_typing,
+};
 
 /// A message the bot posted.
 #[derive(Debug, Clone)]
@@ -88,6 +90,8 @@ struct Inner {
     next_id: Mutex<u64>,
     channels: Mutex<HashMap<u64, Value>>,
     posted: Mutex<Vec<Posted>>,
+    /// Every message in any channel, people's and the bot's, as the REST API lists them.
+    history: Mutex<Vec<Value>>,
     typing: Mutex<Vec<u64>>,
     /// Every REST call: (method, path).
     calls: Mutex<Vec<(String, String)>>,
@@ -141,6 +145,7 @@ impl FakeDiscord {
             next_id: Mutex::new(1_000_000),
             channels: Mutex::new(HashMap::new()),
             posted: Mutex::default(),
+            history: Mutex::default(),
             typing: Mutex::default(),
             calls: Mutex::default(),
             failures: Mutex::default(),
@@ -163,7 +168,10 @@ impl FakeDiscord {
             .route("/api/v10/gateway", get(get_gateway))
             .route("/api/v10/users/@me", get(get_me))
             .route("/api/v10/channels/{id}", get(get_channel))
-            .route("/api/v10/channels/{id}/messages", post(create_message))
+            .route(
+                "/api/v10/channels/{id}/messages",
+                post(create_message).get(list_messages),
+            )
             .route("/api/v10/channels/{id}/typing", post(trigger_typing))
             .fallback(not_found)
             .with_state(inner.clone());
@@ -277,6 +285,7 @@ impl FakeDiscord {
             .as_str()
             .and_then(|s| s.parse().ok())
             .unwrap_or(0);
+        self.inner.history.lock().unwrap().push(message.clone());
         self.dispatch("MESSAGE_CREATE", message);
         id
     }

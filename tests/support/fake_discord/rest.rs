@@ -1,9 +1,9 @@
 //! The fake REST API's handlers under `/api/v10`.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
@@ -178,6 +178,7 @@ pub(super) async fn create_message(
         json["message_reference"] = body["message_reference"].clone();
     }
     let channel_id = channel["id"].as_str().unwrap().parse().unwrap();
+    inner.history.lock().unwrap().push(json.clone());
     inner.posted.lock().unwrap().push(Posted {
         id: message_id,
         channel_id,
@@ -195,6 +196,42 @@ pub(super) async fn create_message(
     }
     inner.changed.notify_waiters();
     axum::Json(json).into_response()
+}
+
+/// `GET /channels/{id}/messages?after=ID&limit=N`: the channel's messages after `after`,
+/// newest first, at most `limit` (50 unless given); like Discord's, without `guild_id`.
+pub(super) async fn list_messages(
+    State(inner): State<Arc<Inner>>,
+    Path(id): Path<String>,
+    Query(q): Query<HashMap<String, String>>,
+    headers: HeaderMap,
+) -> Response {
+    if let Some(r) = before(
+        &inner,
+        &headers,
+        "GET",
+        format!("/channels/{id}/messages"),
+        "list",
+    ) {
+        return r;
+    }
+    let number = |v: &Value| v.as_str().and_then(|s| s.parse::<u64>().ok()).unwrap_or(0);
+    let after: u64 = q.get("after").and_then(|a| a.parse().ok()).unwrap_or(0);
+    let limit: usize = q.get("limit").and_then(|l| l.parse().ok()).unwrap_or(50);
+    let mut found: Vec<Value> = (inner.history.lock().unwrap())
+        .iter()
+        .filter(|m| m["channel_id"].as_str() == Some(id.as_str()) && number(&m["id"]) > after)
+        .cloned()
+        .collect();
+    found.sort_by_key(|m| number(&m["id"]));
+    found.truncate(limit);
+    found.reverse();
+    for m in &mut found {
+        if let Some(m) = m.as_object_mut() {
+            m.remove("guild_id");
+        }
+    }
+    axum::Json(Value::Array(found)).into_response()
 }
 
 pub(super) async fn not_found(
