@@ -28,14 +28,47 @@ async fn run() -> ExitCode {
         mneme::cli::Command::Start => "mneme=info,serenity::gateway::shard=warn",
         _ => "mneme=warn",
     };
+    let filter = log_filter(std::env::var("MNEME_LOG").ok().as_deref(), default);
     tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_env("MNEME_LOG").unwrap_or_else(|_| EnvFilter::new(default)),
-        )
+        .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(colour_logs())
         .init();
     mneme::cli::run(cli).await
+}
+
+/// Crates whose `trace` lines carry what they send and receive (the websocket's frames hold
+/// Discord's IDENTIFY, with the bot token; HTTP bodies, keys): at most `debug`, whatever
+/// `MNEME_LOG` asks, unless it names the crate itself.
+const PAYLOAD_LOGGERS: [&str; 9] = [
+    "tungstenite",
+    "tokio_tungstenite",
+    "serenity",
+    "hyper",
+    "hyper_util",
+    "h2",
+    "reqwest",
+    "teloxide",
+    "teloxide_core",
+];
+
+/// `MNEME_LOG` (else `default`), with the crates that would log secrets at `trace` held at
+/// `debug` unless named.
+fn log_filter(asked: Option<&str>, default: &str) -> EnvFilter {
+    let asked = asked.map(str::trim).filter(|a| !a.is_empty());
+    let mut filter = asked
+        .and_then(|a| EnvFilter::try_new(a).ok())
+        .unwrap_or_else(|| EnvFilter::new(default));
+    let named = asked.unwrap_or(default);
+    for target in PAYLOAD_LOGGERS {
+        let mentioned = named
+            .split(',')
+            .any(|d| d.split(['=', ':', '[']).next() == Some(target));
+        if !mentioned && let Ok(d) = format!("{target}=debug").parse() {
+            filter = filter.add_directive(d);
+        }
+    }
+    filter
 }
 
 /// Colour only for a person at a terminal: log files, pipes and `docker logs` get plain text,
@@ -43,4 +76,26 @@ async fn run() -> ExitCode {
 fn colour_logs() -> bool {
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     !no_color && std::io::stderr().is_terminal()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trace_never_reaches_the_crates_that_log_payloads_unless_named() {
+        let everything = log_filter(Some("trace"), "mneme=warn").to_string();
+        assert!(everything.contains("tungstenite=debug"), "{everything}");
+        assert!(everything.contains("serenity=debug"), "{everything}");
+        let named = log_filter(Some("trace,tungstenite=trace"), "mneme=warn").to_string();
+        let directives: Vec<&str> = named.split(',').collect();
+        assert!(directives.contains(&"tungstenite=trace"), "{named}");
+        assert!(!directives.contains(&"tungstenite=debug"), "{named}");
+        let default = log_filter(None, "mneme=info,serenity::gateway::shard=warn").to_string();
+        assert!(
+            default.contains("serenity::gateway::shard=warn"),
+            "{default}"
+        );
+        assert!(default.contains("mneme=info"), "{default}");
+    }
 }

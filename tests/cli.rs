@@ -497,7 +497,7 @@ async fn commands_run_without_the_secrets_of_parts_they_do_not_use() {
     )
     .await;
     assert_eq!(remembered.code, 0, "{}", remembered.stderr);
-    for args in [&["memory", "list"][..], &["usage"], &["backup"]] {
+    for args in [&["memory", "list"][..], &["usage"], &["memory", "export"]] {
         let run = mneme(&config, args, "").await;
         assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
         assert!(

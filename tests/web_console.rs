@@ -145,6 +145,56 @@ async fn remember_then_list_edit_search_and_forget_in_the_console() {
     web.stop().await;
 }
 
+/// The list comes a page at a time, oldest first, with the total and where the next page
+/// starts, so no memory is out of the console's reach; a limit out of range is refused.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_memory_list_pages_with_its_total() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let web = Web::start(&llm, dir.path(), "").await;
+    for fact in ["I prefer green tea", "my cat is Tom", "I live in Lyon"] {
+        assert_eq!(
+            web.say("alice", &format!("remember {fact}")).await["kind"],
+            "remembered"
+        );
+    }
+    let contents = |page: &serde_json::Value| -> Vec<String> {
+        page["memories"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["content"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (status, first) = web.get_json("/api/memories?limit=2").await;
+    assert_eq!(status, 200);
+    assert_eq!(contents(&first), ["I prefer green tea", "my cat is Tom"]);
+    assert_eq!(first["total"], 3);
+    assert_eq!(first["next_offset"], 2);
+    let (_, second) = web.get_json("/api/memories?limit=2&offset=2").await;
+    assert_eq!(contents(&second), ["I live in Lyon"]);
+    assert_eq!(second["total"], 3);
+    assert_eq!(second["next_offset"], json!(null));
+    let (_, whole) = web.get_json("/api/memories").await;
+    assert_eq!(whole["total"], 3);
+    assert_eq!(whole["next_offset"], json!(null));
+    for bad in ["limit=0", "limit=1001"] {
+        let (status, body) = web.get_json(&format!("/api/memories?{bad}")).await;
+        assert_eq!(status, 400, "{bad}");
+        assert!(
+            body["error"].as_str().unwrap().contains("1 to 1000"),
+            "{body}"
+        );
+        let (status, _) = web
+            .get_json(&format!("/api/memories/search?q=tea&{bad}"))
+            .await;
+        assert_eq!(status, 400, "search {bad}");
+    }
+    let (status, _) = web.get_json("/api/chats/alice/messages?limit=0").await;
+    assert_eq!(status, 400);
+    web.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn global_memory_is_changed_only_with_a_token() {
     let llm = FakeLlm::start().await;

@@ -98,6 +98,7 @@ pub async fn run(config: &Config, store: &Store, cmd: MemoryCommand) -> anyhow::
                 category,
                 include_archived: archived,
                 limit: None,
+                offset: 0,
             };
             let rows = store.list_memories(&filter).await?;
             for m in &rows {

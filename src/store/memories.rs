@@ -65,6 +65,23 @@ pub struct PoolCounts {
     pub low_confidence: i64,
 }
 
+/// The `WHERE` condition of `f` (scope `$1`, category `$2`).
+fn filter_clause(f: &MemoryFilter) -> String {
+    let mut sql = String::from("1 = 1");
+    match f.scope {
+        None => {}
+        Some(MemoryScope::Global) => sql.push_str(" AND m.chat_id IS NULL"),
+        Some(MemoryScope::Chat(_)) => sql.push_str(" AND m.chat_id = $1"),
+    }
+    if f.category.is_some() {
+        sql.push_str(" AND m.category = $2");
+    }
+    if !f.include_archived {
+        sql.push_str(" AND m.archived = FALSE");
+    }
+    sql
+}
+
 /// Which memories to list.
 #[derive(Debug, Clone, Default)]
 pub struct MemoryFilter {
@@ -74,6 +91,8 @@ pub struct MemoryFilter {
     /// Include archived rows too.
     pub include_archived: bool,
     pub limit: Option<u32>,
+    /// Rows skipped first (paging, oldest first).
+    pub offset: u32,
 }
 
 const INSERT_COLUMNS: &str = "chat_id, category, content, subject, confidence, source, source_message_ids, \
@@ -361,24 +380,26 @@ impl Store {
     }
 
     pub async fn list_memories(&self, f: &MemoryFilter) -> Result<Vec<MemoryRow>> {
-        let mut sql = format!("{SELECT} WHERE 1 = 1");
-        match f.scope {
-            None => {}
-            Some(MemoryScope::Global) => sql.push_str(" AND m.chat_id IS NULL"),
-            Some(MemoryScope::Chat(_)) => sql.push_str(" AND m.chat_id = $1"),
-        }
-        if f.category.is_some() {
-            sql.push_str(" AND m.category = $2");
-        }
-        if !f.include_archived {
-            sql.push_str(" AND m.archived = FALSE");
-        }
-        sql.push_str(" ORDER BY m.id LIMIT COALESCE($3, 9223372036854775807)");
+        let sql = format!(
+            "{SELECT} WHERE {} ORDER BY m.id LIMIT COALESCE($3, 9223372036854775807) OFFSET $4",
+            filter_clause(f)
+        );
         on_pool!(&self.pool, c => sqlx::query_as::<_, MemoryRow>(&sql)
             .bind(f.scope.and_then(MemoryScope::chat_id))
             .bind(f.category)
             .bind(f.limit.map(i64::from))
+            .bind(i64::from(f.offset))
             .fetch_all(c)
+            .await)
+    }
+
+    /// How many memories `f` lists without its limit and offset.
+    pub async fn count_listed(&self, f: &MemoryFilter) -> Result<i64> {
+        let sql = format!("SELECT COUNT(*) FROM memories m WHERE {}", filter_clause(f));
+        on_pool!(&self.pool, c => sqlx::query_scalar(&sql)
+            .bind(f.scope.and_then(MemoryScope::chat_id))
+            .bind(f.category)
+            .fetch_one(c)
             .await)
     }
 

@@ -134,6 +134,17 @@ fn json_refusal(rejection: JsonRejection) -> ApiError {
 }
 
 /// The answer for any path the server does not have.
+/// A `limit` query parameter: `default` when absent, else 1 to `max`.
+pub fn limit(raw: Option<u32>, default: u32, max: u32) -> ApiResult<u32> {
+    match raw {
+        None => Ok(default),
+        Some(n) if (1..=max).contains(&n) => Ok(n),
+        Some(n) => Err(ApiError::bad_request(format!(
+            "`limit` is {n}; it is a whole number from 1 to {max}"
+        ))),
+    }
+}
+
 pub async fn not_found() -> ApiError {
     ApiError::not_found("no such endpoint")
 }

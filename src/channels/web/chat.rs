@@ -194,7 +194,7 @@ pub(super) async fn history(
     ApiQuery(q): ApiQuery<HistoryQuery>,
 ) -> ApiResult<axum::Json<serde_json::Value>> {
     let key: ChatKey = conversation(&id)?;
-    let limit = q.limit.unwrap_or(200).clamp(1, MAX_HISTORY);
+    let limit = super::api::limit(q.limit, 200, MAX_HISTORY)?;
     let store = app.agent.store();
     let messages = match store.find_chat(&key).await? {
         None => Vec::new(),

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::App;
-use super::api::{ApiError, ApiJson, ApiQuery, ApiResult, existing_chat, scope};
+use super::api::{self, ApiError, ApiJson, ApiQuery, ApiResult, existing_chat, scope};
 use crate::base::{Category, MemoryRow, MemoryScope};
 use crate::memories::json::MemoryJson;
 use crate::memories::{Actor, MemoryError, gate};
@@ -55,6 +55,8 @@ pub(super) struct ListQuery {
     /// `true` includes archived memories.
     archived: Option<bool>,
     limit: Option<u32>,
+    /// Memories skipped first (the list is oldest first): `next_offset` of the page before.
+    offset: Option<u32>,
 }
 
 fn category(raw: Option<&str>) -> ApiResult<Option<Category>> {
@@ -73,21 +75,32 @@ pub(super) async fn list_memories(
     ApiQuery(q): ApiQuery<ListQuery>,
 ) -> ApiResult<Json<Value>> {
     let store = app.agent.store();
+    let limit = api::limit(q.limit, MAX_LIST, MAX_LIST)?;
+    let offset = q.offset.unwrap_or(0);
     let filter = MemoryFilter {
         scope: scope(store, q.chat.as_deref()).await?,
         category: category(q.category.as_deref())?,
         include_archived: q.archived.unwrap_or(false),
-        limit: Some(q.limit.unwrap_or(MAX_LIST).clamp(1, MAX_LIST)),
+        limit: Some(limit),
+        offset,
     };
     let rows = store.list_memories(&filter).await?;
-    Ok(Json(json!({ "memories": to_json(&rows) })))
+    let total = store.count_listed(&filter).await?;
+    // Where the next page starts, while there is one.
+    let shown = i64::from(offset) + rows.len() as i64;
+    let next_offset = (shown < total && !rows.is_empty()).then_some(shown);
+    Ok(Json(json!({
+        "memories": to_json(&rows),
+        "total": total,
+        "next_offset": next_offset,
+    })))
 }
 
 #[derive(Deserialize)]
 pub(super) struct SearchQuery {
     q: Option<String>,
     chat: Option<String>,
-    limit: Option<usize>,
+    limit: Option<u32>,
 }
 
 /// The agent's own ranking (`retrieval::Retriever::search`), so the console shows what a prompt would pick:
@@ -102,7 +115,7 @@ pub(super) async fn search_memories(
     }
     let store = app.agent.store();
     let scope = scope(store, q.chat.as_deref()).await?;
-    let limit = q.limit.unwrap_or(20).clamp(1, MAX_LIST as usize);
+    let limit = api::limit(q.limit, 20, MAX_LIST)? as usize;
     let found = app
         .agent
         .retriever()

@@ -11,6 +11,7 @@ const state = {
   conversation: null,
   chats: [],
   sending: false,
+  nextOffset: null,
 };
 
 // ---- API ----
@@ -389,17 +390,27 @@ async function forget(m) {
   } catch (e) { note('Not forgotten: ' + e.message, true); }
 }
 
-async function loadMemories() {
+// The list comes a page at a time, oldest first; `more` adds the next page to it.
+async function loadMemories(more) {
   const q = $('search-input').value.trim();
   const chat = scopeValue();
+  const offset = more ? state.nextOffset : 0;
   const body = q
     ? await apiJson('/api/memories/search' + query({ q, chat, limit: 50 }))
     : await apiJson('/api/memories' + query({
       chat, category: $('category').value, archived: $('archived').checked ? 'true' : '',
+      offset: offset ? String(offset) : '',
     }));
-  $('memory-rows').replaceChildren(...body.memories.map(memoryRow));
+  const rows = body.memories.map(memoryRow);
+  if (more) $('memory-rows').append(...rows);
+  else $('memory-rows').replaceChildren(...rows);
   if (body.note) note(body.note, true);
-  $('memory-empty').hidden = body.memories.length > 0;
+  const shown = $('memory-rows').children.length;
+  $('memory-empty').hidden = shown > 0;
+  state.nextOffset = body.next_offset ?? null;
+  $('memory-page').hidden = state.nextOffset === null;
+  $('memory-count').textContent = body.total !== undefined
+    ? shown + ' of ' + body.total + ' shown (oldest first).' : '';
 }
 
 function card(title, build) {
@@ -575,6 +586,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('scope').addEventListener('change', () => Promise.all([refreshMemory(), loadAgentsMd()]).catch(report));
   $('category').addEventListener('change', () => loadMemories().catch(report));
   $('archived').addEventListener('change', () => loadMemories().catch(report));
+  $('memory-more').addEventListener('click', () => loadMemories(true).catch(report));
   $('refresh').addEventListener('click', () => openMemoryView().catch(report));
   $('search-form').addEventListener('submit', (e) => { e.preventDefault(); loadMemories().catch(report); });
   $('export').addEventListener('click', () => exportMemories().catch(report));
