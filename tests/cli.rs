@@ -445,6 +445,33 @@ async fn an_export_imports_again_with_a_private_chats_standing_wish() {
     );
 }
 
+/// A line naming a chat no channel could have (a web id with a path in it, a Telegram chat
+/// that is no number) is refused with its line, and nothing is imported.
+#[tokio::test(flavor = "multi_thread")]
+async fn import_refuses_chats_no_channel_could_have() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &config_yaml(&llm, dir.path(), ""));
+    let lines = [
+        r#"{"chat":"web:alice","category":"PROFILE","content":"Al likes tea"}"#,
+        r#"{"chat":"web:../../etc","category":"PROFILE","content":"a fact"}"#,
+        r#"{"chat":"telegram:abc","category":"PROFILE","content":"another fact"}"#,
+    ]
+    .join("\n");
+    let run = mneme(&config, &["memory", "import", "-"], &lines).await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    for want in [
+        "line 2:",
+        "web conversation id",
+        "line 3:",
+        "Telegram chat id",
+    ] {
+        assert!(run.stderr.contains(want), "{want:?} in {}", run.stderr);
+    }
+    let list = mneme(&config, &["memory", "list", "--json"], "").await;
+    assert_eq!(list.stdout.trim(), "", "nothing imported");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn start_without_a_channel_says_what_to_configure() {
     let llm = FakeLlm::start().await;

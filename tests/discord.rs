@@ -210,6 +210,15 @@ async fn guild_channels_answer_only_when_addressed() {
     );
     assert_eq!(llm.request_count(), 3);
     assert_no_pings(&posted_after);
+    // a command after the mention, as a server channel writes it, is a command
+    dc.say(D::ALLOWED, 8, "carol", "<@9000> /memories");
+    let listed = dc.wait_posted(5).await;
+    assert!(
+        listed[4].content.contains("the group meets on Fridays"),
+        "{}",
+        listed[4].content
+    );
+    assert_eq!(llm.request_count(), 3, "no model call for a command");
     // the author of the answered message is notified, as with any reply; nobody else
     assert_eq!(
         posted[0].body["allowed_mentions"]["replied_user"],

@@ -32,10 +32,11 @@ pub fn is_command(text: &str) -> bool {
 }
 
 /// A command's name (lowercase, without the `@bot` Telegram appends in groups:
-/// `/memories@mneme_bot`) and its argument, when `text` is one. A path like /etc/hosts or a
-/// lone slash is a message, not a command.
+/// `/memories@mneme_bot`) and its argument, when `text` is one — after any leading mentions,
+/// as a server channel writes it (`@mneme /memories`). A path like /etc/hosts or a lone slash
+/// is a message, not a command.
 fn parse(text: &str) -> Option<(String, &str)> {
-    let rest = text.strip_prefix('/')?;
+    let rest = crate::memory::remember::strip_mentions(text.trim()).strip_prefix('/')?;
     let (word, arg) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     let name = word.split('@').next().unwrap_or_default().to_lowercase();
     let is_word = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
@@ -162,4 +163,19 @@ async fn usage(agent: &Agent, ctx: &TurnContext) -> anyhow::Result<String> {
         );
     }
     Ok(out.trim_end().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_may_follow_mentions() {
+        assert_eq!(parse("/memories"), Some(("memories".into(), "")));
+        assert_eq!(parse("@mneme /memories"), Some(("memories".into(), "")));
+        assert_eq!(parse("<@9000> /forget 3"), Some(("forget".into(), "3")));
+        assert_eq!(parse("/memories@mneme_bot"), Some(("memories".into(), "")));
+        assert_eq!(parse("@mneme /etc/hosts is broken"), None);
+        assert_eq!(parse("@mneme what is /reset for?"), None);
+    }
 }

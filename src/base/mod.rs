@@ -8,5 +8,5 @@ mod memory;
 pub mod suggest;
 
 pub use backend::Backend;
-pub use chat::{BadChatKey, CHANNELS, ChatKey};
+pub use chat::{BadChatKey, CHANNELS, ChatKey, MAX_WEB_ID, is_external_id};
 pub use memory::{Category, MemoryRow, MemoryScope, Source};

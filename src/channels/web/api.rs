@@ -15,7 +15,7 @@ use crate::base::{ChatKey, MemoryScope};
 use crate::store::{ChatRow, Store};
 
 /// Longest web conversation id.
-pub const MAX_CONVERSATION_ID: usize = 64;
+pub const MAX_CONVERSATION_ID: usize = crate::base::MAX_WEB_ID;
 
 /// An error answer: a status and `{"error": "…"}` saying what to do.
 #[derive(Debug)]
@@ -181,17 +181,11 @@ pub async fn method_not_allowed_json(req: Request, next: axum::middleware::Next)
 /// A web conversation id as the page chose it: 1–64 of `A–Z a–z 0–9 - _ .`, not only dots.
 /// The chat is `web:<id>`; its AGENTS.md folder name is the id itself.
 pub fn conversation(id: &str) -> ApiResult<ChatKey> {
-    let ok = !id.is_empty()
-        && id.len() <= MAX_CONVERSATION_ID
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-        && !id.bytes().all(|b| b == b'.');
-    if ok {
+    if crate::base::is_external_id("web", id) {
         Ok(ChatKey::new("web", id))
     } else {
         Err(ApiError::bad_request(format!(
-            "a conversation id is 1 to {MAX_CONVERSATION_ID} characters of letters, digits, `-`, `_` and `.`"
+            "a conversation id is 1 to {MAX_CONVERSATION_ID} characters of letters, digits, `-`, `_` and `.`, not only dots"
         )))
     }
 }
