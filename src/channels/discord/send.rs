@@ -119,13 +119,20 @@ async fn send_chunk(
             _ => false,
         };
         if !retry {
-            tracing::error!(%channel, error = %shared.redact(&error), "discord: message refused");
             // Discord's 4xx refuse the message itself (no access to the channel, a user who
             // takes no DMs from the bot, a channel gone); a refused token (401) is the
-            // operator's to fix, with the message owed meanwhile.
+            // operator's to fix, and an answer that cannot be read (a proxy's page with a 200:
+            // it may have gone through) is not sent again now; either way the message stays
+            // owed, for the next start.
             return match status {
-                Some(s) if s.is_client_error() && s.as_u16() != 401 => Sent::Refused,
-                _ => Sent::Failed,
+                Some(s) if s.is_client_error() && s.as_u16() != 401 => {
+                    tracing::error!(%channel, error = %shared.redact(&error), "discord: message refused");
+                    Sent::Refused
+                }
+                _ => {
+                    tracing::error!(%channel, error = %shared.redact(&error), "discord: sending failed; the answer stays owed for the next start");
+                    Sent::Failed
+                }
             };
         }
         let wait = resend_after(attempt);
