@@ -241,6 +241,10 @@ async fn bad_input_gets_a_clear_json_error_and_changes_nothing() {
     let (status, body) = json_of(post("{not json").send().await.unwrap()).await;
     assert_eq!(status, 400);
     assert!(error_of(&body).contains("not valid JSON"), "{body}");
+    // a list is no object, though serde would read one as the struct
+    let (status, body) = json_of(post(r#"["hi"]"#).send().await.unwrap()).await;
+    assert_eq!(status, 422);
+    assert!(error_of(&body).contains("a JSON object"), "{body}");
     let (status, body) = json_of(post(r#"{"txt":"hi"}"#).send().await.unwrap()).await;
     assert_eq!(status, 422);
     assert!(error_of(&body).contains("text"), "{body}");

@@ -79,10 +79,20 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match Json::<T>::from_request(req, state).await {
-            Ok(Json(v)) => Ok(Self(v)),
-            Err(rejection) => Err(json_refusal(rejection)),
-        }
+        // Every body is an object: serde would read a struct from a list too (`["hi"]` as
+        // `{"text": "hi"}`).
+        let value = match Json::<serde_json::Value>::from_request(req, state).await {
+            Ok(Json(v)) if v.is_object() => v,
+            Ok(Json(_)) => {
+                return Err(ApiError::unprocessable(
+                    "the JSON has the wrong shape: the body is a JSON object",
+                ));
+            }
+            Err(rejection) => return Err(json_refusal(rejection)),
+        };
+        serde_json::from_value(value)
+            .map(Self)
+            .map_err(|e| ApiError::unprocessable(format!("the JSON has the wrong shape: {e}")))
     }
 }
 
@@ -133,7 +143,6 @@ fn json_refusal(rejection: JsonRejection) -> ApiError {
     }
 }
 
-/// The answer for any path the server does not have.
 /// A `limit` query parameter: `default` when absent, else 1 to `max`.
 pub fn limit(raw: Option<u32>, default: u32, max: u32) -> ApiResult<u32> {
     match raw {
@@ -145,6 +154,7 @@ pub fn limit(raw: Option<u32>, default: u32, max: u32) -> ApiResult<u32> {
     }
 }
 
+/// The answer for any path the server does not have.
 pub async fn not_found() -> ApiError {
     ApiError::not_found("no such endpoint")
 }

@@ -312,6 +312,14 @@ pub(super) async fn write_agents_md(
 ) -> ApiResult<Json<Value>> {
     let name = q.chat.unwrap_or_else(|| "global".into());
     let scope_name = name.clone();
+    // Who may, then how much, then what: each refusal names the first thing wrong.
+    if name == "global" && !global_editable(&app) {
+        return Err(ApiError::forbidden(GLOBAL_NEEDS_TOKEN));
+    }
+    let size = body.content.len();
+    if size > crate::memory::files::MAX_FILE_BYTES {
+        return Err(file_error(FileMemoryError::TooLarge { size }));
+    }
     let old = if name == "global" {
         app.files.read(&FileScope::Global).map_err(file_error)?
     } else {
@@ -328,9 +336,6 @@ pub(super) async fn write_agents_md(
         )));
     }
     if name == "global" {
-        if !global_editable(&app) {
-            return Err(ApiError::forbidden(GLOBAL_NEEDS_TOKEN));
-        }
         app.files
             .write(&FileScope::Global, &body.content)
             .map_err(file_error)?;
