@@ -446,7 +446,8 @@ async fn an_export_imports_again_with_a_private_chats_standing_wish() {
 }
 
 /// A line naming a chat no channel could have (a web id with a path in it, a Telegram chat
-/// that is no number) is refused with its line, and nothing is imported.
+/// that is no number) is refused with its line, in the same answer as the gate's refusals,
+/// and nothing is imported.
 #[tokio::test(flavor = "multi_thread")]
 async fn import_refuses_chats_no_channel_could_have() {
     let llm = FakeLlm::start().await;
@@ -456,15 +457,19 @@ async fn import_refuses_chats_no_channel_could_have() {
         r#"{"chat":"web:alice","category":"PROFILE","content":"Al likes tea"}"#,
         r#"{"chat":"web:../../etc","category":"PROFILE","content":"a fact"}"#,
         r#"{"chat":"telegram:abc","category":"PROFILE","content":"another fact"}"#,
+        r#"{"chat":"web:alice","category":"PROFILE","content":"Al's bank PIN is 4821"}"#,
     ]
     .join("\n");
     let run = mneme(&config, &["memory", "import", "-"], &lines).await;
     assert_eq!(run.code, 1, "{}", run.stderr);
+    // every line's trouble at once: what cannot be read, and what the gate refuses
     for want in [
         "line 2:",
         "web conversation id",
         "line 3:",
         "Telegram chat id",
+        "line 4: refused",
+        "fix the 3 bad line(s)",
     ] {
         assert!(run.stderr.contains(want), "{want:?} in {}", run.stderr);
     }

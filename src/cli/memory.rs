@@ -250,25 +250,36 @@ async fn import(config: &Config, store: &Store, file: &PathBuf) -> anyhow::Resul
             .and_then(|(m, states_explicit)| import_line(i + 1, m, states_explicit))
         {
             Ok(l) => lines.push(l),
-            Err(e) => errors.push(format!("line {}: {e}", i + 1)),
+            Err(e) => errors.push((i + 1, format!("line {}: {e}", i + 1))),
         }
     }
-    if !errors.is_empty() {
-        for e in &errors {
-            eprintln!("{}: {e}", file.display());
-        }
-        eprintln!(
-            "nothing imported: fix the {} bad line(s) first",
-            errors.len()
-        );
-        return Ok(ExitCode::from(1));
-    }
-    let total = lines.len();
     let memories = Memories::new(Retriever::new(
         config,
         store.clone(),
         super::embedder(config).await,
     ));
+    if !errors.is_empty() {
+        // Every line's trouble at once: the gate's refusals of the lines that could be read
+        // too, in line order.
+        let refused = match memories.refused_lines(lines).await {
+            Ok(refused) => refused,
+            Err(ImportError::Store(e)) => return Err(e.into()),
+            Err(ImportError::Refused(refused)) => refused,
+        };
+        let mut all: Vec<(usize, String)> = errors;
+        all.extend(
+            refused
+                .iter()
+                .map(|(line, why)| (*line, format!("line {line}: refused: {why}"))),
+        );
+        all.sort_by_key(|(line, _)| *line);
+        for (_, e) in &all {
+            eprintln!("{}: {e}", file.display());
+        }
+        eprintln!("nothing imported: fix the {} bad line(s) first", all.len());
+        return Ok(ExitCode::from(1));
+    }
+    let total = lines.len();
     let started = std::time::Instant::now();
     let imported = match memories.import(lines).await {
         Ok(i) => i,

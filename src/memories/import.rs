@@ -51,6 +51,28 @@ impl From<sqlx::Error> for ImportError {
 impl Memories {
     /// Imports `lines` for the operator, all or nothing.
     pub async fn import(&self, lines: Vec<ImportLine>) -> Result<Imported, ImportError> {
+        let (checked, refused) = self.gate_lines(lines).await?;
+        if !refused.is_empty() {
+            return Err(ImportError::Refused(refused));
+        }
+        self.import_checked(checked).await
+    }
+
+    /// The lines the memory gate refuses, each with its line number and reason; nothing is
+    /// written. So a file with unreadable lines too is answered about every line at once.
+    pub async fn refused_lines(
+        &self,
+        lines: Vec<ImportLine>,
+    ) -> Result<Vec<(usize, Refusal)>, ImportError> {
+        Ok(self.gate_lines(lines).await?.1)
+    }
+
+    /// `lines` through the gate: those it lets in, with their content as it will be stored,
+    /// and those it refuses.
+    async fn gate_lines(
+        &self,
+        lines: Vec<ImportLine>,
+    ) -> Result<(Vec<ImportLine>, Vec<(usize, Refusal)>), ImportError> {
         // Which chats are private: there a person's own "remember …" may be a standing wish,
         // and its line comes back in as it went out (an export round-trips).
         let mut private: BTreeMap<String, bool> = BTreeMap::new();
@@ -82,9 +104,10 @@ impl Memories {
                 Err(r) => refused.push((l.line, r)),
             }
         }
-        if !refused.is_empty() {
-            return Err(ImportError::Refused(refused));
-        }
+        Ok((checked, refused))
+    }
+
+    async fn import_checked(&self, checked: Vec<ImportLine>) -> Result<Imported, ImportError> {
         // Chats only now: a refused file creates none.
         let mut chats: BTreeMap<String, i64> = BTreeMap::new();
         for l in &checked {
