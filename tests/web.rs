@@ -585,12 +585,7 @@ async fn a_reply_not_ready_at_shutdown_ends_its_stream_saying_so() {
     eventually("the model asked", || async { llm.request_count() >= 1 }).await;
     web.shutdown.cancel();
     let events = read_events(resp).await;
-    let last = events.last().expect("an event");
-    assert_eq!(last.event, "error", "{events:?}");
-    assert!(
-        error_of(&last.data).starts_with("The server is stopping before this answer was ready."),
-        "{events:?}"
-    );
+    assert_told_stopping(&events);
     web.stop().await;
 }
 
@@ -619,29 +614,15 @@ async fn a_message_waiting_behind_an_answer_is_kept_through_a_stop() {
     eventually("the model asked", || async { llm.request_count() >= 1 }).await;
     let second = send("second").await.unwrap();
     assert_eq!(second.status(), 200);
-    let texts = |history: &serde_json::Value| -> Vec<String> {
-        history["messages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["text"].as_str().unwrap().to_string())
-            .collect()
-    };
-    let (_, history) = web.get_json("/api/chats/alice/messages").await;
     assert_eq!(
-        texts(&history),
+        web.history_texts("alice").await,
         ["first", "second"],
         "stored before its turn"
     );
 
     web.shutdown.cancel();
     let events = read_events(second).await;
-    let last = events.last().expect("an event");
-    assert_eq!(last.event, "error", "{events:?}");
-    assert!(
-        error_of(&last.data).starts_with("The server is stopping before this answer was ready."),
-        "{events:?}"
-    );
+    assert_told_stopping(&events);
     drop(first);
     let agent = web.agent.clone();
     web.stop().await;
@@ -650,9 +631,8 @@ async fn a_message_waiting_behind_an_answer_is_kept_through_a_stop() {
 
     let web = Web::start(&llm, dir.path(), "").await;
     wait_nothing_owed(&web.agent, "web").await;
-    let (_, history) = web.get_json("/api/chats/alice/messages").await;
     assert_eq!(
-        texts(&history),
+        web.history_texts("alice").await,
         ["first", "second", "an owed answer", "an owed answer"],
         "in the order they were said"
     );
@@ -687,18 +667,9 @@ async fn a_turn_cut_off_by_a_shutdown_is_answered_after_the_restart() {
     }
     let web = Web::start(&llm, dir.path(), "").await;
     wait_nothing_owed(&web.agent, "web").await;
-    let (status, history) = web.get_json("/api/chats/alice/messages").await;
-    assert_eq!(status, StatusCode::OK);
-    let texts: Vec<&str> = history["messages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["text"].as_str().unwrap())
-        .collect();
     assert_eq!(
-        texts,
-        ["are you still there?", "here is the owed answer"],
-        "{history}"
+        web.history_texts("alice").await,
+        ["are you still there?", "here is the owed answer"]
     );
     assert_eq!(llm.request_count(), 1);
     web.stop().await;
@@ -719,14 +690,6 @@ async fn an_owed_answer_that_fails_at_start_stays_owed() {
         }
         bot.agent.store().close().await;
     }
-    let texts = |history: serde_json::Value| -> Vec<String> {
-        history["messages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["text"].as_str().unwrap().to_string())
-            .collect()
-    };
     // oldest first: alice's answer fails, then bob's is given
     llm.script([
         Answer::Status(400, None, r#"{"error":{"message":"bad request"}}"#.into()),
@@ -734,13 +697,10 @@ async fn an_owed_answer_that_fails_at_start_stays_owed() {
     ]);
     let web = Web::start(&llm, dir.path(), "").await;
     eventually("bob answered", || async {
-        texts(web.get_json("/api/chats/bob/messages").await.1).len() == 2
+        web.history_texts("bob").await.len() == 2
     })
     .await;
-    assert_eq!(
-        texts(web.get_json("/api/chats/alice/messages").await.1),
-        ["still there?"]
-    );
+    assert_eq!(web.history_texts("alice").await, ["still there?"]);
     let owed = web.agent.awaiting_reply("web", 0).await.unwrap();
     assert_eq!(owed.len(), 1, "alice's message is still owed");
     assert_eq!(owed[0].chat.to_string(), "web:alice");
@@ -752,7 +712,7 @@ async fn an_owed_answer_that_fails_at_start_stays_owed() {
     let web = Web::start(&llm, dir.path(), "").await;
     wait_nothing_owed(&web.agent, "web").await;
     assert_eq!(
-        texts(web.get_json("/api/chats/alice/messages").await.1),
+        web.history_texts("alice").await,
         ["still there?", "alice's answer"]
     );
     web.stop().await;

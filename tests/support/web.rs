@@ -158,6 +158,19 @@ impl Web {
         read_events(resp).await
     }
 
+    /// The texts of conversation `id`'s history (`GET /api/chats/{id}/messages`), oldest
+    /// first.
+    pub async fn history_texts(&self, id: &str) -> Vec<String> {
+        let (status, history) = self.get_json(&format!("/api/chats/{id}/messages")).await;
+        assert_eq!(status, StatusCode::OK, "{history}");
+        history["messages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["text"].as_str().unwrap().to_string())
+            .collect()
+    }
+
     /// The final `reply` event of a chat message.
     pub async fn say(&self, id: &str, text: &str) -> Value {
         let events = self.chat(id, text).await;
@@ -222,6 +235,16 @@ pub async fn json_of(resp: reqwest::Response) -> (StatusCode, Value) {
     let value =
         serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
     (status, value)
+}
+
+/// Asserts that a reply stream ended telling the page the server is stopping.
+pub fn assert_told_stopping(events: &[Sse]) {
+    let last = events.last().expect("an event");
+    assert_eq!(last.event, "error", "{events:?}");
+    assert!(
+        error_of(&last.data).starts_with("The server is stopping before this answer was ready."),
+        "{events:?}"
+    );
 }
 
 pub fn error_of(v: &Value) -> &str {
