@@ -682,6 +682,54 @@ async fn bad_tool_arguments_reach_the_model_as_errors_and_loops_are_bounded() {
     assert_eq!(llm.request_count(), 2 + 3);
 }
 
+/// An answer the model stopped at its token limit: a tool call in it may be missing its end
+/// (a write_memory would replace the file with half of it), so it is not run and the model is
+/// told; a text answer says where it was cut.
+#[tokio::test]
+async fn an_answer_cut_at_the_token_limit_runs_no_tool_and_says_so() {
+    let llm = FakeLlm::start().await;
+    let cut = |answer: Answer| match answer {
+        Answer::Json(mut body) => {
+            body["choices"][0]["finish_reason"] = json!("length");
+            Answer::Json(body)
+        }
+        _ => unreachable!(),
+    };
+    llm.script([
+        cut(openai_tool_call(
+            "write_memory",
+            r##"{"scope":"chat","content":"# Notes\n- user li"}"##,
+        )),
+        cut(openai_text("Saved your notes, and then I went on about")),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    let file = bot.data_dir().join("runtime/groups/cli/default/AGENTS.md");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "# Notes\n- user likes tea\n").unwrap();
+
+    let reply = bot.say("cli:default", "note that I like tea").await;
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "# Notes\n- user likes tea\n",
+        "the cut-off write was not run"
+    );
+    let told = llm.requests()[1].body["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(told.contains("token limit"), "{told}");
+    assert_eq!(reply.kind, ReplyKind::Model);
+    assert_eq!(
+        reply.text,
+        "Saved your notes, and then I went on about\n\n[… the answer was cut here: the model reached its token limit]"
+    );
+}
+
 #[tokio::test]
 async fn streaming_turn_sends_deltas() {
     let llm = FakeLlm::start().await;

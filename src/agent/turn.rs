@@ -12,6 +12,13 @@ use crate::store::{InjectionLog, Tokens};
 /// that ignores `max_tokens` must not send a chat fifty messages.
 pub const MAX_ANSWER_CHARS: usize = 32_000;
 
+/// The note after an answer the model stopped at its token limit.
+const CUT_AT_TOKEN_LIMIT: &str = "[… the answer was cut here: the model reached its token limit]";
+
+/// The result of a tool call made in an answer the token limit cut off.
+const TOOL_CALL_CUT_OFF: &str = "error: your answer reached its token limit (max_tokens) while \
+     making this call, so it may be incomplete and was not run; make it again, shorter";
+
 /// `text` (of `chars` characters) within [`MAX_ANSWER_CHARS`], saying where it was cut.
 fn capped(text: &str, chars: usize) -> String {
     match text.char_indices().nth(MAX_ANSWER_CHARS) {
@@ -105,6 +112,9 @@ async fn tool_loop(
             input: response.usage.input_tokens,
             output: response.usage.output_tokens,
         });
+        if response.cut_off {
+            tracing::warn!(chat = %ctx.key, model = %config.model, tool_calls = response.tool_calls.len(), "the model stopped at its token limit (max_tokens)");
+        }
         if response.tool_calls.is_empty() {
             let text = response.text.trim();
             if text.is_empty() {
@@ -118,9 +128,13 @@ async fn tool_loop(
             if chars > MAX_ANSWER_CHARS {
                 tracing::warn!(chat = %ctx.key, model = %config.model, chars, "the model's answer was longer than the bot delivers; cut at {MAX_ANSWER_CHARS} characters");
             }
+            let mut text = capped(text, chars);
+            if response.cut_off && chars <= MAX_ANSWER_CHARS {
+                text = format!("{text}\n\n{CUT_AT_TOKEN_LIMIT}");
+            }
             // Delivered as it is kept (a NUL, which no backend keeps, as U+FFFD).
             return Reply {
-                text: crate::store::text(&capped(text, chars)).into_owned(),
+                text: crate::store::text(&text).into_owned(),
                 kind: ReplyKind::Model,
             };
         }
@@ -128,7 +142,13 @@ async fn tool_loop(
         asked.tool_calls = response.tool_calls;
         let mut results = Vec::with_capacity(asked.tool_calls.len());
         for c in &asked.tool_calls {
-            let out = tools::execute(&tool_ctx, c).await;
+            // A call the token limit cut off may be missing its end (a write_memory would
+            // replace a file with half of it): not run; the model is told and may ask again.
+            let out = if response.cut_off {
+                TOOL_CALL_CUT_OFF.to_string()
+            } else {
+                tools::execute(&tool_ctx, c).await
+            };
             tracing::debug!(chat = %ctx.key, tool = %c.name, ok = !out.starts_with("error:"), "tool call");
             results.push(ChatMessage::tool_result(&c.id, out));
         }

@@ -154,6 +154,7 @@ pub(super) fn parse_response(body: &Value) -> Result<LlmResponse, String> {
     Ok(LlmResponse {
         text,
         tool_calls,
+        cut_off: body.get("stop_reason").and_then(Value::as_str) == Some("max_tokens"),
         usage: Usage {
             input_tokens: body
                 .pointer("/usage/input_tokens")
@@ -171,6 +172,17 @@ pub(super) fn parse_response(body: &Value) -> Result<LlmResponse, String> {
 mod tests {
     use super::super::ChatMessage;
     use super::*;
+
+    #[test]
+    fn stopping_at_max_tokens_marks_the_answer_cut_off() {
+        let answer = |stop: &str| {
+            json!({"content": [{"type": "tool_use", "id": "t", "name": "write_memory",
+                "input": {"scope": "chat", "content": "half"}}], "stop_reason": stop})
+        };
+        assert!(parse_response(&answer("max_tokens")).unwrap().cut_off);
+        assert!(!parse_response(&answer("tool_use")).unwrap().cut_off);
+        assert!(!parse_response(&answer("end_turn")).unwrap().cut_off);
+    }
 
     #[test]
     fn turns_alternate_and_open_with_the_user() {

@@ -116,6 +116,10 @@ pub struct LlmResponse {
     pub text: String,
     pub tool_calls: Vec<ToolCall>,
     pub usage: Usage,
+    /// The model stopped at its token limit (`max_tokens`; OpenAI's `finish_reason`
+    /// `length`, Anthropic's `stop_reason` `max_tokens`): its text ends midway, and a tool
+    /// call it was making may be incomplete.
+    pub cut_off: bool,
 }
 
 /// What can go wrong talking to a provider. Messages name the provider and the status,

@@ -273,6 +273,10 @@ pub(super) fn parse_response(body: &Value) -> Result<LlmResponse, String> {
         text,
         tool_calls,
         usage: parse_usage(body),
+        cut_off: body
+            .pointer("/choices/0/finish_reason")
+            .and_then(Value::as_str)
+            == Some("length"),
     })
 }
 
@@ -288,6 +292,8 @@ pub(super) struct StreamAccumulator {
     usage: Usage,
     /// A chunk gave the answer's `finish_reason`: nothing more of it is to come.
     finished: bool,
+    /// That reason was the token limit (`length`).
+    cut_off: bool,
 }
 
 impl StreamAccumulator {
@@ -303,11 +309,12 @@ impl StreamAccumulator {
         if chunk.get("usage").is_some_and(|u| !u.is_null()) {
             self.usage = parse_usage(chunk);
         }
-        if chunk
+        if let Some(reason) = chunk
             .pointer("/choices/0/finish_reason")
-            .is_some_and(Value::is_string)
+            .and_then(Value::as_str)
         {
             self.finished = true;
+            self.cut_off = reason == "length";
         }
         let Some(delta) = chunk.pointer("/choices/0/delta") else {
             return Ok(None);
@@ -356,6 +363,7 @@ impl StreamAccumulator {
                 })
                 .collect(),
             usage: self.usage,
+            cut_off: self.cut_off,
         }
     }
 }
@@ -452,6 +460,19 @@ mod tests {
                 output_tokens: 3
             }
         );
+    }
+
+    #[test]
+    fn finishing_for_length_marks_the_answer_cut_off() {
+        let answer = |reason: &str| json!({"choices":[{"message":{"content":"half an answ"},"finish_reason":reason}]});
+        assert!(parse_response(&answer("length")).unwrap().cut_off);
+        assert!(!parse_response(&answer("stop")).unwrap().cut_off);
+        let mut acc = StreamAccumulator::default();
+        acc.push(&json!({"choices":[{"delta":{"content":"half"}}]}))
+            .unwrap();
+        acc.push(&json!({"choices":[{"delta":{},"finish_reason":"length"}]}))
+            .unwrap();
+        assert!(acc.finish().cut_off);
     }
 
     #[test]
