@@ -103,6 +103,25 @@ channels:
 }
 
 #[test]
+fn an_endpoint_pasted_as_the_base_url_is_refused_with_the_base() {
+    for (given, base) in [
+        (
+            "http://127.0.0.1:8080/v1/chat/completions",
+            "http://127.0.0.1:8080/v1",
+        ),
+        (
+            "http://127.0.0.1:8080/v1/messages/",
+            "http://127.0.0.1:8080/v1",
+        ),
+    ] {
+        let err = load(&format!("model: m\nllm_base_url: {given}\n")).unwrap_err();
+        assert_eq!(keys(&err), ["llm_base_url"], "{given}");
+        let text = err.to_string();
+        assert!(text.contains(&format!("e.g. `{base}`")), "{text}");
+    }
+}
+
+#[test]
 fn api_key_needed_only_for_remote_servers() {
     let remote = load("model: gpt-4o-mini\n").unwrap_err();
     assert_eq!(keys(&remote), ["api_key"]);

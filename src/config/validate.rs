@@ -89,7 +89,23 @@ fn check_llm(c: &Config, out: &mut Vec<Problem>) {
         false
     } else {
         match parse_http_url(base) {
-            Ok(url) => url.host_str().is_some_and(is_local_host),
+            Ok(url) => {
+                // The endpoint itself pasted as the base: every call would go to it twice over.
+                let path = url.path().trim_end_matches('/');
+                if let Some(endpoint) = ["/chat/completions", "/messages"]
+                    .into_iter()
+                    .find(|e| path.ends_with(e))
+                {
+                    out.push(Problem::error(
+                        "llm_base_url",
+                        format!(
+                            "is the base URL, without `{endpoint}` (Mneme adds it), e.g. `{}`",
+                            base.trim_end_matches('/').trim_end_matches(endpoint)
+                        ),
+                    ));
+                }
+                url.host_str().is_some_and(is_local_host)
+            }
             Err(msg) => {
                 out.push(Problem::error("llm_base_url", msg));
                 true
