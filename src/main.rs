@@ -52,14 +52,21 @@ const PAYLOAD_LOGGERS: [&str; 9] = [
     "teloxide_core",
 ];
 
-/// `MNEME_LOG` (else `default`), with the crates that would log secrets at `trace` held at
-/// `debug` unless named.
+/// `MNEME_LOG` (else `default`). Where it turns `trace` on for every crate, the crates that
+/// would log secrets there are held at `debug`, unless it names them; a filter that does not
+/// is left as it is (a directive for a crate turns its logging on).
 fn log_filter(asked: Option<&str>, default: &str) -> EnvFilter {
     let asked = asked.map(str::trim).filter(|a| !a.is_empty());
     let mut filter = asked
         .and_then(|a| EnvFilter::try_new(a).ok())
         .unwrap_or_else(|| EnvFilter::new(default));
     let named = asked.unwrap_or(default);
+    let trace_for_all = named
+        .split(',')
+        .any(|d| d.trim().eq_ignore_ascii_case("trace"));
+    if !trace_for_all {
+        return filter;
+    }
     for target in PAYLOAD_LOGGERS {
         let mentioned = named
             .split(',')
@@ -91,11 +98,12 @@ mod tests {
         let directives: Vec<&str> = named.split(',').collect();
         assert!(directives.contains(&"tungstenite=trace"), "{named}");
         assert!(!directives.contains(&"tungstenite=debug"), "{named}");
-        let default = log_filter(None, "mneme=info,serenity::gateway::shard=warn").to_string();
-        assert!(
-            default.contains("serenity::gateway::shard=warn"),
-            "{default}"
-        );
-        assert!(default.contains("mneme=info"), "{default}");
+        // a filter that does not turn trace on for all is left alone: a directive for a crate
+        // would turn its logging on
+        for asked in [None, Some("mneme=debug"), Some("mneme::timeline=trace")] {
+            let filter = log_filter(asked, "mneme=info,serenity::gateway::shard=warn").to_string();
+            assert!(!filter.contains("hyper"), "{asked:?}: {filter}");
+            assert!(!filter.contains("tungstenite"), "{asked:?}: {filter}");
+        }
     }
 }
