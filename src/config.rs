@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-pub use validate::{Problem, Severity};
+pub use validate::{Problem, Severity, database_url_problem};
 
 /// The file used when neither `--config` nor `$MNEME_CONFIG` names one.
 pub const DEFAULT_CONFIG_PATH: &str = "config.yaml";

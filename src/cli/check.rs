@@ -109,7 +109,7 @@ async fn reach_postgres(config: &Config) -> Result<(), String> {
 }
 
 /// `text` with `url`'s password (as typed and percent-decoded) replaced by `***`.
-fn hide_password(text: &str, url: &str) -> String {
+pub(super) fn hide_password(text: &str, url: &str) -> String {
     let Some(password) = url::Url::parse(url)
         .ok()
         .and_then(|u| u.password().map(str::to_string))

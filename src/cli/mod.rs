@@ -1,6 +1,7 @@
 //! The `mneme` command line: argument parsing and one function per command.
 
 mod check;
+mod copy_to;
 mod healthcheck;
 mod init;
 mod instance;
@@ -74,6 +75,17 @@ pub enum Command {
         /// The backup folder or database file
         file: std::path::PathBuf,
     },
+    /// Copy the whole SQLite database (messages, memories with their history, the reflector's
+    /// cursors, usage) into an empty PostgreSQL database; refuses while the daemon runs
+    CopyTo {
+        /// The PostgreSQL database to fill: postgres://USER:PASSWORD@HOST:PORT/DATABASE
+        #[arg(
+            value_name = "DATABASE_URL",
+            env = "MNEME_COPY_TO",
+            hide_env_values = true
+        )]
+        url: String,
+    },
 }
 
 /// Runs the parsed command; the exit code says how it went.
@@ -107,6 +119,7 @@ async fn dispatch(command: Command, loaded: Loaded) -> anyhow::Result<ExitCode> 
         Command::Healthcheck => healthcheck::run(&config).await,
         Command::Backup => crate::backup::run_backup(&config, &open_store(&config).await?).await,
         Command::Restore { file } => crate::backup::run_restore(&config, &file).await,
+        Command::CopyTo { url } => copy_to::run(&config, &url).await,
         Command::CheckConfig | Command::Init(_) => {
             unreachable!("handled before the config is loaded")
         }
@@ -124,7 +137,8 @@ fn needs(command: &Command) -> Needs {
         | Command::Usage
         | Command::Healthcheck
         | Command::Backup
-        | Command::Restore { .. } => Needs::Store,
+        | Command::Restore { .. }
+        | Command::CopyTo { .. } => Needs::Store,
     }
 }
 

@@ -166,7 +166,7 @@ fn check_limits(c: &Config, out: &mut Vec<Problem>) {
 
 /// What is wrong with a `database_url`, if anything: empty (SQLite in data_dir),
 /// `sqlite://PATH` or `postgres://USER:PASSWORD@HOST[:PORT]/DATABASE` are accepted.
-fn database_url_problem(url: &str) -> Option<String> {
+pub fn database_url_problem(url: &str) -> Option<String> {
     const FORMS: &str = "use sqlite://PATH, postgres://USER:PASSWORD@HOST:PORT/DATABASE, \
         or leave it empty for SQLite in data_dir";
     if url.is_empty() || url.starts_with("sqlite:") {

@@ -9,6 +9,7 @@ mod chats;
 mod checkpoint;
 mod conn_pool;
 mod console;
+pub mod copy;
 mod db;
 mod dialect;
 mod events;
@@ -100,6 +101,10 @@ pub mod testing {
 }
 
 pub type Result<T> = std::result::Result<T, sqlx::Error>;
+
+/// The PostgreSQL schema (`migrations/postgres/`): applied by `Store::open`, and by
+/// `mneme copy-to` to the database it fills.
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
 
 /// A list as JSON text, to bind where SQL reads it with `json_each`.
 fn json_list<T: serde::Serialize>(items: &[T]) -> String {
@@ -238,7 +243,7 @@ impl Store {
         let pool = db::PgConns::new(options, 8, Some(PG_CHECK_IDLE_AFTER), PG_WAIT)?;
         // sqlx's PostgreSQL migrator holds an advisory lock while it runs: replicas starting
         // together migrate one at a time.
-        sqlx::migrate!("./migrations/postgres")
+        POSTGRES_MIGRATIONS
             .run_direct(&mut *pool.acquire().await?)
             .await?;
         let pool = db::Pool::Postgres(pool);
