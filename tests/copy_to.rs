@@ -167,7 +167,7 @@ async fn a_sqlite_bot_moves_to_postgresql_with_everything_it_knew() {
     assert_eq!(again.code, 1, "{}", again.stdout);
     assert!(
         again.stderr.contains("already holds data (chats: 1")
-            && again.stderr.contains("nothing was written there"),
+            && again.stderr.contains("no data was written there"),
         "{}",
         again.stderr
     );

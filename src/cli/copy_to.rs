@@ -44,7 +44,7 @@ pub async fn run(config: &Config, target: &str) -> anyhow::Result<ExitCode> {
         .await
         .map_err(|e| {
             anyhow!(
-                "cannot copy into {shown}: {}; nothing was written there",
+                "cannot copy into {shown}: {}; no data was written there",
                 super::check::hide_password(&format!("{e:#}"), target)
             )
         })?;
