@@ -82,6 +82,26 @@ async fn plain_turn_stores_both_sides() {
 /// Pasted pages do not fill every later request: a message refused as too long goes into the
 /// history cut to what the bot answers at all, and the earlier messages to
 /// `max_history_chars` in all, the newest first.
+/// An answer with nothing to show — no text, or an empty code block, which the channels'
+/// splitter sends nothing of — is told as such rather than delivered as silence.
+#[tokio::test]
+async fn an_answer_with_nothing_to_show_is_told_as_such() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    for empty in ["   ", "```\n\n```", "```python\n```"] {
+        llm.script([openai_text(empty)]);
+        let reply = bot.say("cli:default", "hi").await;
+        assert_eq!(reply.kind, ReplyKind::Error, "{empty:?}: {}", reply.text);
+        assert_eq!(
+            reply.text,
+            "Sorry, the model sent an empty answer. Please try again."
+        );
+    }
+    llm.script([openai_text("```\nx = 1\n```")]);
+    assert_eq!(bot.say("cli:default", "hi").await.kind, ReplyKind::Model);
+}
+
 #[tokio::test]
 async fn long_earlier_messages_go_into_the_history_cut() {
     let llm = FakeLlm::start().await;

@@ -120,6 +120,12 @@ pub fn split_message(text: &str, limit: usize, len: fn(&str) -> usize) -> Vec<St
     chunks
 }
 
+/// Whether `text` has anything to show besides blank lines and code fences: a reply without
+/// (an empty code block) splits into no chunks at all.
+pub fn holds_text(text: &str) -> bool {
+    text.lines().any(|l| !l.trim().is_empty() && !is_fence(l))
+}
+
 fn close_fence(cur: &mut String) {
     if !cur.ends_with('\n') {
         cur.push('\n');
@@ -147,14 +153,16 @@ fn lines(
     })
 }
 
-/// Keeps a chunk unless it holds no text: blank, or only a reopened fence and its close.
+/// Keeps a chunk unless it holds no text: blank, or only fences — a reopened fence and its
+/// close, or a block's opening fence closed at once because the line after it did not fit
+/// (an empty code block posted before the text; the next chunk reopens the fence).
 fn push_chunk(chunks: &mut Vec<String>, chunk: &str, header_len: usize) {
     let trimmed = chunk.trim_matches('\n');
     if trimmed.trim().is_empty() {
         return;
     }
     let body = &chunk[header_len.min(chunk.len())..];
-    if header_len > 0 && body.lines().all(|l| l.trim().is_empty() || is_fence(l)) {
+    if body.lines().all(|l| l.trim().is_empty() || is_fence(l)) {
         return;
     }
     chunks.push(trimmed.to_string());
@@ -229,6 +237,9 @@ mod tests {
         );
         assert!(split_message("", 100, char_len).is_empty());
         assert!(split_message("\n\n  \n", 100, char_len).is_empty());
+        assert!(split_message("```\n```", 100, char_len).is_empty());
+        assert!(!holds_text("```rust\n\n```"));
+        assert!(holds_text("```\nx\n```"));
     }
 
     #[test]
@@ -288,6 +299,25 @@ mod tests {
             chunks.iter().map(|c| c.matches('x').count()).sum::<usize>(),
             300
         );
+    }
+
+    /// A code block whose first line is longer than a message: no chunk is an empty code
+    /// block posted before the text (it was, at Discord's and Telegram's limits alike).
+    #[test]
+    fn no_chunk_is_an_empty_code_block() {
+        for (limit, len) in [(4000, utf16_len as fn(&str) -> usize), (2000, char_len)] {
+            for text in [
+                format!("```\n{}\n```", "x".repeat(limit + 10)),
+                format!("Here:\n```python\n{}\nprint(1)\n```", "y".repeat(2 * limit)),
+            ] {
+                let chunks = split_message(&text, limit, len);
+                check(&chunks, limit, len);
+                nothing_lost(&text, &chunks, limit, len);
+                for c in &chunks {
+                    assert!(holds_text(c), "a chunk with no text: {c:?}");
+                }
+            }
+        }
     }
 
     /// The crash of issue 13: a fence line just under the limit (and every length around it),
