@@ -118,7 +118,7 @@ async fn tool_loop(
         if response.tool_calls.is_empty() {
             let text = response.text.trim();
             // (An empty code block counts as empty: the channels would send nothing of it.)
-            if !crate::channels::split::holds_text(text) {
+            if !crate::base::markdown::holds_text(text) {
                 tracing::warn!(chat = %ctx.key, model = %config.model, "the model answered with no text and no tool call");
                 return Reply {
                     text: "Sorry, the model sent an empty answer. Please try again.".into(),

@@ -4,6 +4,7 @@
 
 mod backend;
 mod chat;
+pub mod markdown;
 mod memory;
 pub mod suggest;
 

@@ -30,9 +30,7 @@ const CLOSE: &str = "\n```";
 /// Below this, a chunk could not hold a reopened fence, its close and some text.
 const MIN_LIMIT: usize = 16;
 
-fn is_fence(line: &str) -> bool {
-    line.trim_start().starts_with(FENCE)
-}
+use crate::base::markdown::{holds_text, is_fence};
 
 /// Splits `text` into chunks of at most `limit` as measured by `len`.
 pub fn split_message(text: &str, limit: usize, len: fn(&str) -> usize) -> Vec<String> {
@@ -120,12 +118,6 @@ pub fn split_message(text: &str, limit: usize, len: fn(&str) -> usize) -> Vec<St
     chunks
 }
 
-/// Whether `text` has anything to show besides blank lines and code fences: a reply without
-/// (an empty code block) splits into no chunks at all.
-pub fn holds_text(text: &str) -> bool {
-    text.lines().any(|l| !l.trim().is_empty() && !is_fence(l))
-}
-
 fn close_fence(cur: &mut String) {
     if !cur.ends_with('\n') {
         cur.push('\n');
@@ -162,7 +154,7 @@ fn push_chunk(chunks: &mut Vec<String>, chunk: &str, header_len: usize) {
         return;
     }
     let body = &chunk[header_len.min(chunk.len())..];
-    if body.lines().all(|l| l.trim().is_empty() || is_fence(l)) {
+    if !holds_text(body) {
         return;
     }
     chunks.push(trimmed.to_string());
@@ -238,8 +230,6 @@ mod tests {
         assert!(split_message("", 100, char_len).is_empty());
         assert!(split_message("\n\n  \n", 100, char_len).is_empty());
         assert!(split_message("```\n```", 100, char_len).is_empty());
-        assert!(!holds_text("```rust\n\n```"));
-        assert!(holds_text("```\nx\n```"));
     }
 
     #[test]
