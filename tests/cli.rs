@@ -594,14 +594,8 @@ async fn init_writes_a_config_that_check_config_accepts() {
 /// port is an error; the password is never shown.
 #[tokio::test(flavor = "multi_thread")]
 async fn check_config_reaches_the_postgresql_server_and_never_shows_the_password() {
-    let server = match std::env::var("MNEME_TEST_DATABASE_URL") {
-        Ok(url) if !url.trim().is_empty() => url.trim().to_string(),
-        _ => {
-            return support::skip::skip_or_fail(
-                "PostgreSQL (MNEME_TEST_DATABASE_URL)",
-                "scripts/test-prepare starts one and scripts/test exports its URL",
-            );
-        }
+    let Some(server) = support::postgres::server() else {
+        return;
     };
     let llm = FakeLlm::start().await;
     let dir = tempfile::tempdir().unwrap();

@@ -11,19 +11,7 @@ use support::fake_embeddings::FakeEmbeddings;
 use support::reflector::facts;
 use support::*;
 
-/// The test server's URL, or `None` after saying why (a failure under `CI`).
-fn server() -> Option<String> {
-    match std::env::var("MNEME_TEST_DATABASE_URL") {
-        Ok(url) if !url.trim().is_empty() => Some(url.trim().to_string()),
-        _ => {
-            support::skip::skip_or_fail(
-                "PostgreSQL (MNEME_TEST_DATABASE_URL)",
-                "scripts/test-prepare starts one and scripts/test exports its URL",
-            );
-            None
-        }
-    }
-}
+use support::postgres::server;
 
 fn yaml(llm: &FakeLlm, emb: &FakeEmbeddings, dir: &std::path::Path, database: &str) -> String {
     format!(
@@ -240,12 +228,7 @@ async fn copy_to_refuses_what_it_cannot_do_whole() {
     )
     .unwrap();
     let daemon = Daemon::start(&running, "mneme=info");
-    eventually("the daemon answers /healthz", || async {
-        reqwest::get(format!("http://127.0.0.1:{port}/healthz"))
-            .await
-            .is_ok_and(|r| r.status().is_success())
-    })
-    .await;
+    support::web::wait_healthy(&format!("http://127.0.0.1:{port}")).await;
     let target = support::postgres::scratch_database(server);
     let run = mneme(&config, &["copy-to", &target], "").await;
     assert_eq!(run.code, 1);

@@ -13,19 +13,7 @@ use support::binary::write_config;
 use support::web::{free_port, wait_healthy};
 use support::*;
 
-/// The test PostgreSQL server's URL, or `None` (the test is then skipped, or fails under CI).
-fn server() -> Option<String> {
-    match std::env::var("MNEME_TEST_DATABASE_URL") {
-        Ok(url) if !url.trim().is_empty() => Some(url.trim().to_string()),
-        _ => {
-            support::skip::skip_or_fail(
-                "PostgreSQL (MNEME_TEST_DATABASE_URL)",
-                "scripts/test-prepare starts one and scripts/test exports its URL",
-            );
-            None
-        }
-    }
-}
+use support::postgres::server;
 
 /// One replica: its own data dir and web port, the shared database and `channels`.
 struct Replica {

@@ -45,3 +45,18 @@ pub fn scratch_database(server: String) -> String {
     .join()
     .expect("scratch database thread")
 }
+
+/// The test PostgreSQL server's URL (`MNEME_TEST_DATABASE_URL`), or `None` after saying why:
+/// the test is then skipped, or fails under `CI`.
+pub fn server() -> Option<String> {
+    match std::env::var("MNEME_TEST_DATABASE_URL") {
+        Ok(url) if !url.trim().is_empty() => Some(url.trim().to_string()),
+        _ => {
+            super::skip::skip_or_fail(
+                "PostgreSQL (MNEME_TEST_DATABASE_URL)",
+                "scripts/test-prepare starts one and scripts/test exports its URL",
+            );
+            None
+        }
+    }
+}
