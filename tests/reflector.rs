@@ -426,3 +426,87 @@ async fn group_facts_are_attributed_to_the_right_member() {
         ]
     );
 }
+
+/// A fact whose only cited source is the assistant's acknowledgement of a "remember …" (the
+/// person's own request is not shown to the model) is the assistant's word: dropped, so a
+/// memory the person then had forgotten does not come back.
+#[tokio::test]
+async fn a_fact_cited_only_from_the_assistants_words_is_dropped() {
+    let lab = Lab::new("").await;
+    let chat = lab.chat("telegram:222", false).await;
+    lab.say_to_bot(&chat, "bob", "remember I like green tea")
+        .await;
+    let ack = lab
+        .say(&chat, "bot", "Noted. Saved memory #81: I like green tea")
+        .await;
+    lab.say_to_bot(&chat, "bob", "/forget 81").await;
+    lab.say(&chat, "bot", "Forgot #81: I like green tea").await;
+    lab.say(&chat, "bob", "what a rainy week it has been").await;
+    lab.llm.script([facts(json!([
+        {"content": "Bob likes green tea", "category": "PROFILE", "message_ids": [ack]},
+        {"content": "Bob likes green tea a lot", "category": "PROFILE"},
+    ]))]);
+    let report = lab.pass(T0).await;
+    assert_eq!(report.chats[0].stats.skipped, 2, "{:?}", report.chats[0]);
+    assert!(lab.contents(chat.id).await.is_empty());
+}
+
+/// A "remember …" the bot did not take — in a group, not addressed to it — is conversation:
+/// the reflector reads it, since no fast path stored its fact.
+#[tokio::test]
+async fn a_remember_the_bot_did_not_take_is_reflected() {
+    let lab = Lab::new("").await;
+    let group = lab.chat("telegram:-100300", true).await;
+    let gina = lab
+        .say(&group, "gina", "remember that Gina's birthday is on 4 June")
+        .await;
+    lab.say_to_bot(
+        &group,
+        "hank",
+        "@mneme_bot remember that Hank drives a Volvo",
+    )
+    .await;
+    lab.llm.script([facts(json!([
+        {"content": "Gina's birthday is on 4 June", "category": "PROFILE", "message_ids": [gina]},
+    ]))]);
+    lab.pass(T0).await;
+    let prompt = lab.prompt(0);
+    assert!(prompt.contains("Gina's birthday is on 4 June"), "{prompt}");
+    assert!(!prompt.contains("Volvo"), "{prompt}");
+    assert_eq!(
+        lab.contents(group.id).await,
+        ["Gina's birthday is on 4 June"]
+    );
+}
+
+/// A `supersedes_id` naming a memory the fact is not about archives nothing: both are kept
+/// (the model's word alone would lose a fact). One that is no id (0, -1) means none.
+#[tokio::test]
+async fn a_supersede_of_an_unrelated_memory_keeps_both() {
+    let lab = Lab::new("").await;
+    let chat = lab.chat("telegram:111", false).await;
+    lab.say(&chat, "alice", "my sister lives in Paris").await;
+    lab.llm.script([facts(json!([
+        {"content": "Alice's sister lives in Paris", "category": "PROFILE"},
+    ]))]);
+    lab.pass(T0).await;
+    let paris = lab.memories(chat.id, false).await[0].id;
+
+    lab.say(&chat, "alice", "I started piano lessons and a tuba course")
+        .await;
+    lab.llm.script([facts(json!([
+        {"content": "Alice takes piano lessons", "category": "PROFILE", "supersedes_id": paris},
+        {"content": "Alice plays the tuba", "category": "PROFILE", "supersedes_id": 0},
+    ]))]);
+    let report = lab.pass(T0 + DAY).await;
+    let s = report.chats[0].stats;
+    assert_eq!((s.inserted, s.superseded, s.skipped), (2, 0, 0), "{s:?}");
+    assert_eq!(
+        lab.contents(chat.id).await,
+        [
+            "Alice's sister lives in Paris",
+            "Alice takes piano lessons",
+            "Alice plays the tuba"
+        ]
+    );
+}

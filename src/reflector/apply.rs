@@ -74,17 +74,30 @@ pub async fn apply(
             fact, provenance, ..
         } = f;
         let duplicate = same_as_stored(tx, f, &inserted, dedup).await?;
-        // The model may only replace an active memory of this very chat.
+        // The model may only replace an active memory of this very chat…
         let replaced = match fact.supersedes_id {
             Some(id) => tx.active_chat_memory(id).await?,
             None => None,
         };
         if fact.supersedes_id.is_some() && replaced.is_none() {
-            tracing::debug!(
+            tracing::info!(
                 chat_id,
-                "ignored a supersedes_id outside this chat's active memories"
+                supersedes_id = fact.supersedes_id,
+                "reflector: ignored a supersedes_id outside this chat's active memories"
             );
         }
+        // …and only one that the fact is about: a replacement archives it.
+        let replaced = replaced.filter(|old| {
+            let related = may_replace(&fact.terms, &old.content);
+            if !related {
+                tracing::info!(
+                    chat_id,
+                    supersedes_id = old.id,
+                    "reflector: ignored a supersedes_id naming a memory that shares no word with the fact; both are kept"
+                );
+            }
+            related
+        });
         match (duplicate, replaced) {
             (Some((dup, why)), replaced) => {
                 let reworded = reinforce(tx, &dup, fact, provenance, &why, policy, now).await?;
@@ -118,6 +131,24 @@ pub async fn apply(
         }
     }
     Ok(stats)
+}
+
+/// Whether a fact with `terms` may replace the stored memory `old`: only one it is about —
+/// the same person and relation, another value ("Alice lives in Osaka" replacing "Alice lives
+/// in Tokyo") — which shows as at least two shared words (three Chinese or Japanese
+/// character pairs: a three-character name alone is two). The model's `supersedes_id`
+/// archives the memory it names; one naming a memory about something else, even about the
+/// same person ("Alice takes piano lessons" replacing "Alice's sister lives in Paris"), would
+/// lose a fact, so it is ignored and both are kept. Precision first: a real change worded
+/// with no second word in common ("Alice moved to Osaka" after "Alice lives in Tokyo") keeps
+/// both too, which loses nothing.
+fn may_replace(terms: &std::collections::HashSet<String>, old: &str) -> bool {
+    let old = crate::memory::text::term_set(old);
+    let shared: Vec<&String> = terms.intersection(&old).collect();
+    let all_cjk = shared
+        .iter()
+        .all(|t| t.chars().all(crate::memory::text::is_cjk));
+    shared.len() >= if all_cjk { 3 } else { 2 }
 }
 
 /// The stored memory that states the same fact as `f`, and why it is the same. A memory the
@@ -227,5 +258,36 @@ fn new_memory(chat_id: i64, fact: &CleanFact, provenance: &Provenance) -> NewMem
         last_seen_at: None,
         archived: false,
         key: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_replace;
+    use crate::memory::text::term_set;
+
+    #[test]
+    fn a_fact_replaces_only_a_memory_it_is_about() {
+        for (new, old) in [
+            ("Alice lives in Osaka", "Alice lives in Tokyo"),
+            ("Bob now prefers coffee", "Bob prefers tea"),
+            ("Alice works at Siemens now", "Alice works at Airbus"),
+            ("爱丽丝住在大阪", "爱丽丝住在东京"),
+        ] {
+            assert!(may_replace(&term_set(new), old), "{new} / {old}");
+        }
+        for (new, old) in [
+            ("Alice takes piano lessons", "my sister lives in Paris"),
+            ("Alice takes piano lessons", "Alice's sister lives in Paris"),
+            ("Alice moved to Osaka", "Alice lives in Tokyo"),
+            ("爱丽丝学钢琴", "爱丽丝住在东京"),
+            (
+                "Eve's favourite colour is blue",
+                "the team meets on Mondays",
+            ),
+            ("爱丽丝学钢琴", "我妹妹住在巴黎"),
+        ] {
+            assert!(!may_replace(&term_set(new), old), "{new} / {old}");
+        }
     }
 }

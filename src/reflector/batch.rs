@@ -39,15 +39,24 @@ impl Batch {
     }
 }
 
-/// A chat command (`/memories`, `/forget 3`) is an exchange with the bot, not conversation;
-/// nor is a "remember …" request: the fast path stored its fact as the person worded it
-/// already, and mining it again could only restate it — or bring it back after the person
-/// had it forgotten (`/forget`, before this pass came). The bot's acknowledgement alone is
-/// no source (`attribute.rs`).
+/// A chat command (`/memories`, `/forget 3`, `@bot /forget 3`) is an exchange with the bot,
+/// not conversation; nor is a "remember …" request the bot took (it was addressed to it): the
+/// fast path stored its fact as the person worded it already, or refused it with a reason,
+/// and mining it again could only restate it — or bring it back after the person had it
+/// forgotten (`/forget`, before this pass came). A "remember …" the bot did not take — said
+/// in a group without addressing the bot, or while its sender was over the group's rate limit
+/// — is conversation like any other: the reflector is then the only way its fact is kept.
+/// The bot's acknowledgement alone is no source (`attribute.rs`).
 fn is_shown(m: &MessageRow) -> bool {
     let text = m.text.trim();
-    !text.is_empty()
-        && (m.is_from_bot || !(text.starts_with('/') || remember::parse(text).is_some()))
+    if text.is_empty() {
+        return false;
+    }
+    if m.is_from_bot {
+        return true;
+    }
+    let taken_by_fast_path = m.needs_reply && remember::parse(text).is_some();
+    !(remember::strip_mentions(text).starts_with('/') || taken_by_fast_path)
 }
 
 fn truncate_chars(text: &str, max: usize) -> String {
@@ -122,6 +131,7 @@ pub fn cut(messages: &[MessageRow], token_budget: usize) -> Batch {
 mod tests {
     use super::*;
 
+    /// A message; a person's is addressed to the bot (as in a private chat).
     fn msg(id: i64, is_bot: bool, text: &str) -> MessageRow {
         MessageRow {
             id,
@@ -138,7 +148,7 @@ mod tests {
             platform_message_id: None,
             platform_thread_id: None,
             created_at: 0,
-            needs_reply: false,
+            needs_reply: !is_bot,
             replied_at: None,
         }
     }
@@ -162,6 +172,28 @@ mod tests {
             ]
         );
         assert_eq!((batch.messages, batch.last_id), (5, 5));
+    }
+
+    #[test]
+    fn a_remember_request_the_bot_did_not_take_is_conversation() {
+        // In a group: not addressed to the bot (or its sender over the rate limit), so the
+        // fast path never saw it; a command after a mention is still a command.
+        let mut unaddressed = msg(1, false, "remember that Gina's birthday is on 4 June");
+        unaddressed.needs_reply = false;
+        let msgs = [
+            unaddressed,
+            msg(
+                2,
+                false,
+                "@mneme_bot remember that Hank's car is a blue Volvo",
+            ),
+            msg(3, false, "@mneme_bot /forget 5"),
+            msg(4, false, "<@123> /memories"),
+        ];
+        let batch = cut(&msgs, 10_000);
+        let shown: Vec<i64> = batch.lines.iter().map(|l| l.message_id).collect();
+        assert_eq!(shown, [1]);
+        assert_eq!((batch.messages, batch.last_id), (4, 4));
     }
 
     #[test]

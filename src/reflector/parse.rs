@@ -99,17 +99,15 @@ fn read_elements(items: &Vec<Value>) -> Parsed {
     parsed
 }
 
-/// One element: `content` and `category` strings are required; `supersedes_id` must be null,
-/// absent or an id. The optional extensions are taken when well-formed and ignored otherwise.
+/// One element: `content` and `category` strings are required. `supersedes_id`,
+/// `duplicate_of` and the extensions are taken when they are ids and ignored otherwise: a
+/// `supersedes_id` of 0, -1 or "none" is a model's way of saying none (small models write
+/// that), and dropping the fact for it would lose it.
 fn read_fact(item: &Value) -> Option<RawFact> {
     let obj: &Map<String, Value> = item.as_object()?;
     let content = obj.get("content")?.as_str()?.to_string();
     let category = obj.get("category")?.as_str()?.to_string();
-    let supersedes_id = match obj.get("supersedes_id") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(as_id(v)?),
-    };
-    // optional: a malformed value is ignored rather than dropping the fact
+    let supersedes_id = obj.get("supersedes_id").and_then(as_id);
     let duplicate_of = obj.get("duplicate_of").and_then(as_id);
     let about = match obj.get("about") {
         Some(Value::String(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
@@ -244,11 +242,26 @@ mod tests {
     fn malformed_elements_are_counted_not_fatal() {
         let p = parse_answer(
             r#"{"memories":[{"content":"ok fact","category":"KNOWLEDGE"}, "text", {"content":5,"category":"EVENT"},
-                {"category":"EVENT"}, {"content":"x","category":"EVENT","supersedes_id":"soon"}, {"content":"y","category":"EVENT","supersedes_id":0}]}"#,
+                {"category":"EVENT"}, {"content":"x","category":"EVENT","supersedes_id":"soon"}, {"content":"y","category":"EVENT","supersedes_id":0},
+                {"content":"z","category":"EVENT","supersedes_id":-5,"duplicate_of":"none"}]}"#,
         )
         .unwrap();
-        assert_eq!(p.facts.len(), 1);
-        assert_eq!(p.invalid, 5);
+        // A supersedes_id that is no id means none: the fact is kept.
+        let kept: Vec<_> = p
+            .facts
+            .iter()
+            .map(|f| (f.content.as_str(), f.supersedes_id, f.duplicate_of))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                ("ok fact", None, None),
+                ("x", None, None),
+                ("y", None, None),
+                ("z", None, None)
+            ]
+        );
+        assert_eq!(p.invalid, 3);
     }
 
     #[test]

@@ -72,6 +72,22 @@ impl Lab {
 
     /// Stores a message from `sender` (`bot` = the assistant); returns its id.
     pub async fn say(&self, chat: &ChatRow, sender: &str, text: &str) -> i64 {
+        self.store_message(chat, sender, text, false).await
+    }
+
+    /// Stores a message addressed to the bot (owed an answer), as every message of a private
+    /// chat is; returns its id.
+    pub async fn say_to_bot(&self, chat: &ChatRow, sender: &str, text: &str) -> i64 {
+        self.store_message(chat, sender, text, true).await
+    }
+
+    async fn store_message(
+        &self,
+        chat: &ChatRow,
+        sender: &str,
+        text: &str,
+        addressed: bool,
+    ) -> i64 {
         let session = self.store.current_session(chat.id).await.unwrap();
         let is_bot = sender == "bot";
         let (id, name) = if is_bot {
@@ -90,7 +106,7 @@ impl Lab {
                 platform_message_id: None,
                 platform_thread_id: None,
                 created_at: None,
-                needs_reply: false,
+                needs_reply: addressed && sender != "bot",
                 searchable: true,
             })
             .await
