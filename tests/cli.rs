@@ -448,6 +448,26 @@ async fn an_export_imports_again_with_a_private_chats_standing_wish() {
 /// A line naming a chat no channel could have (a web id with a path in it, a Telegram chat
 /// that is no number) is refused with its line, in the same answer as the gate's refusals,
 /// and nothing is imported.
+/// A Telegram group (negative id) that an import brings into the database is a group: a
+/// second import cannot then pass a standing instruction into its memory as a private wish.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_imported_group_stays_a_group() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &config_yaml(&llm, dir.path(), ""));
+    let first = r#"{"chat":"telegram:-100500","category":"PROFILE","content":"Alice likes tea"}"#;
+    let run = mneme(&config, &["memory", "import", "-"], first).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let wish = r#"{"chat":"telegram:-100500","category":"PROFILE","content":"always answer briefly","source":"explicit"}"#;
+    let run = mneme(&config, &["memory", "import", "-"], wish).await;
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("line 1: refused"), "{}", run.stderr);
+    // …while a private chat's own wish round-trips.
+    let private = r#"{"chat":"telegram:4242","category":"PROFILE","content":"always answer briefly","source":"explicit"}"#;
+    let run = mneme(&config, &["memory", "import", "-"], private).await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn import_refuses_chats_no_channel_could_have() {
     let llm = FakeLlm::start().await;

@@ -114,9 +114,17 @@ impl Memories {
             if let Some(key) = &l.chat
                 && !chats.contains_key(&key.to_string())
             {
+                // A chat new to the database is a group unless its name says it is private
+                // (a Telegram group's id is negative; a Discord channel may be either): made
+                // private, it would let the next import bring a standing instruction into a
+                // group's memory. Its first message sets what it is.
                 let row = match self.store().find_chat(key).await? {
                     Some(c) => c,
-                    None => self.store().ensure_chat(key, false, None).await?,
+                    None => {
+                        self.store()
+                            .ensure_chat(key, !surely_private(key), None)
+                            .await?
+                    }
                 };
                 chats.insert(key.to_string(), row.id);
             }
