@@ -448,6 +448,34 @@ async fn an_export_imports_again_with_a_private_chats_standing_wish() {
 /// A line naming a chat no channel could have (a web id with a path in it, a Telegram chat
 /// that is no number) is refused with its line, in the same answer as the gate's refusals,
 /// and nothing is imported.
+/// What people wrote reaches the operator's terminal without its control characters: a chat
+/// message's escape sequence cannot rewrite what `mneme memory show` displays.
+#[tokio::test(flavor = "multi_thread")]
+async fn show_never_sends_a_messages_control_characters_to_the_terminal() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &config_yaml(&llm, dir.path(), ""));
+    let said = mneme(
+        &config,
+        &["chat"],
+        "remember my nickname is Fal\x1b[2J\x1b[31mcon\x07 the \u{9b}great\x7f\n",
+    )
+    .await;
+    assert_eq!(said.code, 0, "{}", said.stderr);
+    for args in [&["memory", "show", "1"][..], &["memory", "list"][..]] {
+        let run = mneme(&config, args, "").await;
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(run.stdout.contains("nickname"), "{}", run.stdout);
+        assert!(
+            !run.stdout
+                .chars()
+                .any(|c| c.is_control() && c != '\n' && c != '\t'),
+            "{args:?}: {:?}",
+            run.stdout
+        );
+    }
+}
+
 /// A Telegram group (negative id) that an import brings into the database is a group: a
 /// second import cannot then pass a standing instruction into its memory as a private wish.
 #[tokio::test(flavor = "multi_thread")]

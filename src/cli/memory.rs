@@ -85,7 +85,7 @@ async fn scope_of(store: &Store, chat: Option<&str>) -> anyhow::Result<Option<Me
 }
 
 pub async fn run(config: &Config, store: &Store, cmd: MemoryCommand) -> anyhow::Result<ExitCode> {
-    let mut out = std::io::stdout().lock();
+    let mut out = super::print::Visible(std::io::stdout().lock());
     match cmd {
         MemoryCommand::List {
             chat,

@@ -5,6 +5,56 @@ use std::io::Write;
 use crate::base::MemoryRow;
 use crate::memories::json::{MemoryJson, rfc3339};
 
+/// A terminal writer that shows control characters (a chat message's ESC, BEL, DEL…) as `�`
+/// instead of passing them on: the sources `mneme memory show` quotes are what people wrote,
+/// and an escape sequence in them could rewrite what the operator sees. Newlines and tabs
+/// pass. JSON output is unaffected in practice: serde_json escapes C0 characters, and memory
+/// text never holds control characters (the gate leaves them out).
+pub struct Visible<W: Write>(pub W);
+
+impl<W: Write> Write for Visible<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let shown = visible(buf);
+        self.0.write_all(&shown)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// `buf` with C0 controls (but newline and tab), DEL and C1 controls (U+0080–U+009F, as
+/// UTF-8 `C2 80`–`C2 9F`) replaced by U+FFFD. Bytewise: UTF-8 never uses bytes below 0x80
+/// inside a multi-byte character.
+fn visible(buf: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    const SHOWN: &[u8] = "\u{FFFD}".as_bytes();
+    let control = |i: usize| match buf[i] {
+        b'\n' | b'\t' => 0,
+        0..0x20 | 0x7f => 1,
+        0xc2 if buf.get(i + 1).is_some_and(|b| (0x80..0xa0).contains(b)) => 2,
+        _ => 0,
+    };
+    if !(0..buf.len()).any(|i| control(i) > 0) {
+        return std::borrow::Cow::Borrowed(buf);
+    }
+    let mut out = Vec::with_capacity(buf.len() + 8);
+    let mut i = 0;
+    while i < buf.len() {
+        match control(i) {
+            0 => {
+                out.push(buf[i]);
+                i += 1;
+            }
+            n => {
+                out.extend_from_slice(SHOWN);
+                i += n;
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// One memory, as a line (with its score, when it was found by a search) or as JSON.
 pub fn print_memory(
     out: &mut impl Write,
@@ -34,4 +84,23 @@ pub fn print_memory(
         rfc3339(m.last_seen_at),
     )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_shown_not_sent_to_the_terminal() {
+        let mut out = Visible(Vec::new());
+        write!(
+            out,
+            "Fal\u{0}con\x1b[31m red\x07 \u{9b}2J and \x7f ok\n\tnext 东京"
+        )
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(out.0).unwrap(),
+            "Fal\u{FFFD}con\u{FFFD}[31m red\u{FFFD} \u{FFFD}2J and \u{FFFD} ok\n\tnext 东京"
+        );
+    }
 }

@@ -27,7 +27,7 @@ pub async fn run(
     };
     let retriever = Retriever::new(config, store.clone(), embedder);
     let found = retriever.search(scope, query, limit).await?;
-    let mut out = std::io::stdout().lock();
+    let mut out = super::print::Visible(std::io::stdout().lock());
     if !json {
         eprintln!("{}", describe(config, &retriever, &found));
         if retriever.embedder().is_some() {
