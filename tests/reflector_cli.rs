@@ -307,3 +307,29 @@ async fn the_daemon_reflects_on_start_beside_its_channels() {
     let stderr = daemon.terminate().await;
     assert!(!stderr.contains(&tg.token), "{stderr}");
 }
+
+/// A batch set aside is not reported as "ok": its messages will not become memories.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_batch_set_aside_is_said_so() {
+    let lab = Lab::new("").await;
+    let config = write_config(
+        lab.dir.path(),
+        &reflector_yaml(
+            &lab.llm,
+            lab.dir.path(),
+            "reflector_max_parse_failures: 1\n",
+        ),
+    );
+    let chat = lab.chat("cli:default", false).await;
+    lab.say(&chat, "alice", "I work as a nurse in Leeds").await;
+    lab.llm.script([openai_text("I found a nurse, I think.")]);
+    let run = mneme(&config, &["reflect"], "").await;
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let row = row(&run.stdout, "cli:default").join(" ");
+    assert!(
+        row.contains("1 batch(es) set aside after unreadable answers")
+            && row.contains("not reflected")
+            && !row.ends_with(" ok"),
+        "{row}"
+    );
+}

@@ -124,6 +124,12 @@ fn print(report: &PassReport) {
 
 fn result(c: &ChatReport) -> String {
     match (&c.failure, c.retry_at) {
+        // Not ok: those messages will not become memories.
+        (None, _) if c.set_aside > 0 => format!(
+            "{} batch(es) set aside after unreadable answers (reflector_max_parse_failures in \
+             a row): their messages are not reflected; `mneme usage` lists them",
+            c.set_aside
+        ),
         (None, _) if c.caught_up => "ok".into(),
         (None, _) => "ok (stored meanwhile by another pass)".into(),
         (Some(f), Some(at)) => format!("failed: {f}; retried after {}", rfc3339(at)),
