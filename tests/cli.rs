@@ -677,6 +677,22 @@ async fn check_config_reaches_the_postgresql_server_and_never_shows_the_password
         run.stdout
     );
 
+    // TLS to the server (Debian's PostgreSQL has ssl on, with its snakeoil certificate):
+    // `sslmode=require` encrypts without checking the certificate.
+    let mut tls = url.clone();
+    tls.set_query(Some("sslmode=require"));
+    let run = check(tls.to_string()).await;
+    assert_eq!(run.code, 0, "{}", run.stdout);
+    let mut pg = <sqlx::PgConnection as sqlx::Connection>::connect(tls.as_str())
+        .await
+        .unwrap();
+    let encrypted: bool =
+        sqlx::query_scalar("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")
+            .fetch_one(&mut pg)
+            .await
+            .unwrap();
+    assert!(encrypted, "the connection is encrypted");
+
     url.set_password(Some("wrong-hunter2")).unwrap();
     let run = check(url.to_string()).await;
     assert_eq!(run.code, 1, "{}", run.stdout);
