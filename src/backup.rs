@@ -121,6 +121,8 @@ fn copy_agents_files(from: &Path, to: &Path) -> anyhow::Result<()> {
 }
 
 pub async fn run_backup(config: &Config, store: &Store) -> anyhow::Result<ExitCode> {
+    // PostgreSQL: said plainly, before any attempt.
+    database_file(config)?;
     let folder = make_backup(config, store, config.backup_keep as usize).await?;
     let size = std::fs::metadata(folder.join(DB_FILE)).map_or(0, |m| m.len());
     println!(

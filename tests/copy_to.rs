@@ -134,6 +134,16 @@ async fn a_sqlite_bot_moves_to_postgresql_with_everything_it_knew() {
         "{}",
         saved.stdout
     );
+    // On PostgreSQL, `mneme backup` points to pg_dump, once, plainly.
+    let backup = mneme(&postgres, &["backup"], "").await;
+    assert_eq!(backup.code, 1);
+    assert_eq!(
+        backup.stderr.matches("pg_dump").count(),
+        1,
+        "{}",
+        backup.stderr
+    );
+    assert!(!backup.stderr.contains("VACUUM"), "{}", backup.stderr);
     // The reflector goes on from its cursor: it reads the messages it had not.
     llm.script([facts(json!([
         {"content": "The user has a cat", "category": "PROFILE", "supersedes_id": null},
