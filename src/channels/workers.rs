@@ -387,17 +387,31 @@ async fn answer_in_turn(
     let mut wait = Duration::from_millis(25);
     let chat = pending.chat_id;
     let mut first = true;
+    // The database failed since it last answered (it is down, or restarting): said once,
+    // and asked less often — every chat with an answer owed is in this loop meanwhile, and
+    // each ask is a connection attempt.
+    let mut trouble = false;
     loop {
         // Whether it is still owed is asked only once the turn was not free: the holder of a
         // free turn reads what its chat owes anyway (one round trip less per answer).
         if !std::mem::take(&mut first) {
             match store.is_owed(pending.message_id).await {
                 Ok(false) => return,
-                Ok(true) => {}
-                Err(e) => tracing::warn!(error = %e, "could not check an owed answer; retrying"),
+                Ok(true) => trouble = false,
+                Err(e) if !trouble => {
+                    trouble = true;
+                    tracing::warn!(error = %e, chat = %pending.chat, "could not check an owed answer; retrying until the database answers");
+                }
+                Err(e) => {
+                    tracing::debug!(error = %e, chat = %pending.chat, "could not check an owed answer; retrying")
+                }
             }
         }
-        if let Ok(true) = store.try_take_turn(chat).await {
+        let taken = store.try_take_turn(chat).await;
+        if taken.is_err() {
+            trouble = true;
+        }
+        if let Ok(true) = taken {
             let since = backlog_since(c.backlog_mins);
             let mut given = HashSet::new();
             loop {
@@ -445,9 +459,16 @@ async fn answer_in_turn(
             return;
         }
         tokio::time::sleep(wait).await;
-        wait = (wait * 2).min(Duration::from_millis(500));
+        wait = (wait * 2).min(if trouble {
+            TROUBLE_WAIT
+        } else {
+            Duration::from_millis(500)
+        });
     }
 }
+
+/// Longest wait between a turn's tries while the database fails.
+const TROUBLE_WAIT: Duration = Duration::from_secs(5);
 
 #[cfg(test)]
 mod tests {
