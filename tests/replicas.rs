@@ -24,6 +24,13 @@ struct Replica {
 
 impl Replica {
     async fn start(llm_url: &str, database: &str, channels: &str) -> Self {
+        let replica = Self::spawn(llm_url, database, channels);
+        wait_healthy(&replica.base).await;
+        replica
+    }
+
+    /// Starts one without waiting for it to serve.
+    fn spawn(llm_url: &str, database: &str, channels: &str) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let port = free_port();
         let yaml = format!(
@@ -36,7 +43,6 @@ impl Replica {
         let config = write_config(dir.path(), &yaml);
         let daemon = Daemon::start(&config, "mneme=info");
         let base = format!("http://127.0.0.1:{port}");
-        wait_healthy(&base).await;
         Self {
             daemon: Some(daemon),
             base,
@@ -556,4 +562,69 @@ async fn two_processes_reflecting_one_chat_store_each_fact_once() {
         .collect();
     stored.sort();
     assert_eq!(stored, ["Alice lives in Lisbon", "Alice plays the cello"]);
+}
+
+/// A web message a shutdown cut off is answered once at the next start, even when two
+/// replicas start together: each looks for such messages, and the chat's turn lock lets one
+/// answer while the other, once it gets the turn, finds nothing owed.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_web_answer_a_shutdown_cut_off_is_given_once_by_replicas_starting_together() {
+    let Some(server) = server() else { return };
+    let database = postgres::scratch_database(server);
+    let store = mneme::store::Store::open(&database).await.unwrap();
+    let chat = store
+        .ensure_chat(&"web:t11".parse().unwrap(), false, None)
+        .await
+        .unwrap();
+    let session = store.current_session(chat.id).await.unwrap();
+    store
+        .insert_message(&mneme::store::NewMessage {
+            chat_id: chat.id,
+            session_id: session,
+            sender_id: "web",
+            sender_name: "you",
+            is_from_bot: false,
+            text: "hello, cut off by a restart",
+            platform_message_id: None,
+            platform_thread_id: None,
+            created_at: None,
+            needs_reply: true,
+            searchable: true,
+        })
+        .await
+        .unwrap();
+    let llm = FakeLlm::start().await;
+    // Slow enough that both replicas look for owed answers while the first one answers.
+    llm.fallback(openai_text_after(
+        "Hello again.",
+        std::time::Duration::from_secs(4),
+    ));
+    let a = Replica::spawn(&llm.url, &database, "");
+    let b = Replica::spawn(&llm.url, &database, "");
+    wait_healthy(&a.base).await;
+    wait_healthy(&b.base).await;
+    nothing_owed(&database, "web").await;
+    let logs = [a.stop().await, b.stop().await];
+    assert_eq!(
+        llm.request_count(),
+        1,
+        "the model was asked once: {logs:#?}"
+    );
+
+    let answers: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE chat_id = $1 AND is_from_bot")
+            .bind(chat.id)
+            .fetch_one(&mut *store_conn(&database).await)
+            .await
+            .unwrap();
+    assert_eq!(answers, 1);
+    store.close().await;
+}
+
+async fn store_conn(database: &str) -> Box<sqlx::PgConnection> {
+    Box::new(
+        <sqlx::PgConnection as sqlx::Connection>::connect(database)
+            .await
+            .unwrap(),
+    )
 }

@@ -144,7 +144,6 @@ const OWED_WITHIN_MINS: u32 = 60;
 /// start) and would otherwise find it mid-turn and answer it twice.
 async fn answer_owed(agent: Arc<Agent>, started_ms: i64, shutdown: CancellationToken) {
     use crate::channels::intake::retry_until;
-    use crate::channels::turn::Delivery;
     use crate::channels::workers::backlog_since;
     let since = backlog_since(OWED_WITHIN_MINS);
     let owed = retry_until("find the web answers owed", &shutdown, || {
@@ -153,25 +152,61 @@ async fn answer_owed(agent: Arc<Agent>, started_ms: i64, shutdown: CancellationT
     .await
     .unwrap_or_default();
     for pending in owed {
-        tracing::info!(chat = %pending.chat, "web: answering a message a shutdown cut off");
-        let answered = tokio::select! {
-            r = agent.answer_first(&pending) => r,
-            () = shutdown.cancelled() => return,
-        };
-        match answered {
-            // The reply goes into the chat's history, marked delivered; the page shows it. A
-            // failed answer (the model did not answer) reaches nobody: the message stays owed,
-            // tried again at the next start until its tries are used up.
-            Ok(answer) => {
-                let given = answer.reply.kind != ReplyKind::Error;
-                if !given {
-                    tracing::warn!(chat = %pending.chat, reply = %answer.reply.text, "web: an owed answer failed; tried again at the next start");
+        // Replicas starting together each find the same cut-off message: it is answered under
+        // its chat's turn lock (PostgreSQL; always free on SQLite), and only while still owed.
+        let store = agent.store();
+        let mut wait = std::time::Duration::from_millis(25);
+        loop {
+            match store.try_take_turn(pending.chat_id).await {
+                Ok(true) => break,
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::debug!(chat = %pending.chat, error = %e, "web: cannot take a chat's turn yet")
                 }
-                Delivery::from(answer).finish(&agent, &pending, given).await
             }
-            Err(e) => {
-                tracing::warn!(chat = %pending.chat, error = %e, "web: an owed answer failed; tried again at the next start")
+            tokio::select! {
+                () = tokio::time::sleep(wait) => {}
+                () = shutdown.cancelled() => return,
             }
+            wait = (wait * 2).min(std::time::Duration::from_secs(1));
+        }
+        if store.is_owed(pending.message_id).await.unwrap_or(false) {
+            answer_cut_off(&agent, &pending, &shutdown).await;
+        }
+        if let Err(e) = store.end_turn(pending.chat_id).await {
+            tracing::warn!(chat = %pending.chat, error = %e, "web: could not give a chat's turn back; its connection is renewed");
+        }
+        if shutdown.is_cancelled() {
+            return;
+        }
+    }
+}
+
+/// Answers one web message a shutdown cut off (its chat's turn held).
+async fn answer_cut_off(
+    agent: &Arc<Agent>,
+    pending: &crate::agent::Pending,
+    shutdown: &CancellationToken,
+) {
+    use crate::channels::turn::Delivery;
+    tracing::info!(chat = %pending.chat, "web: answering a message a shutdown cut off");
+    let answered = tokio::select! {
+        r = agent.answer_first(pending) => r,
+        () = shutdown.cancelled() => return,
+    };
+    match answered {
+        // The reply goes into the chat's history, marked delivered; the page shows it. A
+        // failed answer (the model did not answer) reaches nobody: the message stays owed,
+        // tried again at the next start until its tries are used up.
+        Ok(answer) => {
+            let given = answer.reply.kind != ReplyKind::Error;
+            if !given {
+                tracing::warn!(chat = %pending.chat, reply = %answer.reply.text, "web: an owed answer failed; tried again at the next start");
+            }
+            Delivery::from(answer).finish(agent, pending, given).await
+        }
+        Err(e) => {
+            tracing::warn!(chat = %pending.chat, error = %e, "web: an owed answer failed; tried again at the next start")
         }
     }
 }
