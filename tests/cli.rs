@@ -693,6 +693,21 @@ async fn check_config_reaches_the_postgresql_server_and_never_shows_the_password
             .unwrap();
     assert!(encrypted, "the connection is encrypted");
 
+    // A role that may not create the schema is told so, before a start fails on it.
+    let mut locked = url.clone();
+    locked.set_query(Some(
+        "sslmode=disable&options=-c%20search_path%3Dpg_catalog",
+    ));
+    let run = check(locked.to_string()).await;
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("cannot create tables in schema pg_catalog")
+            && run.stdout.contains("GRANT CREATE ON SCHEMA"),
+        "{}",
+        run.stdout
+    );
+
     url.set_password(Some("wrong-hunter2")).unwrap();
     let run = check(url.to_string()).await;
     assert_eq!(run.code, 1, "{}", run.stdout);

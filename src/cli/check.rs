@@ -92,11 +92,33 @@ async fn reach_postgres(config: &Config) -> Result<(), String> {
         let version: String = sqlx::query_scalar("SHOW server_version")
             .fetch_one(&mut conn)
             .await?;
+        // Whether the first start can make the schema: on PostgreSQL 15 only the database's
+        // owner may create in `public` unless granted.
+        let rights: (bool, bool, Option<String>, String) = sqlx::query_as(
+            "SELECT EXISTS (SELECT 1 FROM pg_tables \
+                            WHERE schemaname = current_schema() AND tablename = '_sqlx_migrations'), \
+                    COALESCE(has_schema_privilege(current_schema(), 'CREATE'), FALSE), \
+                    current_schema()::text, current_user::text",
+        )
+        .fetch_one(&mut conn)
+        .await?;
         let _ = sqlx::Connection::close(conn).await;
-        Ok::<_, sqlx::Error>(version)
+        Ok::<_, sqlx::Error>((version, rights))
     };
     match tokio::time::timeout(CONNECT_WITHIN, connect).await {
-        Ok(Ok(version)) => {
+        Ok(Ok((version, (migrated, can_create, schema, role)))) => {
+            if !migrated && !can_create {
+                return Err(format!(
+                    "{shown} answers, but the role {role} cannot create tables in {}, so the \
+                     first start cannot make Mneme's schema: make {role} the database's owner \
+                     (ALTER DATABASE … OWNER TO {role}) or grant it (GRANT CREATE ON SCHEMA \
+                     public TO {role})",
+                    schema.map_or_else(
+                        || "any schema of its search_path".into(),
+                        |s| format!("schema {s}")
+                    )
+                ));
+            }
             println!("database: {shown} answers (PostgreSQL {version})");
             Ok(())
         }

@@ -167,8 +167,14 @@ pub async fn open_store(config: &Config) -> anyhow::Result<Store> {
     })?;
     let url = config.database_url();
     Store::open(&url).await.map_err(|e| {
+        let hint = if e.to_string().contains("permission denied for schema") {
+            " (the role must be allowed to create tables there for the first start: make it \
+             the database's owner, or GRANT CREATE ON SCHEMA public TO it)"
+        } else {
+            ""
+        };
         anyhow::anyhow!(
-            "cannot open the database {}: {e}",
+            "cannot open the database {}: {e}{hint}",
             config.database_url_for_display()
         )
     })
