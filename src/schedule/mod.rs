@@ -95,6 +95,7 @@ pub async fn run_recorded(
 pub struct Scheduler {
     inner: JobScheduler,
     runs: TaskTracker,
+    store: Store,
 }
 
 /// How long `stop` waits for a run in progress (the daemon has 10 s in all).
@@ -114,6 +115,7 @@ impl Scheduler {
         let mut me = Self {
             inner: JobScheduler::new().await?,
             runs: TaskTracker::new(),
+            store: store.clone(),
         };
         let sweep_with_pass = config.lifecycle_schedule.trim().is_empty();
         match reflector {
@@ -251,6 +253,9 @@ impl Scheduler {
             .is_err()
         {
             tracing::warn!("a scheduled job was still running at shutdown; it is abandoned");
+            if let Err(e) = self.store.jobs_abandoned(now_ms()).await {
+                tracing::warn!(error = %e, "cannot record the abandoned job");
+            }
         }
     }
 }

@@ -65,6 +65,21 @@ impl Store {
         .map(|_| ()))
     }
 
+    /// The runs still going when the daemon stopped without them: ended now, failed, so that
+    /// `mneme usage` does not say "running since" with no daemon running.
+    pub async fn jobs_abandoned(&self, now: i64) -> Result<()> {
+        on_pool!(&self.writer, c => sqlx::query(
+            "UPDATE scheduled_jobs SET last_finished_at = $1, last_ok = FALSE,
+                 last_error = 'stopped at shutdown before it finished'
+             WHERE last_started_at IS NOT NULL
+               AND (last_finished_at IS NULL OR last_finished_at < last_started_at)",
+        )
+        .bind(now)
+        .execute(c)
+        .await
+        .map(|_| ()))
+    }
+
     /// The job is not scheduled any more (its config emptied): forget it.
     pub async fn job_unscheduled(&self, name: &str) -> Result<()> {
         on_pool!(&self.writer, c => sqlx::query("DELETE FROM scheduled_jobs WHERE name = $1")
@@ -82,5 +97,42 @@ impl Store {
         )
         .fetch_all(c)
         .await)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[tokio::test]
+    async fn a_run_cut_off_by_shutdown_is_not_left_running() {
+        for store in crate::store::testing::backends().await {
+            for name in ["lifecycle", "backup"] {
+                store
+                    .job_scheduled(name, "0 * * * * *", None)
+                    .await
+                    .unwrap();
+                store.job_started(name, 1_000).await.unwrap();
+            }
+            store
+                .job_finished("backup", 2_000, None, None)
+                .await
+                .unwrap();
+            store.jobs_abandoned(3_000).await.unwrap();
+            let jobs = store.jobs().await.unwrap();
+            let got: Vec<_> = jobs
+                .iter()
+                .map(|j| (j.name.as_str(), j.last_finished_at, j.last_ok))
+                .collect();
+            assert_eq!(
+                got,
+                [
+                    ("backup", Some(2_000), Some(true)),
+                    ("lifecycle", Some(3_000), Some(false))
+                ]
+            );
+            assert_eq!(
+                jobs[1].last_error.as_deref(),
+                Some("stopped at shutdown before it finished")
+            );
+        }
     }
 }
