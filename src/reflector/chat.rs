@@ -202,6 +202,14 @@ async fn reflect_batch(
         let parsed = parse::parse_answer(&answer).map_err(|e| Failure::Parse(e.to_string()))?;
         stats.extracted = (parsed.facts.len() + parsed.invalid) as i64;
         stats.skipped = parsed.invalid as i64;
+        if parsed.invalid > 0 {
+            tracing::info!(
+                chat_id = chat.id,
+                skipped = parsed.invalid,
+                "reflector: elements of the answer skipped: not a fact (no content or category, a bare string…), or past the {} taken from one answer",
+                parse::MAX_FACTS_PER_ANSWER
+            );
+        }
         for raw in &parsed.facts {
             let checked = gate::check(raw).and_then(|fact| {
                 let provenance = attribute::attribute(&fact, &batch.lines, chat.is_group)?;
@@ -215,7 +223,7 @@ async fn reflect_batch(
                 Ok(fact) => facts.push(fact),
                 Err(reason) => {
                     stats.skipped += 1;
-                    tracing::debug!(chat_id = chat.id, %reason, "reflector: fact dropped");
+                    tracing::info!(chat_id = chat.id, %reason, "reflector: fact dropped");
                 }
             }
         }
