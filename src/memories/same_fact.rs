@@ -97,3 +97,27 @@ pub async fn find(
             .map(|(id, (stored, cosine))| (*id, stored.as_str(), *cosine)),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_denial_is_no_candidate_of_the_fact_it_denies() {
+        // the decision remember, memory_store, the reflector and consolidation all take
+        let stored = [
+            (1, "Dave is not vegetarian", None),
+            (2, "Bob's father is teetotal", Some(0.99)),
+            (3, "I am a non-smoker", None),
+        ];
+        for new in [
+            "Dave is vegetarian",
+            "Bob's father is not teetotal",
+            "I am not a non-smoker",
+        ] {
+            assert!(decide(new, stored).is_none(), "{new}");
+        }
+        let same = decide("Dave isn't a vegetarian", stored).expect("the same fact");
+        assert_eq!(same.id, 1);
+    }
+}

@@ -9,7 +9,9 @@
 //! character swap shows), numbers and dates, negations and relation markers with the term each
 //! binds to, and who each person or animal is. Then the differences are read:
 //!
-//! - proof of another fact ([`proves_different`]): a negation on one side only of a shared term;
+//! - proof of another fact ([`proves_different`]): a negation on one side only of a shared term
+//!   (negations bound to one term combine: "not" before "vegetarian", which reads "does not
+//!   eat meat", cancels out, so "is not vegetarian" denies what "is vegetarian" says);
 //!   another relation ("used to", "plans to", learning vs teaching); another person as the
 //!   subject (wife, 姐姐, "Alice's"); numbers, dates or times that disagree; another name in the
 //!   same place; two words of one kind swapped (dog/cat, cello/violin, morning/evening,
@@ -249,6 +251,17 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
                     return Outcome::Different(Reason::Negation(n.shown.clone()));
                 }
                 note(Reason::Negation(n.shown.clone()));
+            }
+        }
+    }
+    // negations that cancel out ("is not vegetarian": eats meat after all) on one side only:
+    // against a plain denial the check above proves it; against the plain affirmation ("eats
+    // meat") it is the same only by litotes ("doesn't dislike" / "likes"), so unsure
+    for (x, y) in [(a, b), (b, a)] {
+        for c in &x.cancelled {
+            let shared = c.target.as_deref().is_none_or(|t| y.has(t));
+            if shared && !y.cancelled.iter().any(|m| m.target == c.target) {
+                note(Reason::Negation(c.shown.clone()));
             }
         }
     }

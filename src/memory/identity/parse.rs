@@ -58,6 +58,10 @@ pub struct Fact {
     pub terms: Vec<Term>,
     pub numbers: Vec<Num>,
     pub negations: Vec<Mark>,
+    /// Negations that cancel out on their term: an even number of them bound to it at once
+    /// ("is not vegetarian": `not` and the `!` in "vegetarian" → "does not eat meat"), so the
+    /// term is affirmed, but only by litotes ("doesn't dislike" is not quite "likes").
+    pub cancelled: Vec<Mark>,
     pub markers: Vec<Mark>,
     /// Said in the past tense ("lived", "was"), which "born" does not count for.
     pub past: bool,
@@ -470,12 +474,20 @@ fn bind(toks: Vec<Tok>, past: bool) -> Fact {
                  marks: &mut Vec<(String, String)>,
                  fact: &mut Fact,
                  target: Option<&str>| {
-        for shown in negs.drain(..) {
-            fact.negations.push(Mark {
+        // the negations bound to one term combine: an odd number deny it, an even number
+        // cancel ("not" + "vegetarian" = "does not eat meat" denied: eats meat)
+        if !negs.is_empty() {
+            let mark = Mark {
                 what: "not".into(),
-                shown,
+                shown: negs.join(" "),
                 target: target.map(str::to_string),
-            });
+            };
+            if negs.len() % 2 == 1 {
+                fact.negations.push(mark);
+            } else {
+                fact.cancelled.push(mark);
+            }
+            negs.clear();
         }
         for (what, shown) in marks.drain(..) {
             fact.markers.push(Mark {

@@ -383,3 +383,76 @@ fn a_word_read_as_several_terms_is_still_one_word_swapped() {
     assert!(matches!(v, Verdict::Unsure(_)), "{v:?}");
     assert!(same("User is vegetarian", "User doesn't eat meat"));
 }
+
+/// Words whose table entry carries its own negation ("vegetarian" reads "does not eat meat",
+/// "teetotal" "does not drink alcohol", "non-", "anti-", "dislikes", "an only child", 吃素):
+/// a "not" before one denies it again — the negations bound to one term combine, they do
+/// not cancel into agreement with the plain word.
+const SELF_NEGATING: &[(&str, &str)] = &[
+    ("I am not vegetarian", "I am vegetarian"),
+    ("Dave is not vegetarian", "Dave is vegetarian"),
+    ("User isn't a vegetarian", "User is a vegetarian"),
+    ("User is no longer vegetarian", "User is vegetarian"),
+    ("Bob's father is not teetotal", "Bob's father is teetotal"),
+    ("User is not a teetotaler", "User is a teetotaler"),
+    ("User is not a non-smoker", "User is a non-smoker"),
+    ("Alice is not anti-vaccine", "Alice is anti-vaccine"),
+    ("User doesn't dislike cilantro", "User dislikes cilantro"),
+    ("User is not an only child", "User is an only child"),
+    ("用户不是素食者", "用户是素食者"),
+    ("我不吃素", "我吃素"),
+    ("用户不讨厌香菜", "用户讨厌香菜"),
+];
+
+#[test]
+fn a_not_before_a_word_that_carries_a_negation_denies_it() {
+    for &(negated, plain) in SELF_NEGATING {
+        for (a, b) in [(negated, plain), (plain, negated)] {
+            // the decision of remember, memory_store, the reflector and consolidation
+            let verdict = judge(a, b, None);
+            assert!(
+                matches!(verdict, Verdict::Different(_)),
+                "{a} / {b}: {verdict:?}"
+            );
+            // a perfect cosine changes nothing, and the reflector's model cannot claim it
+            assert!(
+                matches!(judge(a, b, Some(1.0)), Verdict::Different(_)),
+                "{a} / {b}"
+            );
+            let why = vetoes_claim(a, b, Some(1.0))
+                .unwrap_or_else(|| panic!("{a} / {b}: a duplicate_of claim is taken"));
+            assert!(why.to_string().starts_with("negation"), "{a} / {b}: {why}");
+        }
+    }
+}
+
+#[test]
+fn the_same_denial_in_other_words_is_still_the_same_fact() {
+    for (a, b) in [
+        ("I don't eat meat", "I am vegetarian"),
+        ("User is teetotal", "User doesn't drink alcohol"),
+        ("User isn't vegetarian", "User is not a vegetarian"),
+        (
+            "Bob's father is not teetotal",
+            "Bob's father isn't teetotal",
+        ),
+        ("User is a non-smoker", "User is a non-smoker"),
+        ("用户不吃肉", "用户吃素"),
+    ] {
+        assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
+        assert!(same(b, a), "{b} / {a}: {:?}", judge(b, a, None));
+    }
+    // a double denial against the plain word is only litotes: "doesn't dislike" is not quite
+    // "likes", so neither merged nor proven different
+    for (a, b) in [
+        ("User is not vegetarian", "User eats meat"),
+        ("User doesn't dislike cilantro", "User likes cilantro"),
+        ("用户不讨厌香菜", "用户喜欢香菜"),
+    ] {
+        for (x, y) in [(a, b), (b, a)] {
+            let v = judge(x, y, Some(0.99));
+            assert!(matches!(v, Verdict::Unsure(_)), "{x} / {y}: {v:?}");
+            assert!(vetoes_claim(x, y, None).is_some(), "{x} / {y}");
+        }
+    }
+}
