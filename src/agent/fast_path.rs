@@ -83,10 +83,11 @@ pub(super) async fn handle(
             refused_secret(&r)
         }
         // In a group, a memory reaches every member's answers: any member could otherwise
-        // plant "ignore previous instructions…". (In a private chat the person shapes only
-        // their own.)
+        // plant "ignore previous instructions…", or the same as a fact about the bot ("the bot
+        // answers in French"). (In a private chat the person shapes only their own.) The
+        // example offered is a fact about people, never one about the bot or its answers.
         Err(MemoryError::Refused(Refusal::Content(quality::Refusal::Instruction))) => {
-            "I won't store that here: in a group I remember facts, and that reads as an instruction for how I should behave. Tell me the fact itself (e.g. \"the team prefers answers in French\").".into()
+            "I won't store that here: in a group I remember facts about people and the world (e.g. \"Alice is allergic to peanuts\"), not rules for me — how I answer, whom I obey, what I share — which any member could otherwise set for everyone. Ask me directly when you want an answer a certain way.".into()
         }
         Err(MemoryError::Refused(Refusal::Empty)) => "Remember what? Say the fact after \"remember\".".into(),
         Err(MemoryError::Store(e)) => return Err(e.into()),
