@@ -75,6 +75,19 @@ struct Lab {
     group: i64,
 }
 
+/// A person's own "remember …" of `text` in chat `chat`.
+fn explicit(chat: i64, text: &str) -> Remember {
+    Remember {
+        scope: MemoryScope::Chat(chat),
+        category: Category::Profile,
+        content: text.into(),
+        key: None,
+        source: Source::Explicit,
+        confidence: 0.95,
+        source_message_ids: vec![],
+    }
+}
+
 impl Lab {
     async fn new() -> Self {
         let store = Store::open("sqlite::memory:").await.unwrap();
@@ -101,13 +114,9 @@ impl Lab {
             .remember(
                 &actor,
                 Remember {
-                    scope: MemoryScope::Chat(chat),
-                    category: Category::Profile,
-                    content: text.into(),
-                    key: None,
                     source,
                     confidence: 0.9,
-                    source_message_ids: vec![],
+                    ..explicit(chat, text)
                 },
             )
             .await
@@ -298,15 +307,7 @@ async fn permissions_are_the_services() {
         .memories
         .remember(
             &other,
-            Remember {
-                scope: MemoryScope::Chat(lab.private),
-                category: Category::Profile,
-                content: "Alice is allergic to peanuts".into(),
-                key: None,
-                source: Source::Explicit,
-                confidence: 0.95,
-                source_message_ids: vec![],
-            },
+            explicit(lab.private, "Alice is allergic to peanuts"),
         )
         .await
         .unwrap()
@@ -345,18 +346,7 @@ async fn a_fact_and_its_denial_are_never_merged() {
         for text in [first, second] {
             let outcome = lab
                 .memories
-                .remember(
-                    &actor,
-                    Remember {
-                        scope: MemoryScope::Chat(lab.private),
-                        category: Category::Profile,
-                        content: text.into(),
-                        key: None,
-                        source: Source::Explicit,
-                        confidence: 0.95,
-                        source_message_ids: vec![],
-                    },
-                )
+                .remember(&actor, explicit(lab.private, text))
                 .await
                 .unwrap();
             match outcome {
@@ -381,18 +371,7 @@ async fn a_fact_and_its_denial_are_never_merged() {
     // index proposes: without embeddings, "I don't eat meat" shares no term to be found by)
     let again = lab
         .memories
-        .remember(
-            &actor,
-            Remember {
-                scope: MemoryScope::Chat(lab.private),
-                category: Category::Profile,
-                content: "I am a vegetarian".into(),
-                key: None,
-                source: Source::Explicit,
-                confidence: 0.95,
-                source_message_ids: vec![],
-            },
-        )
+        .remember(&actor, explicit(lab.private, "I am a vegetarian"))
         .await
         .unwrap();
     assert!(matches!(again, Remembered::Updated { .. }), "{again:?}");
