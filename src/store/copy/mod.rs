@@ -124,9 +124,7 @@ pub async fn sqlite_to_postgres(source: &Path, target: &str) -> anyhow::Result<C
     }
     let mut holding = Vec::new();
     for table in TABLES {
-        let n: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
-            .fetch_one(&mut *tx)
-            .await?;
+        let n = row_count(&mut tx, table).await?;
         if n > 0 {
             holding.push(format!("{table}: {n}"));
         }
@@ -178,9 +176,7 @@ pub async fn sqlite_to_postgres(source: &Path, target: &str) -> anyhow::Result<C
         bail!("the SQLite database lacks tables ({names:?} read)");
     }
     for (table, rows) in &copied {
-        let n: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
-            .fetch_one(&mut *tx)
-            .await?;
+        let n = row_count(&mut tx, table).await?;
         if u64::try_from(n).ok() != Some(*rows) {
             bail!("{table}: {rows} rows read, {n} in PostgreSQL");
         }
@@ -194,6 +190,13 @@ pub async fn sqlite_to_postgres(source: &Path, target: &str) -> anyhow::Result<C
     tx.commit().await?;
     let _ = pg.close().await;
     Ok(Copied { tables: copied })
+}
+
+/// The rows `table` holds in the target.
+async fn row_count(tx: &mut PgConnection, table: &str) -> sqlx::Result<i64> {
+    sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
+        .fetch_one(tx)
+        .await
 }
 
 /// What the SQLite reader sends: a table's start (its columns, and the highest id SQLite ever
