@@ -239,6 +239,47 @@ async fn global_memory_only_from_control_chats() {
     assert_eq!(std::fs::read_to_string(&global).unwrap(), "Owner: Bob");
 }
 
+/// "remember" the other way round replaces the old fact: on either backend, one
+/// transaction archives it, the reply names it, its history says by which and why, and the
+/// next prompt carries the newer fact only.
+#[tokio::test]
+async fn a_fact_remembered_the_other_way_round_replaces_the_old_one() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+
+    let r = bot.say("cli:default", "remember I am vegetarian").await;
+    assert_eq!(r.text, "Noted. Saved memory #1: I am vegetarian");
+    let r = bot.say("cli:default", "remember I am not vegetarian").await;
+    assert_eq!(
+        r.text,
+        "Noted. Saved memory #2: I am not vegetarian\n(It replaces memory #1, now archived: I am vegetarian)"
+    );
+    let store = bot.agent.store();
+    let old = store.get_memory(1).await.unwrap().unwrap();
+    assert!(old.archived);
+    let history = store.memory_history(1).await.unwrap();
+    let superseded = history
+        .iter()
+        .find(|e| e.kind == "superseded")
+        .expect("a superseded event");
+    assert_eq!(superseded.other_id, Some(2));
+    assert_eq!(
+        superseded.note.as_deref(),
+        Some("said the other way round (negation: vegetarian)")
+    );
+    assert_eq!(
+        store.get_memory(2).await.unwrap().unwrap().supersedes_id,
+        Some(1)
+    );
+
+    llm.script([openai_text("noted")]);
+    bot.say("cli:default", "what do I eat?").await;
+    let system = llm.requests()[0].system();
+    assert!(system.contains("I am not vegetarian"), "{system}");
+    assert!(!system.contains("] I am vegetarian"), "{system}");
+}
+
 #[tokio::test]
 async fn remember_fast_path_needs_no_model_and_refines_near_duplicates() {
     let llm = FakeLlm::start().await;

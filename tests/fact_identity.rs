@@ -182,3 +182,38 @@ async fn with_local_embeddings_precision_and_f1_meet_their_targets() {
     assert!(f.precision() >= 0.95, "{}", f.summary());
     assert!(f.f1() >= 0.9, "{}", f.summary());
 }
+
+/// A new fact replaces a stored one it denies (`identity::denies`): over the labelled pairs
+/// it may flag only opposites, never the same fact in other words nor a fact about another
+/// subject, name, number or time (each such flag would archive a memory that holds).
+#[test]
+fn a_denial_replaces_only_a_fact_it_negates() {
+    use mneme::memory::identity::{Reading, denies};
+    let pairs = pairs();
+    let mut flagged = 0;
+    let mut negations = 0;
+    let mut wrong = Vec::new();
+    for p in &pairs {
+        let (a, b) = (Reading::new(&p.a), Reading::new(&p.b));
+        let denied = denies(&a, &b).is_some() || denies(&b, &a).is_some();
+        if p.kind == "negation" {
+            negations += 1;
+        }
+        if denied {
+            flagged += 1;
+            // an opposite may be labelled by how it is said: "dislikes" (relation), "without"
+            // (object); another subject, name, number or time never is one
+            if p.same || !["negation", "relation", "object"].contains(&p.kind.as_str()) {
+                wrong.push(format!("{} / {} ({})", p.a, p.b, p.kind));
+            }
+            if p.kind != "negation" {
+                println!("flagged ({}): {} / {}", p.kind, p.a, p.b);
+            }
+        } else if p.kind == "negation" {
+            println!("not flagged: {} / {}", p.a, p.b);
+        }
+    }
+    println!("denials: {flagged} flagged, of {negations} negation pairs");
+    assert!(wrong.is_empty(), "flagged beyond a negation: {wrong:#?}");
+    assert!(flagged > 0, "the check is not blind");
+}

@@ -152,6 +152,13 @@ async fn groups_answer_only_when_addressed() {
         sent[2].visible(),
         "Noted. Saved memory #1: the group meets on Fridays"
     );
+    // in a group, "I" is whoever said it: the fact is kept under their name
+    tg.push_message(tg.group_message(-1001, 8, "Carol", "@Mneme_Bot remember I am vegetarian"));
+    let sent = tg.wait_sent(4).await;
+    assert_eq!(
+        sent[3].visible(),
+        "Noted. Saved memory #2: Carol: I am vegetarian"
+    );
     assert_eq!(llm.request_count(), 2);
 
     let store = bot.bot.agent.store().clone();

@@ -68,11 +68,27 @@ pub(super) async fn handle(
                 source: Source::Explicit,
                 confidence: EXPLICIT_CONFIDENCE,
                 source_message_ids: vec![ctx.message_id],
+                // in a group, "I" is whoever said it
+                speaker: ctx.chat.is_group.then(|| ctx.sender.clone()),
             },
         )
         .await;
     let text = match outcome {
-        Ok(Remembered::Stored { id, content }) => format!("Noted. Saved memory #{id}: {content}"),
+        Ok(Remembered::Stored {
+            id,
+            content,
+            replaced,
+        }) => {
+            let mut text = format!("Noted. Saved memory #{id}: {content}");
+            for r in replaced {
+                // on a line of its own: the first line stays the contract's
+                text.push_str(&format!(
+                    "\n(It replaces memory #{}, now archived: {})",
+                    r.id, r.stored
+                ));
+            }
+            text
+        }
         Ok(Remembered::Updated { id, content }) => format!("Updated memory #{id}: {content}"),
         Err(MemoryError::Refused(Refusal::TooLong { chars })) => format!(
             "That is too long to remember as one fact ({chars} characters; the limit is {}). Say the essentials in a sentence or two.",

@@ -158,6 +158,8 @@ struct TurnContext {
     key: ChatKey,
     session: SessionId,
     message_id: i64,
+    /// Who sent the message answered (their name as the platform gives it).
+    sender: String,
     is_control: bool,
     /// The session's last messages up to the one answered, oldest first.
     history: Vec<crate::store::MessageRow>,
@@ -569,6 +571,7 @@ impl Agent {
             session,
             chat,
             message_id: message.id,
+            sender: message.sender_name.clone(),
             history,
             memories,
         };

@@ -9,11 +9,15 @@
 use super::Memories;
 use super::same_fact::{self, CANDIDATE_JACCARD};
 use crate::base::MemoryScope;
-use crate::memory::{identity, text};
+use crate::memory::identity::{self, Reading};
+use crate::memory::text;
 use crate::store::MemoryFilter;
+use std::collections::HashMap;
 
 /// Most memories one pass compares per scope (the rest wait for the next pass).
 const PER_PASS: usize = 5_000;
+/// Most memories held read at once in a pass (about a kilobyte each).
+const MAX_READ: usize = 20_000;
 
 impl Memories {
     /// One pass over `scope`: each memory newer than the mark is compared with the scope's
@@ -33,17 +37,37 @@ impl Memories {
         fresh.truncate(PER_PASS);
         let mut merged = 0;
         let mut last = mark;
+        // Each memory read once in the pass, however often it comes up as a candidate: in a
+        // scope of many alike memories (an import) most of them come up for every other.
+        // Kept with the text it was read from: a memory reworded meanwhile is read again.
+        let mut read: HashMap<i64, (String, Reading)> = HashMap::new();
         for m in &fresh {
             last = m.id;
             let terms = text::term_set(&m.content);
             let candidates = store
                 .dedup_candidates(scope, &terms, CANDIDATE_JACCARD)
                 .await?;
-            let older = candidates
-                .iter()
-                .filter(|c| c.id < m.id)
-                .map(|c| (c.id, c.content.as_str(), None));
-            let Some(same) = same_fact::decide(&m.content, older) else {
+            let older: Vec<_> = candidates.iter().filter(|c| c.id < m.id).collect();
+            if read.len() + older.len() > MAX_READ {
+                read.clear();
+            }
+            for c in &older {
+                if read.get(&c.id).is_none_or(|(text, _)| *text != c.content) {
+                    read.insert(c.id, (c.content.clone(), Reading::new(&c.content)));
+                }
+            }
+            let reading = Reading::new(&m.content);
+            let same = same_fact::decide_read(
+                &m.content,
+                &reading,
+                older
+                    .iter()
+                    .map(|c| (c.id, c.content.as_str(), &read[&c.id].1, None)),
+            );
+            // the judging is the pass's CPU: let the daemon's other tasks run between memories
+            tokio::task::yield_now().await;
+            let Some(same) = same else {
+                read.insert(m.id, (m.content.clone(), reading));
                 continue;
             };
             let wording = identity::more_specific(&m.content, &same.stored);

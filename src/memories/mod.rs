@@ -37,13 +37,21 @@ pub struct Remember {
     pub source: Source,
     pub confidence: f64,
     pub source_message_ids: Vec<i64>,
+    /// Who said it, where "I" is no one in particular (a person's "remember …" in a group):
+    /// a fact about its speaker is stored under their name (`memory::remember::said_by`).
+    pub speaker: Option<String>,
 }
 
 /// What became of a fact.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Remembered {
-    /// A new memory.
-    Stored { id: i64, content: String },
+    /// A new memory; `replaced`, the memories it says the opposite of (archived, with the
+    /// new one in their history: `mneme memory unarchive ID` brings one back).
+    Stored {
+        id: i64,
+        content: String,
+        replaced: Vec<same_fact::Denied>,
+    },
     /// The fact was already held (or the key's holder): that memory, reinforced, with the
     /// wording it keeps.
     Updated { id: i64, content: String },
@@ -121,15 +129,22 @@ impl Memories {
         }
         let content = gate::check(&fact.content, actor.refuses_instructions(fact.source))
             .map_err(MemoryError::Refused)?;
+        let content = match &fact.speaker {
+            Some(who) => crate::memory::remember::said_by(&content, who),
+            None => content,
+        };
         let store = self.store();
+        let mut denied = Vec::new();
         let existing = match &fact.key {
             Some(k) => store
                 .memory_by_key(fact.scope, k)
                 .await?
                 .map(|id| (id, "the same key".to_string(), None)),
-            None => same_fact::find(&self.retriever, fact.scope, &content)
-                .await?
-                .map(|m| (m.id, m.reason, Some(m.stored))),
+            None => {
+                let held = same_fact::examine(&self.retriever, fact.scope, &content).await?;
+                denied = held.denied;
+                held.same.map(|m| (m.id, m.reason, Some(m.stored)))
+            }
         };
         let outcome = match existing {
             Some((id, reason, stored)) => {
@@ -158,22 +173,35 @@ impl Memories {
                 }
             }
             None => {
+                // The newer statement of the two that cannot both hold replaces the older, in
+                // the same transaction.
+                let replaced: Vec<(i64, String)> = denied
+                    .iter()
+                    .map(|d| (d.id, format!("said the other way round ({})", d.reason)))
+                    .collect();
                 let id = store
-                    .insert_memory(&NewMemory {
-                        scope: fact.scope,
-                        category: fact.category,
-                        content: content.clone(),
-                        subject: None,
-                        confidence: fact.confidence,
-                        source: fact.source,
-                        source_message_ids: fact.source_message_ids,
-                        created_at: None,
-                        last_seen_at: None,
-                        archived: false,
-                        key: fact.key,
-                    })
+                    .insert_memory_replacing(
+                        &NewMemory {
+                            scope: fact.scope,
+                            category: fact.category,
+                            content: content.clone(),
+                            subject: None,
+                            confidence: fact.confidence,
+                            source: fact.source,
+                            source_message_ids: fact.source_message_ids,
+                            created_at: None,
+                            last_seen_at: None,
+                            archived: false,
+                            key: fact.key,
+                        },
+                        &replaced,
+                    )
                     .await?;
-                Remembered::Stored { id, content }
+                Remembered::Stored {
+                    id,
+                    content,
+                    replaced: denied,
+                }
             }
         };
         self.retriever.memory_written();

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::base::MemoryScope;
 use crate::memories::retrieval::Retriever;
-use crate::memory::identity::{self, Verdict};
+use crate::memory::identity::{self, Reading, Verdict};
 use crate::memory::text;
 
 /// Jaccard below which a stored memory is not even a candidate (the term index's cut-off):
@@ -32,10 +32,28 @@ pub fn decide<'a>(
     content: &str,
     candidates: impl IntoIterator<Item = (i64, &'a str, Option<f32>)>,
 ) -> Option<SameFact> {
+    let read: Vec<_> = candidates
+        .into_iter()
+        .map(|(id, stored, cosine)| (id, stored, Reading::new(stored), cosine))
+        .collect();
+    decide_read(
+        content,
+        &Reading::new(content),
+        read.iter().map(|(id, s, r, c)| (*id, *s, r, *c)),
+    )
+}
+
+/// [`decide`] on facts read beforehand: `reading` is `content`'s, each candidate comes with
+/// its own. Pure.
+pub fn decide_read<'a>(
+    content: &str,
+    reading: &Reading,
+    candidates: impl IntoIterator<Item = (i64, &'a str, &'a Reading, Option<f32>)>,
+) -> Option<SameFact> {
     let fact_terms = text::term_set(content);
     let mut best: Option<(f64, SameFact)> = None;
-    for (id, stored, cosine) in candidates {
-        if let Verdict::Same(reason) = identity::judge(content, stored, cosine) {
+    for (id, stored, stored_reading, cosine) in candidates {
+        if let Verdict::Same(reason) = identity::judge_read(reading, stored_reading, cosine) {
             let similarity = cosine.map_or_else(
                 || text::jaccard(&fact_terms, &text::term_set(stored)),
                 f64::from,
@@ -55,12 +73,58 @@ pub fn decide<'a>(
     best.map(|(_, f)| f)
 }
 
+/// A stored memory that `content` says the opposite of, and nothing else (see
+/// `identity::denies`): the newer statement replaces it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Denied {
+    pub id: i64,
+    pub stored: String,
+    /// The denial, in words (for the history).
+    pub reason: String,
+}
+
+/// The candidates `content` denies, oldest first. Pure.
+pub fn denied<'a>(
+    reading: &Reading,
+    candidates: impl IntoIterator<Item = (i64, &'a str, &'a Reading)>,
+) -> Vec<Denied> {
+    let mut out: Vec<Denied> = candidates
+        .into_iter()
+        .filter_map(|(id, stored, r)| {
+            identity::denies(reading, r).map(|reason| Denied {
+                id,
+                stored: stored.to_string(),
+                reason: reason.to_string(),
+            })
+        })
+        .collect();
+    out.sort_by_key(|d| d.id);
+    out
+}
+
+/// What `scope` holds of a new fact: the memory stating it already, if one does, else those
+/// it says the opposite of.
+#[derive(Debug, Default)]
+pub struct Held {
+    pub same: Option<SameFact>,
+    pub denied: Vec<Denied>,
+}
+
 /// The active memory of `scope` that states the same fact as `content`, if one does.
 pub async fn find(
     retriever: &Retriever,
     scope: MemoryScope,
     content: &str,
 ) -> sqlx::Result<Option<SameFact>> {
+    Ok(examine(retriever, scope, content).await?.same)
+}
+
+/// What `scope` holds of `content` ([`Held`]).
+pub async fn examine(
+    retriever: &Retriever,
+    scope: MemoryScope,
+    content: &str,
+) -> sqlx::Result<Held> {
     let store = retriever.store();
     let terms = text::term_set(content);
     let mut candidates: HashMap<i64, (String, Option<f32>)> = store
@@ -90,12 +154,21 @@ pub async fn find(
             }
         }
     }
-    Ok(decide(
+    let reading = Reading::new(content);
+    let read: Vec<_> = candidates
+        .iter()
+        .map(|(id, (stored, cosine))| (*id, stored.as_str(), Reading::new(stored), *cosine))
+        .collect();
+    let same = decide_read(
         content,
-        candidates
-            .iter()
-            .map(|(id, (stored, cosine))| (*id, stored.as_str(), *cosine)),
-    ))
+        &reading,
+        read.iter().map(|(id, s, r, c)| (*id, *s, r, *c)),
+    );
+    let denied = match same {
+        Some(_) => Vec::new(),
+        None => denied(&reading, read.iter().map(|(id, s, r, _)| (*id, *s, r))),
+    };
+    Ok(Held { same, denied })
 }
 
 #[cfg(test)]

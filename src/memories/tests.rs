@@ -85,6 +85,7 @@ fn explicit(chat: i64, text: &str) -> Remember {
         source: Source::Explicit,
         confidence: 0.95,
         source_message_ids: vec![],
+        speaker: None,
     }
 }
 
@@ -281,6 +282,7 @@ async fn permissions_are_the_services() {
         source: Source::Tool,
         confidence: 0.9,
         source_message_ids: vec![],
+        speaker: None,
     };
     assert!(matches!(
         lab.memories.remember(&member, global.clone()).await,
@@ -375,4 +377,130 @@ async fn a_fact_and_its_denial_are_never_merged() {
         .await
         .unwrap();
     assert!(matches!(again, Remembered::Updated { .. }), "{again:?}");
+}
+
+/// A person who says the opposite of what they said before is believed the second time: the
+/// new fact replaces the old one (archived, its history naming the new one and why, and
+/// restorable), where both used to stay, each injected as true. Only the denial itself
+/// counts: a denial of something more or else leaves the older fact alone.
+#[tokio::test]
+async fn a_fact_said_the_other_way_round_replaces_the_old_one() {
+    let lab = Lab::new().await;
+    let actor = Actor::Chat {
+        chat_id: lab.private,
+        is_group: false,
+        is_control: false,
+    };
+    let remember = |text: &'static str| {
+        let memories = lab.memories.clone();
+        let chat = lab.private;
+        async move {
+            memories
+                .remember(&actor, explicit(chat, text))
+                .await
+                .unwrap()
+        }
+    };
+    let Remembered::Stored { id: old, .. } = remember("I am vegetarian").await else {
+        panic!("stored")
+    };
+    let Remembered::Stored { id: tea, .. } = remember("I like green tea").await else {
+        panic!("stored")
+    };
+    let Remembered::Stored {
+        id: new, replaced, ..
+    } = remember("I am not vegetarian").await
+    else {
+        panic!("stored")
+    };
+    assert_eq!(replaced.len(), 1);
+    assert_eq!(
+        (replaced[0].id, replaced[0].stored.as_str()),
+        (old, "I am vegetarian")
+    );
+    let was = lab.memories.get(&actor, old).await.unwrap();
+    assert!(was.archived, "the old statement is archived");
+    assert!(!lab.memories.get(&actor, new).await.unwrap().archived);
+    let e = lab.memories.explain(&actor, old).await.unwrap();
+    let superseded = e
+        .history
+        .iter()
+        .find(|h| h.kind == "superseded")
+        .expect("the history says it was replaced");
+    assert_eq!(superseded.other_id, Some(new));
+    assert!(
+        superseded.note.as_deref().unwrap().contains("negation"),
+        "{superseded:?}"
+    );
+    // more than the denial, or something else denied: both stay
+    for text in [
+        "I don't like green tea in the evening",
+        "I don't like coffee",
+    ] {
+        let Remembered::Stored { replaced, .. } = remember(text).await else {
+            panic!("stored")
+        };
+        assert!(replaced.is_empty(), "{text}: {replaced:?}");
+    }
+    assert!(!lab.memories.get(&actor, tea).await.unwrap().archived);
+    // and a replacement can be undone
+    let back = lab.memories.unarchive(&actor, old).await.unwrap();
+    assert!(!back.archived);
+}
+
+/// In a group, "remember I …" is about whoever said it: stored under their name, so two
+/// members' "I am vegetarian" are two facts about two people (not one merged fact about no
+/// one, read by the model as the fact of whoever it answers), and one member's denial
+/// replaces their own statement only.
+#[tokio::test]
+async fn in_a_group_a_fact_about_its_speaker_is_theirs() {
+    let lab = Lab::new().await;
+    let member = Actor::Chat {
+        chat_id: lab.group,
+        is_group: true,
+        is_control: false,
+    };
+    let said = |who: &str, text: &str| Remember {
+        speaker: Some(who.to_string()),
+        ..explicit(lab.group, text)
+    };
+    let mut ids = Vec::new();
+    for (who, text) in [("Bob", "I am vegetarian"), ("Alice", "I am vegetarian")] {
+        match lab
+            .memories
+            .remember(&member, said(who, text))
+            .await
+            .unwrap()
+        {
+            Remembered::Stored { id, content, .. } => {
+                assert_eq!(content, format!("{who}: {text}"));
+                ids.push(id);
+            }
+            other => panic!("{who}'s fact merged: {other:?}"),
+        }
+    }
+    let Remembered::Stored { replaced, .. } = lab
+        .memories
+        .remember(&member, said("Alice", "I am not vegetarian"))
+        .await
+        .unwrap()
+    else {
+        panic!("stored")
+    };
+    assert_eq!(
+        replaced.iter().map(|r| r.id).collect::<Vec<_>>(),
+        vec![ids[1]],
+        "Alice's denial replaces Alice's statement only"
+    );
+    assert!(!lab.memories.get(&member, ids[0]).await.unwrap().archived);
+    // a fact about no one in particular is kept as it was said
+    let Remembered::Stored { content, .. } = lab
+        .memories
+        .remember(&member, said("Bob", "the standup is at 10"))
+        .await
+        .unwrap()
+    else {
+        panic!("stored")
+    };
+    assert_eq!(content, "the standup is at 10");
 }

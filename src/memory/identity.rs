@@ -117,11 +117,34 @@ pub enum Verdict {
     Unsure(Reason),
 }
 
+/// A fact read once, to be judged against many ([`judge_read`]): reading is most of what a
+/// judgement costs, and a consolidation pass meets the same stored fact again and again.
+#[derive(Debug)]
+pub struct Reading {
+    fact: Fact,
+    /// Whether the text has Chinese in it (see [`usable`]).
+    cjk: bool,
+}
+
+impl Reading {
+    pub fn new(text: &str) -> Self {
+        Reading {
+            fact: read(text),
+            cjk: text.chars().any(is_cjk),
+        }
+    }
+}
+
 /// The decision for a new fact against one stored fact. `cosine` is the embedding cosine when
 /// embeddings are on, `None` otherwise. Only `Same` may merge.
 pub fn judge(new: &str, stored: &str, cosine: Option<f32>) -> Verdict {
-    let cosine = usable(cosine, new, stored);
-    match compare(&read(new), &read(stored)) {
+    judge_read(&Reading::new(new), &Reading::new(stored), cosine)
+}
+
+/// [`judge`] on facts read beforehand.
+pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdict {
+    let cosine = cosine.filter(|_| !new.cjk && !stored.cjk);
+    match compare(&new.fact, &stored.fact) {
         Outcome::Different(r) => Verdict::Different(r),
         Outcome::Unsure(r) | Outcome::UnsureSwapped(r, ..) => Verdict::Unsure(r),
         Outcome::Equal => Verdict::Same(Reason::SameWords),
@@ -149,6 +172,43 @@ fn usable(cosine: Option<f32>, a: &str, b: &str) -> Option<f32> {
 /// one (`single`: how "dog" becomes "cat") needs the surer cosine.
 fn vouches_for_swap(cosine: f32, single: bool) -> bool {
     cosine >= if single { SWAP_COSINE } else { REWORDED_COSINE }
+}
+
+/// Whether `new` says the opposite of `stored` and nothing else: the same words, one side
+/// denying what the other affirms ("I am not vegetarian" / "I am vegetarian", 我不喝咖啡 /
+/// 我喝咖啡, "comfortable" / "uncomfortable"). Both cannot hold, so the newer replaces the older. Anything more than the
+/// denial ("I don't like tea" / "I like coffee"; "I don't drink coffee after 6pm" / "I
+/// drink coffee") is no contradiction, and neither is a change of relation ("I used to
+/// smoke" / "I don't smoke"): `None` there. `Some` gives the denial, for the history.
+pub fn denies(new: &Reading, stored: &Reading) -> Option<Reason> {
+    // each side as it reads with the difference taken away: no negations, or the negated
+    // form of a word ("uncomfortable") read as the word itself
+    let reason = compare(&new.fact, &stored.fact);
+    let affirmed = |f: &Fact| {
+        let mut f = f.clone();
+        match &reason {
+            Outcome::Different(Reason::Negation(_)) => {
+                f.negations.clear();
+                f.cancelled.clear();
+            }
+            Outcome::Different(Reason::Opposite(x, y)) => {
+                let (long, short) = if x.len() > y.len() { (x, y) } else { (y, x) };
+                for t in f.terms.iter_mut().filter(|t| t.key == *long) {
+                    t.key.clone_from(short);
+                }
+            }
+            _ => {}
+        }
+        f
+    };
+    let Outcome::Different(r @ (Reason::Negation(_) | Reason::Opposite(..))) = &reason else {
+        return None;
+    };
+    matches!(
+        compare(&affirmed(&new.fact), &affirmed(&stored.fact)),
+        Outcome::Equal
+    )
+    .then(|| r.clone())
 }
 
 /// A difference that proves two facts different whatever anyone says: `Some(reason)` when

@@ -107,6 +107,54 @@ pub fn strip_mentions(mut text: &str) -> &str {
     }
 }
 
+/// Whether `content` speaks of whoever said it in the first person singular: "I", "me",
+/// "my", "mine", "myself" (and their contractions) as words, or 我 not in 我们 ("we" and
+/// "our" speak for a group, which a group's memory may hold as it is).
+pub fn speaks_of_speaker(content: &str) -> bool {
+    let english = content
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .any(|w| {
+            let w = w.to_lowercase();
+            let stem = w.split(['\'', '’']).next().unwrap_or_default();
+            matches!(stem, "i" | "me" | "my" | "mine" | "myself")
+        });
+    let mut chars = content.chars().peekable();
+    let mut chinese = false;
+    while let Some(c) = chars.next() {
+        if c == '我' && chars.peek() != Some(&'们') {
+            chinese = true;
+        }
+    }
+    english || chinese
+}
+
+/// Longest speaker's name kept in a memory, in characters.
+const MAX_SPEAKER_CHARS: usize = 48;
+
+/// `content`, said by `speaker` where "I" is no one in particular — a group, whose memory
+/// every member's answers read: "Bob: I am vegetarian", "Bob：我不吃辣". The name is made
+/// one short line; a fact that does not speak of its speaker is left as it is.
+pub fn said_by(content: &str, speaker: &str) -> String {
+    if !speaks_of_speaker(content) {
+        return content.to_string();
+    }
+    let name: String = speaker
+        .split(|c: char| c.is_whitespace() || c.is_control() || matches!(c, ':' | '：'))
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+        .take(MAX_SPEAKER_CHARS)
+        .collect();
+    let name = name.trim();
+    let name = if name.is_empty() { "Someone" } else { name };
+    if content.starts_with(crate::memory::text::is_cjk) {
+        format!("{name}：{content}")
+    } else {
+        format!("{name}: {content}")
+    }
+}
+
 /// First-person statements about the user are PROFILE; anything else is KNOWLEDGE.
 pub fn classify(content: &str) -> Category {
     let lower = content.trim().to_lowercase();
@@ -138,6 +186,40 @@ pub fn classify(content: &str) -> Category {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fact_about_its_speaker_says_who_in_a_group() {
+        for (content, said) in [
+            ("I am vegetarian", "Bob: I am vegetarian"),
+            ("I'm allergic to nuts", "Bob: I'm allergic to nuts"),
+            ("my dog is Rex", "Bob: my dog is Rex"),
+            (
+                "the standup is with me at 10",
+                "Bob: the standup is with me at 10",
+            ),
+            ("我不吃辣", "Bob：我不吃辣"),
+            ("周五我请客", "Bob：周五我请客"),
+        ] {
+            assert_eq!(said_by(content, "Bob"), said, "{content}");
+        }
+        for kept in [
+            "the wifi is on floor 2",
+            "we meet on Fridays",
+            "our standup is at 10",
+            "我们周五开会",
+            "Alice is vegetarian",
+            "the IMF report is due",
+        ] {
+            assert_eq!(said_by(kept, "Bob"), kept, "{kept}");
+        }
+        // the name is one short line, without the colon that would split it
+        assert_eq!(
+            said_by("I like tea", " Bob\n: the\tBuilder "),
+            "Bob the Builder: I like tea"
+        );
+        assert_eq!(said_by("I like tea", "\n"), "Someone: I like tea");
+        assert_eq!(said_by("I like tea", &"x".repeat(500)).len(), 48 + 12);
+    }
 
     fn content(text: &str) -> Option<String> {
         parse(text).map(|r| r.content)

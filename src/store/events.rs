@@ -14,6 +14,9 @@ pub enum EventKind {
     Merged,
     /// This memory was folded into another (and archived).
     MergedInto,
+    /// This memory was replaced by another (and archived): the trigger of migration 0006
+    /// records the one a new memory links back to, the writer any other.
+    Superseded,
 }
 
 impl EventKind {
@@ -22,6 +25,7 @@ impl EventKind {
             Self::Reinforced => "reinforced",
             Self::Merged => "merged",
             Self::MergedInto => "merged_into",
+            Self::Superseded => "superseded",
         }
     }
 }

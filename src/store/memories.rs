@@ -8,6 +8,7 @@ use sqlx::FromRow;
 
 use super::db::{self, Conn, on_conn, on_pool};
 
+use super::events::{EventKind, NewEvent, record};
 use super::search::search_text;
 use super::{Result, Store, memory_terms, now_ms};
 use crate::base::{Category, MemoryRow, MemoryScope, Source};
@@ -248,6 +249,76 @@ impl Store {
         let id = insert_row(&mut tx.conn(), m, now_ms())
             .await?
             .ok_or(sqlx::Error::RowNotFound)?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// Inserts `m` and archives each memory of `replaced` (id, why) that is an active one of
+    /// its scope, as superseded by it (its history says by which and why), in one
+    /// transaction. The new memory links back to the first it replaced (`supersedes_id`).
+    pub async fn insert_memory_replacing(
+        &self,
+        m: &NewMemory,
+        replaced: &[(i64, String)],
+    ) -> Result<i64> {
+        let now = now_ms();
+        let mut tx = self.writer.begin_write().await?;
+        let id = insert_row(&mut tx.conn(), m, now)
+            .await?
+            .ok_or(sqlx::Error::RowNotFound)?;
+        let mut linked = false;
+        for (old, why) in replaced {
+            let archived = on_conn!(tx.conn(), c => sqlx::query(
+                "UPDATE memories SET archived = TRUE, archived_at = $2, updated_at = $2
+                 WHERE id = $1 AND COALESCE(chat_id, 0) = $3 AND archived = FALSE",
+            )
+            .bind(old)
+            .bind(now)
+            .bind(memory_terms::scope_key(m.scope))
+            .execute(c)
+            .await
+            .map(|r| r.rows_affected()))?;
+            if archived != 1 {
+                continue;
+            }
+            if linked {
+                record(
+                    &mut tx.conn(),
+                    *old,
+                    NewEvent {
+                        kind: EventKind::Superseded,
+                        at: now,
+                        other_id: Some(id),
+                        content: None,
+                        source_ids: &[],
+                        note: Some(why),
+                    },
+                )
+                .await?;
+                continue;
+            }
+            linked = true;
+            // the trigger records the old memory's `superseded`; the reason goes beside it
+            on_conn!(tx.conn(), c => sqlx::query(
+                "UPDATE memories SET supersedes_id = $2, updated_at = $3 WHERE id = $1",
+            )
+            .bind(id)
+            .bind(old)
+            .bind(now)
+            .execute(c)
+            .await
+            .map(|_| ()))?;
+            on_conn!(tx.conn(), c => sqlx::query(
+                "UPDATE memory_events SET note = $3
+                 WHERE memory_id = $1 AND kind = 'superseded' AND other_id = $2",
+            )
+            .bind(old)
+            .bind(id)
+            .bind(why)
+            .execute(c)
+            .await
+            .map(|_| ()))?;
+        }
         tx.commit().await?;
         Ok(id)
     }

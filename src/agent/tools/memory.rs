@@ -145,6 +145,7 @@ pub(super) async fn store(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult 
                 source: Source::Tool,
                 confidence: TOOL_CONFIDENCE,
                 source_message_ids: vec![ctx.message_id],
+                speaker: None,
             },
         )
         .await
@@ -157,8 +158,19 @@ pub(super) async fn store(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult 
         Remembered::Updated { id, content } => {
             format!("Updated memory #{id}{label} ({category}): {content}")
         }
-        Remembered::Stored { id, content } => {
-            format!("Stored memory #{id}{label} ({category}): {content}")
+        Remembered::Stored {
+            id,
+            content,
+            replaced,
+        } => {
+            let mut out = format!("Stored memory #{id}{label} ({category}): {content}");
+            for r in replaced {
+                out.push_str(&format!(
+                    "\nIt says the opposite of memory #{}, archived: {}",
+                    r.id, r.stored
+                ));
+            }
+            out
         }
     })
 }

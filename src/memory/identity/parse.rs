@@ -53,7 +53,7 @@ pub struct Mark {
     pub target: Option<String>,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct Fact {
     pub terms: Vec<Term>,
     pub numbers: Vec<Num>,

@@ -456,3 +456,75 @@ fn the_same_denial_in_other_words_is_still_the_same_fact() {
         }
     }
 }
+
+fn denial(new: &str, stored: &str) -> bool {
+    denies(&Reading::new(new), &Reading::new(stored)).is_some()
+}
+
+#[test]
+fn a_fact_said_the_other_way_round_denies_it() {
+    for (new, stored) in [
+        ("I am not vegetarian", "I am vegetarian"),
+        ("I am vegetarian", "I'm not a vegetarian"),
+        ("I am not vegetarian", "I don't eat meat"),
+        ("I don't like tea", "I like tea"),
+        (
+            "Bob doesn't drink coffee after 6pm",
+            "Bob drinks coffee after 6pm",
+        ),
+        (
+            "User is not allergic to peanuts",
+            "User is allergic to peanuts",
+        ),
+        ("I'm not a non-smoker", "I am a non-smoker"),
+        ("我不喜欢咖啡", "我喜欢咖啡"),
+        ("Alice: I don't have a car", "Alice: I have a car"),
+        (
+            "I am uncomfortable driving at night",
+            "I am comfortable driving at night",
+        ),
+        (
+            "User drinks coffee without sugar",
+            "User drinks coffee with sugar",
+        ),
+    ] {
+        assert!(
+            denial(new, stored),
+            "{new} / {stored}: {:?}",
+            judge(new, stored, None)
+        );
+        assert!(denial(stored, new), "{stored} / {new}");
+    }
+}
+
+#[test]
+fn a_denial_of_something_else_denies_nothing() {
+    for (new, stored) in [
+        // more, or other, than the denial
+        ("I don't like coffee", "I like tea"),
+        ("I don't drink coffee after 6pm", "I drink coffee"),
+        ("I don't like tea in the morning", "I like tea"),
+        (
+            "User is not allergic to peanuts",
+            "User is allergic to nuts",
+        ),
+        // someone else
+        ("Alice is not vegetarian", "Bob is vegetarian"),
+        ("Alice: I don't have a car", "Bob: I have a car"),
+        ("My wife doesn't eat meat", "I eat meat"),
+        // another relation, a number, litotes, the same fact twice
+        ("I don't smoke", "I used to smoke"),
+        ("I don't have 2 cats", "I have 3 cats"),
+        (
+            "I am uncomfortable driving in the snow",
+            "I am comfortable driving at night",
+        ),
+        ("User doesn't dislike cilantro", "User likes cilantro"),
+        ("I am not vegetarian", "I am not a vegetarian"),
+        ("I like tea", "I like tea"),
+        ("我不喜欢咖啡", "我喜欢茶"),
+    ] {
+        assert!(!denial(new, stored), "{new} / {stored}");
+        assert!(!denial(stored, new), "{stored} / {new}");
+    }
+}
