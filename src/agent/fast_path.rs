@@ -78,18 +78,12 @@ pub(super) async fn handle(
             id,
             content,
             replaced,
-        }) => {
-            let mut text = format!("Noted. Saved memory #{id}: {content}");
-            for r in replaced {
-                // on a line of its own: the first line stays the contract's
-                text.push_str(&format!(
-                    "\n(It replaces memory #{}, now archived: {})",
-                    r.id, r.stored
-                ));
-            }
-            text
-        }
-        Ok(Remembered::Updated { id, content }) => format!("Updated memory #{id}: {content}"),
+        }) => with_replaced(format!("Noted. Saved memory #{id}: {content}"), &replaced),
+        Ok(Remembered::Updated {
+            id,
+            content,
+            replaced,
+        }) => with_replaced(format!("Updated memory #{id}: {content}"), &replaced),
         Err(MemoryError::Refused(Refusal::TooLong { chars })) => format!(
             "That is too long to remember as one fact ({chars} characters; the limit is {}). Say the essentials in a sentence or two.",
             crate::memories::MAX_MEMORY_CHARS
@@ -113,6 +107,18 @@ pub(super) async fn handle(
         text,
         kind: ReplyKind::Remembered,
     }))
+}
+
+/// `reply` and, each on a line of its own (the first line stays the contract's), the
+/// memories the fact replaced.
+fn with_replaced(mut reply: String, replaced: &[crate::memories::same_fact::Denied]) -> String {
+    for r in replaced {
+        reply.push_str(&format!(
+            "\n(It replaces memory #{}, now archived: {})",
+            r.id, r.stored
+        ));
+    }
+    reply
 }
 
 #[cfg(test)]

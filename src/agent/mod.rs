@@ -158,7 +158,9 @@ struct TurnContext {
     key: ChatKey,
     session: SessionId,
     message_id: i64,
-    /// Who sent the message answered (their name as the platform gives it).
+    /// Who sent the message answered, as a group's memory names them
+    /// (`memory::remember::speaker_label`: their name, with their id where it tells no one
+    /// apart).
     sender: String,
     is_control: bool,
     /// The session's last messages up to the one answered, oldest first.
@@ -571,7 +573,10 @@ impl Agent {
             session,
             chat,
             message_id: message.id,
-            sender: message.sender_name.clone(),
+            sender: crate::memory::remember::speaker_label(
+                &message.sender_name,
+                &message.sender_id,
+            ),
             history,
             memories,
         };

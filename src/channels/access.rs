@@ -30,37 +30,41 @@ impl StrangerNotices {
     }
 
     /// True when `user` has not been told within the last day (and records that they are
-    /// now). A store that cannot be read or written costs at most one notice too many.
+    /// now). The record is claimed in the store in one statement, so that replicas sharing a
+    /// database — each getting one of the stranger's messages at once — tell them once
+    /// between them, and a restart does not tell them again. A store that cannot be written
+    /// costs at most one notice too many.
     pub async fn should_notify(&self, store: &Store, user: &str, now_ms: i64) -> bool {
         if !self.not_told_in_memory(user, now_ms) {
             return false;
         }
         let key = format!("{NOTICE_KEY}{user}");
-        match store.channel_state(self.channel, &key).await {
-            Ok(Some(v)) => {
-                if let Ok(at) = v.parse::<i64>()
-                    && now_ms - at < DAY_MS
+        let value = now_ms.to_string();
+        match store
+            .claim_channel_state(self.channel, &key, &value, now_ms, now_ms - DAY_MS)
+            .await
+        {
+            Ok(false) => {
+                // told by another replica, or before a restart: not again until a day after
+                if let Ok(Some(at)) = store.channel_state(self.channel, &key).await
+                    && let Ok(at) = at.parse::<i64>()
                 {
                     self.lock().insert(user.to_string(), at);
-                    return false;
                 }
+                return false;
             }
-            Ok(None) => {}
+            Ok(true) => {}
             Err(e) => {
-                tracing::warn!(error = %e, "stranger notices: cannot read when this user was told")
+                tracing::warn!(error = %e, "stranger notices: cannot record that this user was told");
+                return true;
             }
         }
-        let recorded = async {
-            store
-                .set_channel_state(self.channel, &key, &now_ms.to_string())
-                .await?;
-            // Strangers come and go: keep only the last day's.
-            store
-                .forget_channel_state(self.channel, NOTICE_KEY, now_ms - DAY_MS)
-                .await
-        };
-        if let Err(e) = recorded.await {
-            tracing::warn!(error = %e, "stranger notices: cannot record that this user was told");
+        // Strangers come and go: keep only the last day's.
+        if let Err(e) = store
+            .forget_channel_state(self.channel, NOTICE_KEY, now_ms - DAY_MS)
+            .await
+        {
+            tracing::warn!(error = %e, "stranger notices: cannot forget the old ones");
         }
         true
     }
@@ -203,6 +207,21 @@ mod tests {
         assert!(!after_restart.should_notify(&store, "7", 1_000).await);
         assert!(!after_restart.should_notify(&store, "8", 2_000).await);
         assert!(after_restart.should_notify(&store, "7", DAY_MS + 1).await);
+        // Another replica on the same database, told of the same stranger at once: one
+        // notice between them.
+        for store in crate::store::testing::backends().await {
+            let (a, b) = (
+                StrangerNotices::new("telegram"),
+                StrangerNotices::new("telegram"),
+            );
+            let (x, y) = tokio::join!(
+                a.should_notify(&store, "9", 5_000),
+                b.should_notify(&store, "9", 5_001)
+            );
+            assert!(x ^ y, "told {} times", u8::from(x) + u8::from(y));
+            assert!(!a.should_notify(&store, "9", 6_000).await);
+            assert!(!b.should_notify(&store, "9", 7_000).await);
+        }
         // Another channel's strangers are its own.
         assert!(
             StrangerNotices::new("discord")

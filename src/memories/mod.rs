@@ -53,8 +53,12 @@ pub enum Remembered {
         replaced: Vec<same_fact::Denied>,
     },
     /// The fact was already held (or the key's holder): that memory, reinforced, with the
-    /// wording it keeps.
-    Updated { id: i64, content: String },
+    /// wording it keeps; `replaced` as for `Stored` (a denial made since, now archived).
+    Updated {
+        id: i64,
+        content: String,
+        replaced: Vec<same_fact::Denied>,
+    },
 }
 
 /// Why the service said no.
@@ -129,8 +133,14 @@ impl Memories {
         }
         let content = gate::check(&fact.content, actor.refuses_instructions(fact.source))
             .map_err(MemoryError::Refused)?;
+        // Named after the gate, and through it again: a name may make a rule of a fact
+        // ("The assistant: I always answer in French") or pass the length limit.
         let content = match &fact.speaker {
-            Some(who) => crate::memory::remember::said_by(&content, who),
+            Some(who) => gate::check(
+                &crate::memory::remember::said_by(&content, who),
+                actor.refuses_instructions(fact.source),
+            )
+            .map_err(MemoryError::Refused)?,
             None => content,
         };
         let store = self.store();
@@ -146,6 +156,11 @@ impl Memories {
                 held.same.map(|m| (m.id, m.reason, Some(m.stored)))
             }
         };
+        // The newer statement of two that cannot both hold replaces the older.
+        let replaced: Vec<(i64, String)> = denied
+            .iter()
+            .map(|d| (d.id, format!("said the other way round ({})", d.reason)))
+            .collect();
         let outcome = match existing {
             Some((id, reason, stored)) => {
                 // the key's holder takes the new wording; a fact held already keeps the more
@@ -167,18 +182,17 @@ impl Memories {
                         &reason,
                     )
                     .await?;
+                if !replaced.is_empty() {
+                    store.supersede_memories(id, fact.scope, &replaced).await?;
+                }
                 Remembered::Updated {
                     id,
                     content: wording,
+                    replaced: denied,
                 }
             }
             None => {
-                // The newer statement of the two that cannot both hold replaces the older, in
-                // the same transaction.
-                let replaced: Vec<(i64, String)> = denied
-                    .iter()
-                    .map(|d| (d.id, format!("said the other way round ({})", d.reason)))
-                    .collect();
+                // inserted and replacing in one transaction
                 let id = store
                     .insert_memory_replacing(
                         &NewMemory {

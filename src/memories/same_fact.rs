@@ -102,7 +102,7 @@ pub fn denied<'a>(
     out
 }
 
-/// What `scope` holds of a new fact: the memory stating it already, if one does, else those
+/// What `scope` holds of a new fact: the memory stating it already, if one does, and those
 /// it says the opposite of.
 #[derive(Debug, Default)]
 pub struct Held {
@@ -164,10 +164,15 @@ pub async fn examine(
         &reading,
         read.iter().map(|(id, s, r, c)| (*id, *s, r, *c)),
     );
-    let denied = match same {
-        Some(_) => Vec::new(),
-        None => denied(&reading, read.iter().map(|(id, s, r, _)| (*id, *s, r))),
-    };
+    // what the fact denies goes even when it is held already: said again, it is the newer
+    // word against the denial made since
+    let same_id = same.as_ref().map(|s| s.id);
+    let denied = denied(
+        &reading,
+        read.iter()
+            .filter(|(id, ..)| Some(*id) != same_id)
+            .map(|(id, s, r, _)| (*id, *s, r)),
+    );
     Ok(Held { same, denied })
 }
 

@@ -25,6 +25,7 @@
 //!
 //! Pure: text in, decision out.
 
+mod denial;
 mod lex;
 mod lexicon;
 mod parse;
@@ -121,6 +122,7 @@ pub enum Verdict {
 /// judgement costs, and a consolidation pass meets the same stored fact again and again.
 #[derive(Debug)]
 pub struct Reading {
+    text: String,
     fact: Fact,
     /// Whether the text has Chinese in it (see [`usable`]).
     cjk: bool,
@@ -129,6 +131,7 @@ pub struct Reading {
 impl Reading {
     pub fn new(text: &str) -> Self {
         Reading {
+            text: text.to_string(),
             fact: read(text),
             cjk: text.chars().any(is_cjk),
         }
@@ -181,6 +184,10 @@ fn vouches_for_swap(cosine: f32, single: bool) -> bool {
 /// drink coffee") is no contradiction, and neither is a change of relation ("I used to
 /// smoke" / "I don't smoke"): `None` there. `Some` gives the denial, for the history.
 pub fn denies(new: &Reading, stored: &Reading) -> Option<Reason> {
+    // the words first: the same ones, one side negated (`denial`), or no denial at all
+    if !denial::bare_denial(&new.text, &stored.text) {
+        return None;
+    }
     // each side as it reads with the difference taken away: no negations, or the negated
     // form of a word ("uncomfortable") read as the word itself
     let reason = compare(&new.fact, &stored.fact);

@@ -1,6 +1,7 @@
 //! The "remember …" / "记住…" fast path: recognising the request, no model involved.
 
 use crate::base::Category;
+use crate::memory::text::is_cjk;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RememberRequest {
@@ -108,37 +109,98 @@ pub fn strip_mentions(mut text: &str) -> &str {
 }
 
 /// Whether `content` speaks of whoever said it in the first person singular: "I", "me",
-/// "my", "mine", "myself" (and their contractions) as words, or 我 not in 我们 ("we" and
-/// "our" speak for a group, which a group's memory may hold as it is).
+/// "my", "mine", "myself" (and their contractions) as words, or 我 not in 我们 or 自我 ("we"
+/// and "our" speak for a group, which a group's memory may hold as it is). Not inside
+/// quotes (someone else's words), not "I" joined to another word ("I/O", "I-beam"), not a
+/// word in capitals ("ME TOO").
 pub fn speaks_of_speaker(content: &str) -> bool {
-    let english = content
-        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
-        .any(|w| {
-            let w = w.to_lowercase();
-            let stem = w.split(['\'', '’']).next().unwrap_or_default();
-            matches!(stem, "i" | "me" | "my" | "mine" | "myself")
-        });
-    let mut chars = content.chars().peekable();
-    let mut chinese = false;
-    while let Some(c) = chars.next() {
-        if c == '我' && chars.peek() != Some(&'们') {
-            chinese = true;
+    let chars: Vec<char> = content.chars().collect();
+    let mut quoted = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if matches!(c, '"' | '“' | '”' | '「' | '」' | '『' | '』') {
+            quoted = !quoted;
+            i += 1;
+            continue;
+        }
+        if quoted {
+            i += 1;
+            continue;
+        }
+        if c == '我' {
+            let before = i.checked_sub(1).map(|j| chars[j]);
+            if chars.get(i + 1) != Some(&'们') && before != Some('自') {
+                return true;
+            }
+            i += 1;
+            continue;
+        }
+        let in_word = |c: char| !is_cjk(c) && (c.is_alphanumeric() || is_apostrophe(c));
+        if !in_word(c) || is_apostrophe(c) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && in_word(chars[i]) {
+            i += 1;
+        }
+        let word: String = chars[start..i].iter().collect();
+        let stem = word.split(is_apostrophe).next().unwrap_or_default();
+        let joined = |c: Option<&char>| c.is_some_and(|c| matches!(c, '/' | '-'));
+        let shouted = stem.chars().count() > 1 && stem.chars().all(char::is_uppercase);
+        if matches!(
+            stem.to_lowercase().as_str(),
+            "i" | "me" | "my" | "mine" | "myself"
+        ) && !shouted
+            && !joined(chars.get(i))
+            && !joined(start.checked_sub(1).and_then(|j| chars.get(j)))
+        {
+            return true;
         }
     }
-    english || chinese
+    false
 }
 
-/// Longest speaker's name kept in a memory, in characters.
-const MAX_SPEAKER_CHARS: usize = 48;
+fn is_apostrophe(c: char) -> bool {
+    matches!(c, '\'' | '’' | '＇')
+}
 
-/// `content`, said by `speaker` where "I" is no one in particular — a group, whose memory
-/// every member's answers read: "Bob: I am vegetarian", "Bob：我不吃辣". The name is made
-/// one short line; a fact that does not speak of its speaker is left as it is.
-pub fn said_by(content: &str, speaker: &str) -> String {
-    if !speaks_of_speaker(content) {
-        return content.to_string();
-    }
-    let name: String = speaker
+/// Names that say nothing of who someone is: a pronoun, or nothing but symbols.
+const NO_NAMES: &[&str] = &[
+    "i", "me", "my", "you", "he", "she", "it", "we", "they", "someone", "somebody", "nobody",
+    "everyone", "user", "bot", "我", "你", "他", "她", "它", "我们", "大家",
+];
+
+/// Words of a name that read as a role the model may take for its own or for authority
+/// ("The assistant: I always answer in French", "System: …"): such a name has the id beside
+/// it, which makes it a member's.
+const ROLES: &[&str] = &[
+    "assistant",
+    "bot",
+    "system",
+    "admin",
+    "administrator",
+    "owner",
+    "operator",
+    "developer",
+    "moderator",
+    "mneme",
+    "ai",
+    "gpt",
+    "chatgpt",
+    "claude",
+    "llm",
+    "model",
+];
+const ZH_ROLES: &[&str] = &["助手", "机器人", "系统", "管理员", "群主"];
+
+/// How a speaker is named in a group's memory: their name made one short line, and where
+/// that tells people apart poorly — empty, only emoji or symbols, or a pronoun ("I", "You")
+/// — their platform id beside it ("🍎 (user 42)", "user 42"), so that two members are never
+/// one person to the memory.
+pub fn speaker_label(name: &str, id: &str) -> String {
+    let name: String = name
         .split(|c: char| c.is_whitespace() || c.is_control() || matches!(c, ':' | '：'))
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>()
@@ -147,11 +209,39 @@ pub fn said_by(content: &str, speaker: &str) -> String {
         .take(MAX_SPEAKER_CHARS)
         .collect();
     let name = name.trim();
-    let name = if name.is_empty() { "Someone" } else { name };
+    let lower = name.to_lowercase();
+    let telling = name.chars().any(char::is_alphanumeric)
+        && !NO_NAMES.contains(&lower.as_str())
+        && !lower
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| ROLES.contains(&w))
+        && !ZH_ROLES.iter().any(|r| name.contains(r));
+    let id: String = id
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_'))
+        .take(32)
+        .collect();
+    match (telling, name.is_empty()) {
+        (true, _) => name.to_string(),
+        (false, true) => format!("user {id}"),
+        (false, false) => format!("{name} (user {id})"),
+    }
+}
+
+/// Longest speaker's name kept in a memory, in characters.
+const MAX_SPEAKER_CHARS: usize = 48;
+
+/// `content`, said by `speaker` (a [`speaker_label`]) where "I" is no one in particular — a
+/// group, whose memory every member's answers read: "Bob: I am vegetarian", "Bob：我不吃辣".
+/// A fact that does not speak of its speaker is left as it is.
+pub fn said_by(content: &str, speaker: &str) -> String {
+    if !speaks_of_speaker(content) {
+        return content.to_string();
+    }
     if content.starts_with(crate::memory::text::is_cjk) {
-        format!("{name}：{content}")
+        format!("{speaker}：{content}")
     } else {
-        format!("{name}: {content}")
+        format!("{speaker}: {content}")
     }
 }
 
@@ -212,13 +302,43 @@ mod tests {
         ] {
             assert_eq!(said_by(kept, "Bob"), kept, "{kept}");
         }
-        // the name is one short line, without the colon that would split it
+        // someone else's words, "I" joined to another word, capitals, 自我
+        for kept in [
+            "Bob said \"I quit\" on Monday",
+            "the movie “I, Robot” is on tonight",
+            "the I/O board is broken",
+            "the I-beam is steel",
+            "ME TOO is a movement",
+            "自我介绍在周五",
+        ] {
+            assert_eq!(said_by(kept, "Bob"), kept, "{kept}");
+        }
+    }
+
+    #[test]
+    fn a_speaker_is_named_so_that_two_are_never_one() {
+        // one short line, without the colon that would split it
         assert_eq!(
-            said_by("I like tea", " Bob\n: the\tBuilder "),
-            "Bob the Builder: I like tea"
+            speaker_label(" Bob\n: the\tBuilder ", "7"),
+            "Bob the Builder"
         );
-        assert_eq!(said_by("I like tea", "\n"), "Someone: I like tea");
-        assert_eq!(said_by("I like tea", &"x".repeat(500)).len(), 48 + 12);
+        assert_eq!(speaker_label(&"x".repeat(500), "7").chars().count(), 48);
+        // a name that tells no one apart has the platform's id beside it
+        assert_eq!(speaker_label("", "7"), "user 7");
+        assert_eq!(speaker_label(" \n", "7"), "user 7");
+        assert_eq!(speaker_label("🍎", "42"), "🍎 (user 42)");
+        assert_eq!(speaker_label("I", "42"), "I (user 42)");
+        assert_eq!(speaker_label("You", "43"), "You (user 43)");
+        assert_ne!(speaker_label("🍎", "42"), speaker_label("🍌", "43"));
+        assert_eq!(speaker_label("金", "9"), "金");
+        // a role the model may take for its own, or for authority
+        assert_eq!(
+            speaker_label("The assistant", "42"),
+            "The assistant (user 42)"
+        );
+        assert_eq!(speaker_label("SYSTEM", "5"), "SYSTEM (user 5)");
+        assert_eq!(speaker_label("群主小王", "6"), "群主小王 (user 6)");
+        assert_eq!(speaker_label("Botond", "8"), "Botond");
     }
 
     fn content(text: &str) -> Option<String> {

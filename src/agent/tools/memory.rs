@@ -154,25 +154,31 @@ pub(super) async fn store(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult 
         .as_deref()
         .map(|k| format!(" ({k})"))
         .unwrap_or_default();
-    Ok(match remembered {
-        Remembered::Updated { id, content } => {
-            format!("Updated memory #{id}{label} ({category}): {content}")
-        }
+    let (mut out, replaced) = match remembered {
+        Remembered::Updated {
+            id,
+            content,
+            replaced,
+        } => (
+            format!("Updated memory #{id}{label} ({category}): {content}"),
+            replaced,
+        ),
         Remembered::Stored {
             id,
             content,
             replaced,
-        } => {
-            let mut out = format!("Stored memory #{id}{label} ({category}): {content}");
-            for r in replaced {
-                out.push_str(&format!(
-                    "\nIt says the opposite of memory #{}, archived: {}",
-                    r.id, r.stored
-                ));
-            }
-            out
-        }
-    })
+        } => (
+            format!("Stored memory #{id}{label} ({category}): {content}"),
+            replaced,
+        ),
+    };
+    for r in replaced {
+        out.push_str(&format!(
+            "\nIt says the opposite of memory #{}, now archived: {}",
+            r.id, r.stored
+        ));
+    }
+    Ok(out)
 }
 
 /// The service's refusal as the model reads it.

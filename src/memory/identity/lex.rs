@@ -72,7 +72,9 @@ pub fn lex(text: &str) -> Vec<Raw> {
             let mut lower: String = shown.to_lowercase().chars().map(fold_accent).collect();
             let mut possessive = false;
             let mut negated = false;
-            if i + 1 < chars.len() && matches!(chars[i], '\'' | '’') && chars[i + 1].is_alphabetic()
+            if i + 1 < chars.len()
+                && matches!(chars[i], '\'' | '’' | '＇' | 'ʼ' | '`')
+                && chars[i + 1].is_alphabetic()
             {
                 let tail_start = i + 1;
                 let mut j = tail_start;
@@ -99,8 +101,27 @@ pub fn lex(text: &str) -> Vec<Raw> {
                 }
                 i = j;
             }
-            if lower == "cannot" {
-                lower = "can".into();
+            // "cannot", and the contractions typed without their apostrophe ("dont", "isnt")
+            let spelled_out = match lower.as_str() {
+                "cannot" | "cant" => Some("can"),
+                "dont" => Some("do"),
+                "doesnt" => Some("does"),
+                "didnt" => Some("did"),
+                "isnt" | "aint" => Some("is"),
+                "arent" => Some("are"),
+                "wasnt" => Some("was"),
+                "werent" => Some("were"),
+                "wont" => Some("will"),
+                "havent" => Some("have"),
+                "hasnt" => Some("has"),
+                "hadnt" => Some("had"),
+                "wouldnt" => Some("would"),
+                "shouldnt" => Some("should"),
+                "couldnt" => Some("could"),
+                _ => None,
+            };
+            if let Some(base) = spelled_out {
+                lower = base.into();
                 negated = true;
             }
             let cap = shown.chars().next().is_some_and(char::is_uppercase);
