@@ -244,3 +244,47 @@ fn the_checker_sees_what_it_must() {
     );
     assert!(named_after("use mycrate::x;", "crate::").is_empty());
 }
+
+/// The store's ways of writing a memory, which only the memory service may call (the
+/// reflector writes through its batch transaction, `ReflectionTx`, with the service's gate
+/// and decision). Keep in step with "One writer of memories" in ARCHITECTURE.md.
+const MEMORY_WRITES: &[&str] = &[
+    "insert_memory",
+    "insert_memory_replacing",
+    "insert_memories",
+    "refine_memory",
+    "reinforce_memory",
+    "delete_memory",
+    "edit_memory",
+    "unarchive_memory",
+    "import_memories",
+    "merge_memories",
+    "supersede_memories",
+];
+
+#[test]
+fn only_the_memory_service_writes_memories() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let tests = test_files(&files);
+    let mut found = Vec::new();
+    for file in files.iter().filter(|f| !tests.contains(*f)) {
+        let rel = file.strip_prefix(src()).unwrap();
+        if rel.starts_with("store") || rel.starts_with("memories") {
+            continue;
+        }
+        let code = code(&std::fs::read_to_string(file).unwrap());
+        for name in MEMORY_WRITES {
+            if code.contains(&format!(".{name}(")) {
+                found.push(format!("{}: {name}", rel.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "memories written outside the memory service: {found:#?}"
+    );
+    // the scan sees such a call where there is one: the service's own
+    let service = code(&std::fs::read_to_string(src().join("memories/mod.rs")).unwrap());
+    assert!(service.contains(".insert_memory_replacing("));
+}

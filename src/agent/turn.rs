@@ -90,6 +90,7 @@ async fn tool_loop(
         message_id: ctx.message_id,
         is_control: ctx.is_control,
         is_group: ctx.chat.is_group,
+        sender: &ctx.sender,
         files: &agent.files,
         memories: &agent.memories,
     };

@@ -29,6 +29,7 @@ mod denial;
 mod lex;
 mod lexicon;
 mod parse;
+mod stance;
 mod tables;
 mod zh;
 
@@ -124,6 +125,7 @@ pub enum Verdict {
 pub struct Reading {
     text: String,
     fact: Fact,
+    stance: stance::Stance,
     /// Whether the text has Chinese in it (see [`usable`]).
     cjk: bool,
 }
@@ -133,6 +135,7 @@ impl Reading {
         Reading {
             text: text.to_string(),
             fact: read(text),
+            stance: stance::read(text),
             cjk: text.chars().any(is_cjk),
         }
     }
@@ -147,6 +150,13 @@ pub fn judge(new: &str, stored: &str, cosine: Option<f32>) -> Verdict {
 /// [`judge`] on facts read beforehand.
 pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdict {
     let cosine = cosine.filter(|_| !new.cjk && !stored.cjk);
+    // another person by pronoun, roles swapped, a modal or a hedge: whatever the words
+    if let Some(r) = stance::differ(&new.stance, &stored.stance) {
+        return match compare(&new.fact, &stored.fact) {
+            Outcome::Different(d) => Verdict::Different(d),
+            _ => Verdict::Unsure(r),
+        };
+    }
     match compare(&new.fact, &stored.fact) {
         Outcome::Different(r) => Verdict::Different(r),
         Outcome::Unsure(r) | Outcome::UnsureSwapped(r, ..) => Verdict::Unsure(r),
@@ -238,6 +248,9 @@ pub fn proves_different(a: &str, b: &str) -> Option<Reason> {
 /// may decide that.
 pub fn vetoes_claim(new: &str, stored: &str, cosine: Option<f32>) -> Option<Reason> {
     let cosine = usable(cosine, new, stored);
+    if let Some(r) = stance::differ(&stance::read(new), &stance::read(stored)) {
+        return Some(r);
+    }
     match compare(&read(new), &read(stored)) {
         Outcome::Different(r) => Some(r),
         Outcome::Swapped { a, b, single } => match cosine {
@@ -288,6 +301,50 @@ enum Outcome {
         single: bool,
     },
 }
+
+/// Words of degree a negation may stand before without changing what it denies ("don't
+/// even", "not particularly", 不那么).
+const DEGREE_WORDS: &[&str] = &[
+    "even",
+    "ever",
+    "particular",
+    "particularly",
+    "much",
+    "quite",
+    "really",
+    "realli",
+    "still",
+    "just",
+    "that",
+    "so",
+    "too",
+    "entirely",
+    "entir",
+    "totally",
+    "total",
+    "fully",
+    "fulli",
+    "exactly",
+    "exactli",
+    "necessarily",
+    "necessarili",
+    "always",
+    "alway",
+    "yet",
+    "all",
+    "么",
+    "那",
+    "那么",
+    "太",
+    "大",
+    "怎",
+    "怎么",
+    "很",
+    "特别",
+    "完全",
+    "一点",
+    "再",
+];
 
 /// Prefixes that turn a word into its opposite.
 const NEGATING_PREFIXES: &[&str] = &["un", "dis", "in", "im", "ir", "il", "non"];
@@ -501,6 +558,31 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
             .filter(|m| b.markers.iter().any(|o| o.what == m.what))
             .count()
         + a.numbers.len().min(b.numbers.len());
+    // a degree word only one side adds that carries a negation ("I don't even like tea", 我
+    // 不那么喜欢咖啡: the "not" read as bound to "even") denies what both say: not one fact
+    let negated_extra = |x: &Fact, rest: &[&parse::Term]| {
+        x.negations
+            .iter()
+            .chain(&x.cancelled)
+            .find(|n| {
+                rest.iter().any(|t| {
+                    n.target.as_deref() == Some(&t.key)
+                        && (DEGREE_WORDS.contains(&t.key.as_str())
+                            || DEGREE_WORDS.contains(&t.shown.to_lowercase().as_str()))
+                })
+            })
+            .map(|n| n.shown.clone())
+    };
+    if rest_b.is_empty()
+        && let Some(n) = negated_extra(a, &rest_a)
+    {
+        return Outcome::Unsure(Reason::Negation(n));
+    }
+    if rest_a.is_empty()
+        && let Some(n) = negated_extra(b, &rest_b)
+    {
+        return Outcome::Unsure(Reason::Negation(n));
+    }
     match (rest_a.is_empty(), rest_b.is_empty()) {
         (true, true) => Outcome::Equal,
         (false, true) => Outcome::Extra {

@@ -192,6 +192,13 @@ const ROLES: &[&str] = &[
     "claude",
     "llm",
     "model",
+    "openai",
+    "anthropic",
+    "tool",
+    "function",
+    "user",
+    "root",
+    "sudo",
 ];
 const ZH_ROLES: &[&str] = &["助手", "机器人", "系统", "管理员", "群主"];
 
@@ -209,12 +216,17 @@ pub fn speaker_label(name: &str, id: &str) -> String {
         .take(MAX_SPEAKER_CHARS)
         .collect();
     let name = name.trim();
-    let lower = name.to_lowercase();
-    let telling = name.chars().any(char::is_alphanumeric)
-        && !NO_NAMES.contains(&lower.as_str())
-        && !lower
-            .split(|c: char| !c.is_alphanumeric())
-            .any(|w| ROLES.contains(&w))
+    // read as a person reads it (fullwidth, look-alike letters), word by word
+    let read = crate::memory::quality::as_read(name);
+    let words: Vec<&str> = read
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let role = |w: &&str| ROLES.contains(w) || (w.len() > 3 && w.ends_with("bot"));
+    let telling = !words.is_empty()
+        && !words.iter().all(|w| NO_NAMES.contains(w))
+        && !words.iter().any(role)
+        && !NO_NAMES.contains(&read.trim())
         && !ZH_ROLES.iter().any(|r| name.contains(r));
     let id: String = id
         .chars()
@@ -339,6 +351,21 @@ mod tests {
         assert_eq!(speaker_label("SYSTEM", "5"), "SYSTEM (user 5)");
         assert_eq!(speaker_label("群主小王", "6"), "群主小王 (user 6)");
         assert_eq!(speaker_label("Botond", "8"), "Botond");
+        // names that read as nothing, or as another member's label, however written
+        for (name, label) in [
+            ("I .", "I . (user 3)"),
+            ("me!", "me! (user 3)"),
+            ("I I", "I I (user 3)"),
+            ("ⅰ", "ⅰ (user 3)"),
+            ("Ｉ", "Ｉ (user 3)"),
+            ("user 41", "user 41 (user 3)"),
+            ("🍎 (user 41)", "🍎 (user 41) (user 3)"),
+            ("mnemebot", "mnemebot (user 3)"),
+            ("Ｓｙｓｔｅｍ", "Ｓｙｓｔｅｍ (user 3)"),
+            ("Sуstem", "Sуstem (user 3)"),
+        ] {
+            assert_eq!(speaker_label(name, "3"), label, "{name}");
+        }
     }
 
     fn content(text: &str) -> Option<String> {

@@ -24,6 +24,7 @@ mod memory_terms;
 mod messages;
 mod reflector;
 mod search;
+mod supersede;
 mod turns;
 mod usage;
 mod vectors;

@@ -145,7 +145,8 @@ pub(super) async fn store(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult 
                 source: Source::Tool,
                 confidence: TOOL_CONFIDENCE,
                 source_message_ids: vec![ctx.message_id],
-                speaker: None,
+                // in a group, "I" in what the model stores is whoever it answers
+                speaker: ctx.is_group.then(|| ctx.sender.to_string()),
             },
         )
         .await

@@ -88,6 +88,7 @@ impl Lab {
             message_id: self.asking,
             is_control,
             is_group: false,
+            sender: "Alice",
             files: &self.files,
             memories: &self.memories,
         }

@@ -37,9 +37,10 @@ fn surface(text: &str) -> Option<Surface> {
     if text.chars().any(|c| {
         matches!(
             c,
-            '?' | '？' | '"' | '“' | '”' | '「' | '」' | '『' | '』' | '吗' | '嗎'
+            '?' | '？' | '"' | '“' | '”' | '「' | '」' | '『' | '』' | '«' | '»' | '吗' | '嗎'
         )
-    }) {
+    }) || asks(text)
+    {
         return None;
     }
     enum Item {
@@ -91,6 +92,37 @@ fn surface(text: &str) -> Option<Surface> {
     Some(Surface { words, negations })
 }
 
+/// Whether `text` opens as a question does, a "?" or not: an auxiliary, then a pronoun
+/// ("do I not like tea", "don't I like tea", "is he vegetarian").
+fn asks(text: &str) -> bool {
+    let mut words = tokens(text).into_iter().filter_map(|t| match t {
+        Token::Word(w) => Some(w),
+        _ => None,
+    });
+    let (Some(first), Some(second)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let aux = expand(&first);
+    matches!(
+        aux[0].as_str(),
+        "do" | "does"
+            | "did"
+            | "is"
+            | "are"
+            | "am"
+            | "was"
+            | "were"
+            | "can"
+            | "will"
+            | "would"
+            | "have"
+            | "has"
+    ) && matches!(
+        second.as_str(),
+        "i" | "you" | "he" | "she" | "we" | "they" | "it" | "not"
+    )
+}
+
 fn word(w: &str) -> Word {
     Word {
         lower: w.to_string(),
@@ -98,14 +130,14 @@ fn word(w: &str) -> Word {
     }
 }
 
-enum Token {
+pub(super) enum Token {
     Word(String),
     Cjk(char),
     /// A comma, a full stop, a line break: where "…, not" would dangle.
     Break,
 }
 
-fn tokens(text: &str) -> Vec<Token> {
+pub(super) fn tokens(text: &str) -> Vec<Token> {
     let mut out = Vec::new();
     let mut current = String::new();
     let flush = |current: &mut String, out: &mut Vec<Token>| {
@@ -136,7 +168,7 @@ fn tokens(text: &str) -> Vec<Token> {
 
 /// A word with its contraction spelled out: "don't" → do not, "won't" → will not, "dont"
 /// → do not, "I'd" → I would, "I'm" → I am; a possessive stays one word ("bob's").
-fn expand(w: &str) -> Vec<String> {
+pub(super) fn expand(w: &str) -> Vec<String> {
     let w = w.trim_end_matches('\'');
     if let Some(base) = w.strip_suffix("n't") {
         let base = match base {
@@ -286,6 +318,9 @@ mod tests {
             ("\"I don't like tea\"", "I like tea"),
             ("I like tea, not", "I like tea"),
             ("I like tea, not!", "I like tea"),
+            ("do I not like tea", "I like tea"),
+            ("don't I like tea", "I like tea"),
+            ("«I don't like tea»", "I like tea"),
             // two negations cancel; the same text
             ("I don't dislike tea", "I like tea"),
             ("I like tea", "I like tea"),

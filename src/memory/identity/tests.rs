@@ -549,3 +549,48 @@ fn a_contraction_without_its_apostrophe_still_denies() {
         );
     }
 }
+
+/// What the reading leaves out as too common — pronouns, modals, hedges — still makes
+/// another fact: never merged (one wording would replace the other: a lost fact).
+#[test]
+fn another_person_a_modal_or_a_hedge_is_never_the_same_fact() {
+    for (a, b) in [
+        ("I like tea", "I don't even like tea"),
+        ("I like tea", "I don't particularly like tea"),
+        ("I like tea", "I barely like tea"),
+        ("I am vegetarian", "I am not even vegetarian"),
+        ("I live in Tokyo", "I don't still live in Tokyo"),
+        ("I like tea", "I would like tea"),
+        ("I like tea", "I'd like tea"),
+        ("I live in Tokyo", "I will live in Tokyo"),
+        ("I like tea", "she likes tea"),
+        ("I like tea", "you like tea"),
+        ("I like tea", "we like tea"),
+        ("he doesn't like tea", "I don't like tea"),
+        ("I trust Bob", "Bob trusts me"),
+        ("I owe Bob money", "Bob owes me money"),
+        ("我喜欢咖啡", "我不那么喜欢咖啡"),
+        ("我喜欢咖啡", "他喜欢咖啡"),
+        ("我喜欢咖啡", "我们喜欢咖啡"),
+        ("我喜欢咖啡", "我应该喜欢咖啡"),
+        ("我喜欢咖啡", "我喜欢咖啡吧"),
+        ("I like coffee", "nobody likes coffee"),
+        ("I like tea", "I like tea lol jk"),
+        ("I like tea", "I pretend to like tea"),
+        ("I like tea", "I'm not sure I like tea"),
+    ] {
+        for (x, y) in [(a, b), (b, a)] {
+            let v = judge(x, y, Some(0.99));
+            assert!(!matches!(v, Verdict::Same(_)), "{x} / {y}: {v:?}");
+            assert!(vetoes_claim(x, y, None).is_some(), "{x} / {y}");
+        }
+    }
+    // the same person said two ways is still one
+    for (a, b) in [
+        ("User likes tea", "I like tea"),
+        ("I really like green tea", "I like green tea"),
+        ("my dog is called Rex", "My dog is named Rex"),
+    ] {
+        assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
+    }
+}

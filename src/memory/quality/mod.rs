@@ -101,6 +101,12 @@ pub fn refusal(text: &str, instructions_refused: bool) -> Option<Refusal> {
 }
 
 /// True when the text looks like it carries a credential, which must never be stored.
+/// `text` as a person reads it, for matching words: invisible characters dropped,
+/// fullwidth, mathematical and look-alike letters made plain ASCII, lowercase.
+pub fn as_read(text: &str) -> String {
+    normalize::as_read(text)
+}
+
 pub fn looks_like_secret(text: &str) -> bool {
     secrets::detect(text).is_some()
 }

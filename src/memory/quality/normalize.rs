@@ -88,6 +88,19 @@ pub(super) fn fold(text: &str) -> Cow<'_, str> {
     Cow::Owned(text.chars().filter_map(fold_char).collect())
 }
 
+/// [`fold`], then [`plain_char`] over what is left, and Roman numerals' letters (ⅰ, Ⅰ) as
+/// letters: a text as a person reads it, lowercase.
+pub(super) fn as_read(text: &str) -> String {
+    fold(text)
+        .chars()
+        .map(|c| match c as u32 {
+            0x2160 | 0x2170 => 'i',
+            _ => plain_char(c),
+        })
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// For reading words: a letter that looks like a Latin one becomes it (Cyrillic and Greek
 /// look-alikes, accented letters, small capitals), and CJK punctuation and typographic quotes
 /// and dashes become their ASCII forms. Applied after [`fold_char`]; output is lowercase

@@ -1,0 +1,237 @@
+//! Who a fact is about when it says so with a pronoun, and how it holds it, from its words:
+//! what the reading leaves out as too common to tell facts apart ("I", "she", "would",
+//! "pretend", "lol") but which makes "she likes tea" another fact than "I like tea", "Bob
+//! trusts me" another than "I trust Bob", and "I would like tea" or "I like tea lol jk"
+//! another than "I like tea". Two facts whose stances differ are never one fact.
+
+use std::collections::BTreeSet;
+
+use super::Reason;
+use super::denial::{Token, expand, tokens};
+
+/// A person a pronoun names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Person {
+    /// "I", "the user", 我: in a private chat one person.
+    Me,
+    We,
+    You,
+    He,
+    She,
+    They,
+    Nobody,
+    Everyone,
+    Others,
+}
+
+/// Whether a pronoun is the subject ("I", "he") or an object ("me", "him"); possessives
+/// and "you" say neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Case {
+    Subject,
+    Object,
+}
+
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Stance {
+    persons: BTreeSet<Person>,
+    cases: BTreeSet<(Person, Case)>,
+    /// Modal, hedging or doubting words, as written: would, pretend, maybe, lol, 应该…
+    modals: BTreeSet<String>,
+}
+
+fn pronoun(w: &str) -> Option<(Person, Option<Case>)> {
+    use Case::*;
+    use Person::*;
+    Some(match w {
+        "i" => (Me, Some(Subject)),
+        "me" => (Me, Some(Object)),
+        "my" | "mine" | "myself" | "user" | "user's" | "users" => (Me, None),
+        "we" => (We, Some(Subject)),
+        "us" => (We, Some(Object)),
+        "our" | "ours" | "ourselves" => (We, None),
+        "you" | "your" | "yours" | "yourself" | "yourselves" | "u" | "ya" | "y'all" | "yall" => {
+            (You, None)
+        }
+        "he" => (He, Some(Subject)),
+        "him" => (He, Some(Object)),
+        "his" | "himself" => (He, None),
+        "she" => (She, Some(Subject)),
+        "her" | "hers" | "herself" => (She, None),
+        "they" => (They, Some(Subject)),
+        "them" => (They, Some(Object)),
+        // "their" is often the user's own ("User runs their own business"): not counted
+        "nobody" | "noone" | "none" => (Nobody, None),
+        "everyone" | "everybody" => (Everyone, None),
+        _ => return None,
+    })
+}
+
+/// Words that change how a fact holds when one side only has them.
+const MODALS: &[&str] = &[
+    "would",
+    "will",
+    "could",
+    "should",
+    "might",
+    "may",
+    "must",
+    "shall",
+    "pretend",
+    "pretends",
+    "pretended",
+    "pretending",
+    "maybe",
+    "perhaps",
+    "probably",
+    "possibly",
+    "supposedly",
+    "apparently",
+    "if",
+    "unless",
+    "whether",
+    "sure",
+    "think",
+    "thinks",
+    "guess",
+    "wish",
+    "hope",
+    "barely",
+    "hardly",
+    "scarcely",
+    "seldom",
+    "rarely",
+    "lol",
+    "jk",
+    "kidding",
+    "joking",
+    "sarcasm",
+    "not",
+];
+/// Chinese ones, as written in the text.
+const ZH_MODALS: &[&str] = &[
+    "应该",
+    "可能",
+    "也许",
+    "大概",
+    "假装",
+    "以为",
+    "不知道",
+    "才怪",
+    "骗你",
+    "骗人",
+    "开玩笑",
+    "几乎不",
+    "很少",
+];
+/// Chinese sentence-final particles of a question or a guess, at the end of a text.
+const ZH_FINAL: &[char] = &['吧', '呢', '么', '吗', '嘛'];
+
+pub(super) fn read(text: &str) -> Stance {
+    let mut s = Stance::default();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        let next = chars.get(i + 1);
+        let before = i.checked_sub(1).map(|j| chars[j]);
+        let person = match c {
+            '我' if before == Some('自') => None,
+            '我' | '咱' => Some(if next == Some(&'们') || *c == '咱' {
+                Person::We
+            } else {
+                Person::Me
+            }),
+            '你' | '您' => Some(if next == Some(&'们') {
+                Person::They
+            } else {
+                Person::You
+            }),
+            '他' | '她' if before == Some('其') => None,
+            '他' | '她' if next == Some(&'们') => Some(Person::They),
+            '他' => Some(Person::He),
+            '她' => Some(Person::She),
+            _ => None,
+        };
+        if let Some(p) = person {
+            s.persons.insert(p);
+        }
+    }
+    for (zh, p) in [
+        ("用户", Person::Me),
+        ("大家", Person::Everyone),
+        ("别人", Person::Others),
+        ("没有人", Person::Nobody),
+        ("没人", Person::Nobody),
+    ] {
+        if text.contains(zh) {
+            s.persons.insert(p);
+        }
+    }
+    for m in ZH_MODALS {
+        if text.contains(m) {
+            s.modals.insert((*m).to_string());
+        }
+    }
+    let end = text.trim_end_matches(|c: char| !c.is_alphanumeric() && !super::is_cjk(c));
+    if let Some(c) = end.chars().last().filter(|c| ZH_FINAL.contains(c)) {
+        s.modals.insert(c.to_string());
+    }
+    let mut words: Vec<String> = Vec::new();
+    for t in tokens(text) {
+        if let Token::Word(w) = t {
+            words.extend(expand(&w));
+        }
+    }
+    for (i, w) in words.iter().enumerate() {
+        // "no one" is one word here
+        let w = if w == "no" && words.get(i + 1).is_some_and(|n| n == "one") {
+            "noone"
+        } else {
+            w.as_str()
+        };
+        if let Some((p, case)) = pronoun(w) {
+            s.persons.insert(p);
+            if let Some(c) = case {
+                s.cases.insert((p, c));
+            }
+        }
+        // "not" counts only at the end ("I like tea, not"): elsewhere it is a negation,
+        // which the reading binds
+        if MODALS.contains(&w) && (w != "not" || i + 1 == words.len()) {
+            s.modals.insert(w.to_string());
+        }
+    }
+    s
+}
+
+/// Why facts with stances `a` and `b` cannot be taken for one fact, if they cannot: each
+/// names someone by pronoun and not the same people; one person is the subject on one side
+/// and an object on the other; or one side holds it otherwise (a modal, a hedge, a doubt).
+pub(super) fn differ(a: &Stance, b: &Stance) -> Option<Reason> {
+    if !a.persons.is_empty() && !b.persons.is_empty() && a.persons != b.persons {
+        return Some(Reason::Subject(format!(
+            "{:?} / {:?}",
+            a.persons.iter().collect::<Vec<_>>(),
+            b.persons.iter().collect::<Vec<_>>()
+        )));
+    }
+    let swapped = |x: &Stance, y: &Stance| {
+        x.cases.iter().any(|&(p, c)| {
+            c == Case::Subject
+                && y.cases.contains(&(p, Case::Object))
+                && !y.cases.contains(&(p, Case::Subject))
+        })
+    };
+    if swapped(a, b) || swapped(b, a) {
+        return Some(Reason::Roles("subject and object swapped".into()));
+    }
+    if a.modals != b.modals {
+        let only: Vec<&String> = a.modals.symmetric_difference(&b.modals).collect();
+        return Some(Reason::Relation(
+            only.iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        ));
+    }
+    None
+}
