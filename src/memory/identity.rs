@@ -157,10 +157,15 @@ pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdi
             _ => Verdict::Unsure(r),
         };
     }
+    let compound = new.stance.compound || stored.stance.compound;
     match compare(&new.fact, &stored.fact) {
         Outcome::Different(r) => Verdict::Different(r),
         Outcome::Unsure(r) | Outcome::UnsureSwapped(r, ..) => Verdict::Unsure(r),
         Outcome::Equal => Verdict::Same(Reason::SameWords),
+        // in two clauses, one denied, a word more may change which is denied
+        Outcome::Extra { words, .. } if compound => {
+            Verdict::Unsure(Reason::OtherWords(words, String::new()))
+        }
         Outcome::Extra { words, shared } => match cosine {
             Some(c) if c < VETO_COSINE => Verdict::Unsure(Reason::LowCosine(c)),
             _ if shared >= MIN_SHARED => Verdict::Same(Reason::MoreSpecific(words)),
@@ -248,11 +253,19 @@ pub fn proves_different(a: &str, b: &str) -> Option<Reason> {
 /// may decide that.
 pub fn vetoes_claim(new: &str, stored: &str, cosine: Option<f32>) -> Option<Reason> {
     let cosine = usable(cosine, new, stored);
-    if let Some(r) = stance::differ(&stance::read(new), &stance::read(stored)) {
+    let outcome = compare(&read(new), &read(stored));
+    let (a, b) = (stance::read(new), stance::read(stored));
+    if !matches!(outcome, Outcome::Unsure(Reason::Nothing))
+        && let Some(r) = stance::differ(&a, &b)
+    {
         return Some(r);
     }
-    match compare(&read(new), &read(stored)) {
+    match outcome {
         Outcome::Different(r) => Some(r),
+        // in two clauses, one denied, a word more may change which is denied
+        Outcome::Extra { words, .. } if a.compound || b.compound => {
+            Some(Reason::OtherWords(words, String::new()))
+        }
         Outcome::Swapped { a, b, single } => match cosine {
             Some(c) if vouches_for_swap(c, single) => None,
             _ => Some(Reason::OtherWords(a, b)),
@@ -311,6 +324,10 @@ const DEGREE_WORDS: &[&str] = &[
     "particularly",
     "much",
     "quite",
+    "quit",
+    "strictly",
+    "strictli",
+    "strict",
     "really",
     "realli",
     "still",

@@ -38,6 +38,8 @@ pub(super) struct Stance {
     cases: BTreeSet<(Person, Case)>,
     /// Modal, hedging or doubting words, as written: would, pretend, maybe, lol, 应该…
     modals: BTreeSet<String>,
+    /// Two clauses, one of them negated: one more word may change which is denied.
+    pub(super) compound: bool,
 }
 
 fn pronoun(w: &str) -> Option<(Person, Option<Case>)> {
@@ -106,8 +108,25 @@ const MODALS: &[&str] = &[
     "kidding",
     "joking",
     "sarcasm",
+    "doubt",
+    "doubts",
+    "theory",
+    "dream",
+    "dreams",
+    "less",
+    "more",
+    "again",
+    "try",
+    "tries",
+    "tried",
+    "trying",
     "not",
+    "right",
+    "can",
 ];
+/// Of [`MODALS`], those that count only as a text's last word ("I like tea, not", "…,
+/// right"), and "can" only when not denied ("can't stand" is "hates").
+const LAST_ONLY: &[&str] = &["not", "right"];
 /// Chinese ones, as written in the text.
 const ZH_MODALS: &[&str] = &[
     "应该",
@@ -123,6 +142,18 @@ const ZH_MODALS: &[&str] = &[
     "开玩笑",
     "几乎不",
     "很少",
+    "想要",
+    "想成",
+    "想去",
+    "想学",
+    "想当",
+    "想做",
+    "打算",
+    "尝试",
+    "试着",
+    "又",
+    "再次",
+    "理论上",
 ];
 /// Chinese sentence-final particles of a question or a guess, at the end of a text.
 const ZH_FINAL: &[char] = &['吧', '呢', '么', '吗', '嘛'];
@@ -175,6 +206,7 @@ pub(super) fn read(text: &str) -> Stance {
     if let Some(c) = end.chars().last().filter(|c| ZH_FINAL.contains(c)) {
         s.modals.insert(c.to_string());
     }
+    let (mut conjunction, mut negated) = (false, false);
     let mut words: Vec<String> = Vec::new();
     for t in tokens(text) {
         if let Token::Word(w) = t {
@@ -196,18 +228,49 @@ pub(super) fn read(text: &str) -> Stance {
         }
         // "not" counts only at the end ("I like tea, not"): elsewhere it is a negation,
         // which the reading binds
-        if MODALS.contains(&w) && (w != "not" || i + 1 == words.len()) {
+        let last = i + 1 == words.len();
+        let denied = words.get(i + 1).is_some_and(|n| n == "not");
+        if MODALS.contains(&w) && (!LAST_ONLY.contains(&w) || last) && !(w == "can" && denied) {
             s.modals.insert(w.to_string());
         }
+        if CONJUNCTIONS.contains(&w) {
+            conjunction = true;
+        }
+        if w == "not" {
+            negated = true;
+        }
+    }
+    if ZH_CONJUNCTIONS.iter().any(|c| text.contains(c)) {
+        conjunction = true;
+    }
+    if text.chars().any(|c| matches!(c, '不' | '没')) {
+        negated = true;
+    }
+    // "I like tea and I don't like coffee", 我喜欢茶，不喜欢咖啡: a negation in one of two
+    // clauses, which the reading may bind to the wrong one
+    s.compound = conjunction && negated;
+    // Chinese: 我 opening the text is its subject, anywhere else an object ("小红爱我")
+    let opening = text.trim_start().starts_with('我');
+    if s.persons.contains(&Person::Me) && text.contains('我') && !text.contains("我们") {
+        s.cases.insert((
+            Person::Me,
+            if opening { Case::Subject } else { Case::Object },
+        ));
     }
     s
 }
+
+/// Words joining two clauses.
+const CONJUNCTIONS: &[&str] = &["and", "but", "or", "while", "whereas", "though", "although"];
+const ZH_CONJUNCTIONS: &[&str] = &["，", ",", "但", "而", "却", "和", "或"];
 
 /// Why facts with stances `a` and `b` cannot be taken for one fact, if they cannot: each
 /// names someone by pronoun and not the same people; one person is the subject on one side
 /// and an object on the other; or one side holds it otherwise (a modal, a hedge, a doubt).
 pub(super) fn differ(a: &Stance, b: &Stance) -> Option<Reason> {
-    if !a.persons.is_empty() && !b.persons.is_empty() && a.persons != b.persons {
+    // a pronoun on one side only: the other may name someone the reading does not see as a
+    // name (小明喜欢茶 / 我喜欢茶)
+    if a.persons != b.persons {
         return Some(Reason::Subject(format!(
             "{:?} / {:?}",
             a.persons.iter().collect::<Vec<_>>(),

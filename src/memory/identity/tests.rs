@@ -578,6 +578,25 @@ fn another_person_a_modal_or_a_hedge_is_never_the_same_fact() {
         ("I like tea", "I like tea lol jk"),
         ("I like tea", "I pretend to like tea"),
         ("I like tea", "I'm not sure I like tea"),
+        // a name the reading does not see as one, a Chinese object
+        ("我喜欢茶", "小明喜欢茶"),
+        ("他喜欢茶", "小明喜欢茶"),
+        ("我爱小红", "小红爱我"),
+        // two clauses, one denied
+        ("I don't like tea", "I like tea and I don't like coffee"),
+        ("I don't like tea", "I like tea, but I don't like coffee"),
+        ("我不喜欢茶", "我喜欢茶，不喜欢咖啡"),
+        ("I don't like tea", "I don't like tea or coffee"),
+        // more hedges, wishes, repeats
+        ("I like tea", "I like tea less and less"),
+        ("I like tea", "I like tea in theory"),
+        ("I like tea", "I like tea, right"),
+        ("I am vegetarian", "I am not strictly vegetarian"),
+        ("I like coffee", "I doubt I like coffee"),
+        ("I am vegetarian", "I am trying to be vegetarian"),
+        ("我是素食者", "我想成为素食者"),
+        ("I can drive", "I drive"),
+        ("I went to Paris", "I went to Paris again"),
     ] {
         for (x, y) in [(a, b), (b, a)] {
             let v = judge(x, y, Some(0.99));
@@ -588,7 +607,9 @@ fn another_person_a_modal_or_a_hedge_is_never_the_same_fact() {
     // the same person said two ways is still one
     for (a, b) in [
         ("User likes tea", "I like tea"),
+        ("用户喜欢茶", "我喜欢茶"),
         ("I really like green tea", "I like green tea"),
+        ("User can't stand jazz", "User hates jazz"),
         ("my dog is called Rex", "My dog is named Rex"),
     ] {
         assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
