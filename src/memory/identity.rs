@@ -367,8 +367,29 @@ const DEGREE_WORDS: &[&str] = &[
 const NEGATING_PREFIXES: &[&str] = &["un", "dis", "in", "im", "ir", "il", "non"];
 
 fn compare(a: &Fact, b: &Fact) -> Outcome {
-    if (a.terms.is_empty() && a.numbers.is_empty()) || (b.terms.is_empty() && b.numbers.is_empty())
-    {
+    let bare = |f: &Fact| f.terms.is_empty() && f.numbers.is_empty();
+    if bare(a) && bare(b) && !a.markers.is_empty() {
+        // only what the relation tables read ("I am a teacher": @teach): the same relations,
+        // denied the same way, are one fact ("I'm a teacher" twice); anything else unsure
+        fn whats(f: &Fact) -> Vec<&str> {
+            let mut w: Vec<&str> = f.markers.iter().map(|m| m.what.as_str()).collect();
+            w.sort_unstable();
+            w
+        }
+        let denied = |f: &Fact| f.negations.len() + f.cancelled.len();
+        if whats(a) == whats(b) && denied(a) == denied(b) && a.past == b.past {
+            return Outcome::Equal;
+        }
+        let shown = |f: &Fact| {
+            f.markers
+                .iter()
+                .map(|m| m.shown.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        return Outcome::Unsure(Reason::Relation(format!("{} / {}", shown(a), shown(b))));
+    }
+    if bare(a) || bare(b) {
         return Outcome::Unsure(Reason::Nothing);
     }
     // The first difference that does not prove anything, reported when nothing does.

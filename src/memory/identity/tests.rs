@@ -597,6 +597,9 @@ fn another_person_a_modal_or_a_hedge_is_never_the_same_fact() {
         ("我是素食者", "我想成为素食者"),
         ("I can drive", "I drive"),
         ("I went to Paris", "I went to Paris again"),
+        ("I am a teacher", "I am a student"),
+        ("I teach", "I used to teach"),
+        ("I am a teacher", "I am not a teacher"),
     ] {
         for (x, y) in [(a, b), (b, a)] {
             let v = judge(x, y, Some(0.99));
@@ -611,6 +614,11 @@ fn another_person_a_modal_or_a_hedge_is_never_the_same_fact() {
         ("I really like green tea", "I like green tea"),
         ("User can't stand jazz", "User hates jazz"),
         ("my dog is called Rex", "My dog is named Rex"),
+        // only what the relation tables read: the same relation is one fact
+        ("I am a teacher", "I'm a teacher"),
+        ("I am a teacher", "I am a teacher"),
+        ("我是老师", "我是老师"),
+        ("I'm learning", "I'm learning"),
     ] {
         assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
     }
