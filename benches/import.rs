@@ -60,26 +60,11 @@ fn lines(n: usize) -> Vec<ImportLine> {
 /// word: the same fact, to be merged).
 fn one_chat(n: usize) -> Vec<ImportLine> {
     let mut lines = lines(n);
-    for (i, l) in lines.iter_mut().enumerate() {
+    for i in (9..n).step_by(10) {
+        lines[i].memory.content = format!("{}, really", lines[i - 1].memory.content);
+    }
+    for l in &mut lines {
         l.chat = Some(ChatKey::new("telegram", "7"));
-        if i % 10 == 9 {
-            let before = format!(
-                "{} {} (note {})",
-                [
-                    "Alice", "Bob", "Chen", "Dana", "Eve", "Farid", "Gita", "Hugo"
-                ][(i - 1) % 8],
-                [
-                    "likes green tea with lemon",
-                    "visited Osaka last spring",
-                    "works on the billing service",
-                    "has a dog named Rex",
-                    "prefers Rust examples with tests",
-                    "is learning the cello on Thursdays",
-                ][((i - 1) / 8) % 6],
-                i - 1
-            );
-            l.memory.content = format!("{before}, really");
-        }
     }
     lines
 }

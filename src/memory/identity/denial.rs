@@ -180,26 +180,7 @@ pub(super) fn expand(w: &str) -> Vec<String> {
         };
         return vec![base.to_string(), "not".into()];
     }
-    let without_apostrophe = match w {
-        "dont" => Some("do"),
-        "doesnt" => Some("does"),
-        "didnt" => Some("did"),
-        "isnt" => Some("is"),
-        "arent" => Some("are"),
-        "wasnt" => Some("was"),
-        "werent" => Some("were"),
-        "aint" => Some("is"),
-        "cant" | "cannot" => Some("can"),
-        "wont" => Some("will"),
-        "havent" => Some("have"),
-        "hasnt" => Some("has"),
-        "hadnt" => Some("had"),
-        "wouldnt" => Some("would"),
-        "shouldnt" => Some("should"),
-        "couldnt" => Some("could"),
-        "mustnt" => Some("must"),
-        _ => None,
-    };
+    let without_apostrophe = super::lex::negated_without_apostrophe(w);
     if let Some(base) = without_apostrophe {
         return vec![base.to_string(), "not".into()];
     }

@@ -102,24 +102,7 @@ pub fn lex(text: &str) -> Vec<Raw> {
                 i = j;
             }
             // "cannot", and the contractions typed without their apostrophe ("dont", "isnt")
-            let spelled_out = match lower.as_str() {
-                "cannot" | "cant" => Some("can"),
-                "dont" => Some("do"),
-                "doesnt" => Some("does"),
-                "didnt" => Some("did"),
-                "isnt" | "aint" => Some("is"),
-                "arent" => Some("are"),
-                "wasnt" => Some("was"),
-                "werent" => Some("were"),
-                "wont" => Some("will"),
-                "havent" => Some("have"),
-                "hasnt" => Some("has"),
-                "hadnt" => Some("had"),
-                "wouldnt" => Some("would"),
-                "shouldnt" => Some("should"),
-                "couldnt" => Some("could"),
-                _ => None,
-            };
+            let spelled_out = negated_without_apostrophe(&lower);
             if let Some(base) = spelled_out {
                 lower = base.into();
                 negated = true;
@@ -256,3 +239,27 @@ pub fn zh_number(run: &[char]) -> Option<u64> {
 }
 
 pub const ZH_NUMERALS: &str = "零〇一二两三四五六七八九十百千万";
+
+/// The word a negation typed as one word stands for, with "not": "cannot", and the
+/// contractions typed without their apostrophe ("dont" → do, "isnt" → is, "aint" → is).
+pub(super) fn negated_without_apostrophe(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "cannot" | "cant" => "can",
+        "dont" => "do",
+        "doesnt" => "does",
+        "didnt" => "did",
+        "isnt" | "aint" => "is",
+        "arent" => "are",
+        "wasnt" => "was",
+        "werent" => "were",
+        "wont" => "will",
+        "havent" => "have",
+        "hasnt" => "has",
+        "hadnt" => "had",
+        "wouldnt" => "would",
+        "shouldnt" => "should",
+        "couldnt" => "could",
+        "mustnt" => "must",
+        _ => return None,
+    })
+}
