@@ -476,6 +476,26 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
     if let Some(t) = kin_a.iter().chain(&kin_b).next() {
         note(Reason::ExtraPerson(t.shown.clone()));
     }
+    // the same people in another order: whose is whose ("my sister's husband" / "my
+    // husband's sister", 我哥哥的朋友 / 我朋友的哥哥)
+    fn kin_order(f: &Fact) -> Vec<&str> {
+        let mut seen: Vec<&str> = Vec::new();
+        for t in f.terms.iter().filter(|t| t.class == Class::Kin) {
+            if !seen.contains(&t.key.as_str()) {
+                seen.push(&t.key);
+            }
+        }
+        seen
+    }
+    let (order_a, order_b) = (kin_order(a), kin_order(b));
+    if order_a.len() >= 2 && order_a != order_b && {
+        let (mut x, mut y) = (order_a.clone(), order_b.clone());
+        x.sort_unstable();
+        y.sort_unstable();
+        x == y
+    } {
+        return Outcome::Unsure(Reason::Roles(order_a.join(" ")));
+    }
     // "User's team lead prefers …" / "User prefers …": whose it is may differ
     if let Some(t) = only_a.iter().chain(&only_b).find(|t| t.owned) {
         note(Reason::Subject(t.shown.clone()));
