@@ -1,7 +1,7 @@
 //! The "remember …" / "记住…" fast path: recognising the request, no model involved.
 
 use crate::base::Category;
-use crate::memory::text::is_cjk;
+use crate::memory::text::{is_apostrophe, is_cjk};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RememberRequest {
@@ -162,10 +162,6 @@ pub fn speaks_of_speaker(content: &str) -> bool {
     false
 }
 
-fn is_apostrophe(c: char) -> bool {
-    matches!(c, '\'' | '’' | '＇')
-}
-
 /// Names that say nothing of who someone is: a pronoun, or nothing but symbols.
 const NO_NAMES: &[&str] = &[
     "i", "me", "my", "you", "he", "she", "it", "we", "they", "someone", "somebody", "nobody",
@@ -226,7 +222,6 @@ pub fn speaker_label(name: &str, id: &str) -> String {
     let telling = !words.is_empty()
         && !words.iter().all(|w| NO_NAMES.contains(w))
         && !words.iter().any(role)
-        && !NO_NAMES.contains(&read.trim())
         && !ZH_ROLES.iter().any(|r| name.contains(r));
     let id: String = id
         .chars()

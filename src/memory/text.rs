@@ -24,6 +24,13 @@ const CJK_STOP: &[char] = &[
     '吗', '呢', '吧', '啊', '这', '那', '个', '请', 'の', 'は', 'が', 'を', 'に', 'で', 'と', 'も',
 ];
 
+/// An apostrophe as people type it: ASCII, typographic (’), fullwidth (＇), the modifier
+/// letter (ʼ), a backtick or an acute accent. For reading words ("don't", "I'm"); the term
+/// splitting of search keeps to its own two.
+pub fn is_apostrophe(c: char) -> bool {
+    matches!(c, '\'' | '’' | '＇' | 'ʼ' | '`' | '´')
+}
+
 pub fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x3040..=0x30FF      // Hiragana, Katakana

@@ -244,12 +244,7 @@ pub(super) async fn rewrite(
 
 impl Store {
     pub async fn insert_memory(&self, m: &NewMemory) -> Result<i64> {
-        let mut tx = self.writer.begin_write().await?;
-        let id = insert_row(&mut tx.conn(), m, now_ms())
-            .await?
-            .ok_or(sqlx::Error::RowNotFound)?;
-        tx.commit().await?;
-        Ok(id)
+        self.insert_memory_replacing(m, &[]).await
     }
 
     /// Inserts every memory as given, in one transaction; returns their ids in order.

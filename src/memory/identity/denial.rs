@@ -146,9 +146,10 @@ pub(super) fn tokens(text: &str) -> Vec<Token> {
         }
     };
     for c in text.chars() {
-        let c = match c {
-            '’' | '＇' | 'ʼ' | '`' | '´' => '\'',
-            c => c,
+        let c = if crate::memory::text::is_apostrophe(c) {
+            '\''
+        } else {
+            c
         };
         if is_cjk(c) {
             flush(&mut current, &mut out);
@@ -171,14 +172,7 @@ pub(super) fn tokens(text: &str) -> Vec<Token> {
 pub(super) fn expand(w: &str) -> Vec<String> {
     let w = w.trim_end_matches('\'');
     if let Some(base) = w.strip_suffix("n't") {
-        let base = match base {
-            "ca" => "can",
-            "wo" => "will",
-            "sha" => "shall",
-            "ai" => "is",
-            b => b,
-        };
-        return vec![base.to_string(), "not".into()];
+        return vec![super::lex::base_before_nt(base).to_string(), "not".into()];
     }
     let without_apostrophe = super::lex::negated_without_apostrophe(w);
     if let Some(base) = without_apostrophe {

@@ -73,7 +73,7 @@ pub fn lex(text: &str) -> Vec<Raw> {
             let mut possessive = false;
             let mut negated = false;
             if i + 1 < chars.len()
-                && matches!(chars[i], '\'' | '’' | '＇' | 'ʼ' | '`')
+                && crate::memory::text::is_apostrophe(chars[i])
                 && chars[i + 1].is_alphabetic()
             {
                 let tail_start = i + 1;
@@ -89,12 +89,7 @@ pub fn lex(text: &str) -> Vec<Raw> {
                     "s" => possessive = true,
                     "t" if lower.ends_with('n') => {
                         lower.pop();
-                        lower = match lower.as_str() {
-                            "ca" => "can".into(),
-                            "wo" => "will".into(),
-                            "sha" => "shall".into(),
-                            _ => lower,
-                        };
+                        lower = base_before_nt(&lower).to_string();
                         negated = true;
                     }
                     _ => {}
@@ -239,6 +234,18 @@ pub fn zh_number(run: &[char]) -> Option<u64> {
 }
 
 pub const ZH_NUMERALS: &str = "零〇一二两三四五六七八九十百千万";
+
+/// The word before "n't" as it is spelled alone: "ca" (can't) → can, "wo" → will, "sha" →
+/// shall, "ai" (ain't) → is; any other ("do", "is") as it is.
+pub(super) fn base_before_nt(head: &str) -> &str {
+    match head {
+        "ca" => "can",
+        "wo" => "will",
+        "sha" => "shall",
+        "ai" => "is",
+        other => other,
+    }
+}
 
 /// The word a negation typed as one word stands for, with "not": "cannot", and the
 /// contractions typed without their apostrophe ("dont" → do, "isnt" → is, "aint" → is).
