@@ -19,24 +19,29 @@
 //! - the same fact: the same terms, or one side adding ordinary words to what both say
 //!   (the more specific wording), or — with embeddings — ordinary words reworded with a high
 //!   cosine;
-//! - otherwise unsure: a number, name, tense or person on one side only, or words swapped with
+//! - otherwise unsure: a number, name, tense or person on one side only, a word joined to a
+//!   shared thing into another thing ("cat videos", 咖啡馆, 鸵鸟: [`compound`]), another owner
+//!   of a shared thing ("my boss" / "Bob's boss"), "for" against "with", or words swapped with
 //!   no embedding (or a low cosine) to vouch for them. Cosine never proves the same fact on its
 //!   own, and never outweighs a difference above.
 //!
 //! Pure: text in, decision out.
 
+mod compound;
 mod denial;
 mod lex;
 mod lexicon;
+mod numbers;
 mod parse;
 mod stance;
 mod tables;
 mod zh;
 
-use std::collections::HashMap;
 use std::fmt;
 
-use parse::{Class, Fact, Num, read};
+use compound::compound;
+use numbers::{NumDiff, number_difference};
+use parse::{Class, Fact, read};
 use tables::categories_of;
 
 use super::text::is_cjk;
@@ -77,6 +82,8 @@ pub enum Reason {
     Relation(String),
     Roles(String),
     Tense,
+    /// A word joined to a shared one into another thing: "cat videos" / "cats", 熊猫 / 猫.
+    Compound(String),
     /// Other words on each side and nothing to vouch for them.
     OtherWords(String, String),
     LowCosine(f32),
@@ -103,6 +110,7 @@ impl fmt::Display for Reason {
             Reason::Relation(w) => write!(f, "another relation: {w}"),
             Reason::Roles(w) => write!(f, "roles swapped: {w}"),
             Reason::Tense => write!(f, "past on one side only"),
+            Reason::Compound(w) => write!(f, "another thing: {w}"),
             Reason::OtherWords(a, b) => write!(f, "other words: {a} vs {b}"),
             Reason::LowCosine(c) => write!(f, "little alike (cosine {c:.2})"),
             Reason::TooLittle => write!(f, "too little in common"),
@@ -523,6 +531,22 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
                     note(Reason::Roles(t.shown.clone()));
                 }
             }
+            // "works for Bob" / "works with Bob", "cooks for" / "cooks with his kids"
+            if matches!(
+                (t.role, o.role),
+                (Some("with"), Some("for")) | (Some("for"), Some("with"))
+            ) {
+                note(Reason::Roles(t.shown.clone()));
+            }
+        }
+    }
+    // "Bob is my boss" / "I am Bob's boss", 我的老板 / 小明的老板: whose it is
+    for t in &a.terms {
+        if let Some(o) = b.term(&t.key)
+            && let (Some(x), Some(y)) = (&t.owner, &o.owner)
+            && x != y
+        {
+            note(Reason::Roles(format!("whose {}: {x} / {y}", t.shown)));
         }
     }
     if a.past != b.past {
@@ -585,6 +609,9 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
     }
     if let Some(t) = ent_a.iter().chain(&ent_b).next() {
         note(Reason::ExtraEntity(t.shown.clone()));
+    }
+    if let Some(w) = compound(a, b, &rest_a).or_else(|| compound(b, a, &rest_b)) {
+        note(Reason::Compound(w));
     }
     // a light verb matters only against another word in its place
     let heavy = |ts: &[&parse::Term]| ts.iter().any(|t| t.class != Class::Light);
@@ -708,47 +735,6 @@ fn same_word(x: &parse::Term, y: &parse::Term) -> bool {
         .take_while(|(p, q)| p == q)
         .count();
     common >= 5
-}
-
-enum NumDiff {
-    None,
-    Conflict(Num, Num),
-    OneSide(Num),
-}
-
-/// Numbers and dates as multisets: what each side has that the other lacks. A weak number
-/// ("one", 一只) counts only against another number.
-fn number_difference(a: &[Num], b: &[Num]) -> NumDiff {
-    let minus = |x: &[Num], y: &[Num]| -> Vec<Num> {
-        let mut left: HashMap<&str, usize> = HashMap::new();
-        for n in y {
-            *left.entry(n.key.as_str()).or_default() += 1;
-        }
-        x.iter()
-            .filter(|n| match left.get_mut(n.key.as_str()) {
-                Some(k) if *k > 0 => {
-                    *k -= 1;
-                    false
-                }
-                _ => true,
-            })
-            .cloned()
-            .collect()
-    };
-    let (da, db) = (minus(a, b), minus(b, a));
-    let strong = |d: &[Num]| d.iter().any(|n| !n.weak);
-    match (da.first(), db.first()) {
-        (Some(x), Some(y)) if strong(&da) || strong(&db) => NumDiff::Conflict(x.clone(), y.clone()),
-        (Some(_), Some(_)) => NumDiff::None,
-        (Some(_), None) | (None, Some(_)) => {
-            let d = if da.is_empty() { &db } else { &da };
-            match d.iter().find(|n| !n.weak) {
-                Some(n) => NumDiff::OneSide(n.clone()),
-                None => NumDiff::None,
-            }
-        }
-        (None, None) => NumDiff::None,
-    }
 }
 
 #[cfg(test)]

@@ -38,6 +38,7 @@ pub fn lex(text: &str) -> Vec<Raw> {
             i += 1;
         } else if c.is_ascii_digit() {
             // 8:15, 3.5, 1,200; then letters attached ("7pm", "3rd", "5km") split off
+            let start_char = i.checked_sub(1).map(|j| chars[j]);
             let mut s = String::new();
             while i < chars.len() {
                 let d = chars[i];
@@ -54,6 +55,19 @@ pub fn lex(text: &str) -> Vec<Raw> {
             }
             out.push(Raw::Digits(normalise_number(&s)));
             pos += 1;
+            // "$500" reads "500 dollar", so it is not "€500" and is "500 dollars"
+            let currency = match start_char {
+                Some('$') => Some("dollar"),
+                Some('€') => Some("euro"),
+                Some('£') => Some("pound"),
+                Some('¥' | '￥') => Some("yuan"),
+                Some('₹') => Some("rupee"),
+                _ => None,
+            };
+            if let Some(c) = currency {
+                out.push(word(c, c, pos, false));
+                pos += 1;
+            }
             let start = i;
             while i < chars.len() && chars[i].is_alphabetic() && !is_cjk(chars[i]) {
                 i += 1;

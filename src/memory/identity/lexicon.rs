@@ -39,8 +39,9 @@ in law => inlaw; step son => stepson; step daughter => stepdaughter;
 step mother, step mom => stepmother; step father, step dad => stepfather;
 step brother => stepbrother; step sister => stepsister; half brother => halfbrother;
 half sister => halfsister; significant other => partner; suffer from => ~have;
-rent out, let out => @let; close to => @near; passed away => @dead; ice cream => icecream;
-hip hop => hiphop; table tennis => pingpong; part time => parttime; full time => fulltime;
+been to => visit; rent out, let out => @let; close to => @near; passed away => @dead; ice cream => icecream;
+hot dog => hotdog; guinea pig => guineapig; sea lion => sealion; polar bear => polarbear;
+sea horse => seahorse; hip hop => hiphop; table tennis => pingpong; part time => parttime; full time => fulltime;
 next year => %year+1; last year => %year-1; this year => %year0;
 ";
 
@@ -57,7 +58,8 @@ rarely, seldom, hardly, occasionally, sometimes => @rarely;
 former, formerly, previously, ex, retired => @past; learn, study, student, major => @learn;
 teach, taught, teacher, tutor, instructor, lecturer => @teach;
 start, begin, began, begun => @start; near, nearby, outside => @near;
-died, dead, deceased => @dead; passionate, favour, favor => like; daily => day;
+died, dead, deceased => @dead; bucks, buck, usd => dollar; eur, euros => euro; gbp, quid => pound;
+rmb, cny, renminbi => yuan; jpy => yen; inr, rupees => rupee; passionate, favour, favor => like; daily => day;
 weekly => week; monthly => month; yearly, annually, annual => year;
 maybe, might, soon => @want; almost, nearly => @almost;
 // places and what one does there
@@ -158,7 +160,9 @@ friend: boyfriend, girlfriend;
 pub const CATEGORIES: &str = "
 animal: dog, cat, rabbit, bunny, hamster, parrot, bird, fish, turtle, tortoise, horse,
     snake, lizard, pig, ferret, mouse, rat, chicken, cow, goat, sheep, budgie, canary,
-    gecko, frog, pony;
+    gecko, frog, pony, panda, bear, polarbear, dolphin, whale, shark, crocodile, alligator,
+    penguin, zebra, hippo, owl, squirrel, kangaroo, lion, tiger, elephant, monkey, wolf, fox,
+    duck, seahorse, sealion, guineapig, deer, octopus;
 instrument: piano, guitar, violin, cello, viola, bass, drum, drums, flute, clarinet,
     saxophon, saxophone, sax, trumpet, trombone, harp, ukulele, banjo, keyboard, synth,
     harmonica, accordion, oboe, erhu, guzheng, pipa;
@@ -173,8 +177,9 @@ food: apple, banana, orange, mango, papaya, pear, peach, grape, strawberry, cher
     bread, cheese, chocolate, icecream, cheesecake, tiramisu, cake, pie, oatmeal, cereal,
     dumpling, dumplings, hotpot, peanut, shellfish, seafood, gluten, dairy, lactose, nut,
     egg, soy, wheat, beef, pork, lamb, meat, tofu, cilantro, garlic, onion, mushroom,
-    tomato, potato, sugar, honey, penicillin, pollen, latex, bee, spicy;
+    tomato, potato, sugar, honey, hotdog, penicillin, pollen, latex, bee, spicy;
 meal: breakfast, brunch, lunch, dinner, supper, snack;
+currency: dollar, euro, pound, yuan, yen, rupee, franc, peso, rubl, rouble, krona, krone;
 daytime: morning, afternoon, evening, night, noon, midnight, dawn, dusk, weekend, weekday,
     workday;
 meridiem: am, pm;
@@ -267,7 +272,21 @@ pub const ZH: &str = "
 邻居 => neighbour; 家人 => family; 同学 => classmate;
 // animals
 猫, 猫咪, 小猫 => cat; 狗, 狗狗, 小狗 => dog; 兔, 兔子 => rabbit; 仓鼠 => hamster; 鹦鹉 => parrot;
-鱼, 金鱼 => fish; 乌龟 => turtle; 鸟 => bird; 蛇 => snake;
+鱼, 金鱼 => fish; 乌龟 => turtle; 鸟 => bird; 蛇 => snake; 熊猫, 大熊猫 => panda; 熊, 狗熊 => bear;
+北极熊 => polarbear; 海豚 => dolphin; 鲸, 鲸鱼 => whale; 鲨鱼 => shark; 鳄鱼 => crocodile; 企鹅 => penguin;
+斑马 => zebra; 河马 => hippo; 海马 => seahorse; 马 => horse; 猫头鹰 => owl; 松鼠 => squirrel;
+袋鼠 => kangaroo; 老鼠, 鼠 => mouse; 狮子 => lion; 老虎, 虎 => tiger; 大象 => elephant; 猴子, 猴 => monkey;
+狼 => wolf; 狐狸 => fox; 鸭子, 鸭 => duck; 海狮 => sealion; 豚鼠 => guineapig; 鹿 => deer; 章鱼 => octopus;
+鸡 => chicken; 牛 => cow; 羊 => sheep; 猪 => pig; 热狗 => hotdog; 鼠标 => computermouse;
+// places: one name, not its characters (上海 is not 海, 东京都 not 京都)
+北京 => ^beijing; 上海 => ^shanghai; 广州 => ^guangzhou; 深圳 => ^shenzhen; 杭州 => ^hangzhou;
+南京 => ^nanjing; 成都 => ^chengdu; 重庆 => ^chongqing; 天津 => ^tianjin; 武汉 => ^wuhan; 西安 => ^xian;
+苏州 => ^suzhou; 厦门 => ^xiamen; 青岛 => ^qingdao; 大连 => ^dalian; 长沙 => ^changsha; 郑州 => ^zhengzhou;
+沈阳 => ^shenyang; 哈尔滨 => ^harbin; 昆明 => ^kunming; 香港 => ^hongkong; 澳门 => ^macau; 台北 => ^taipei;
+东京, 东京都 => ^tokyo; 京都 => ^kyoto; 大阪 => ^osaka; 首尔 => ^seoul; 纽约 => ^newyork; 伦敦 => ^london;
+巴黎 => ^paris; 柏林 => ^berlin; 新加坡 => ^singapore; 悉尼 => ^sydney; 洛杉矶 => ^losangeles;
+旧金山 => ^sanfrancisco; 温哥华 => ^vancouver; 多伦多 => ^toronto; 广东 => ^guangdong; 浙江 => ^zhejiang;
+江苏 => ^jiangsu; 山东 => ^shandong; 福建 => ^fujian; 云南 => ^yunnan; 海南 => ^hainan;
 // instruments
 钢琴 => piano; 吉他 => guitar; 小提琴 => violin; 中提琴 => viola; 大提琴 => cello; 鼓, 架子鼓 => drums;
 长笛 => flute; 萨克斯 => saxophone; 二胡 => erhu; 古筝 => guzheng; 琵琶 => pipa; 尤克里里 => ukulele;
@@ -280,7 +299,7 @@ pub const ZH: &str = "
 开车, 汽车, 车 => car; 打车, 出租车 => taxi; 飞机 => plane; 走路, 步行 => walk; 骑, 坐, 乘 => -;
 // colours and directions
 颜色 => colour; 红 => red; 绿 => green; 蓝 => blue; 黄 => yellow; 黑 => black; 白 => white;
-紫 => purple; 粉 => pink; 灰 => grey; 橙 => orange; 棕, 咖啡色 => brown; 色, 明白, 大家, 大约, 大概 => -;
+紫 => purple; 橘, 橘色 => orange; 粉 => pink; 灰 => grey; 橙 => orange; 棕, 咖啡色 => brown; 色, 明白, 大家, 大约, 大概 => -;
 金色 => gold; 银色 => silver; 白天 => daytime; 东 => east; 南 => south; 西 => west; 北 => north;
 左 => left; 右 => right; 东西 => thing; 左撇子 => lefthanded; 大 => big; 小 => small; 小时 => hour;
 小区 => neighbourhood;

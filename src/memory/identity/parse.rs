@@ -34,6 +34,12 @@ pub struct Term {
     pub cjk: bool,
     /// The role marker ("from", "than", "to") it follows in its sentence.
     pub role: Option<&'static str>,
+    /// The term written right before it with nothing between ("cat" in "cat videos", 熊 in
+    /// 熊猫): the words of one compound, which may name another thing than either alone.
+    pub left: Option<String>,
+    /// Whose it is, when written with a possessive: "me" for "my boss", "User's boss", 我的老板;
+    /// "bob" for "Bob's boss"; what was read before 的.
+    pub owner: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -95,7 +101,12 @@ pub fn read(text: &str) -> Fact {
     let mut past = false;
     let mut born = false;
     let mut i = 0;
+    // where the last term read ends (a raw index) and its key, while nothing else follows it
+    let mut glue: Option<(usize, String)> = None;
+    // the key of the last term read, for an owner written before 的
+    let mut last_key: Option<String> = None;
     while i < raws.len() {
+        let (start, first) = (i, toks.len());
         match &raws[i] {
             Raw::Gap => i += 1,
             Raw::Break => {
@@ -110,8 +121,90 @@ pub fn read(text: &str) -> Fact {
             Raw::Cjk(_) => i = zh::read_cjk(&raws, i, &mut toks),
             Raw::Word { .. } => i = read_word(&raws, i, &mut toks, &mut past, &mut born),
         }
+        glue = glue_terms(&raws, start, i, glue, &mut toks[first..]);
+        if let Some(Tok::Term(t)) = toks[first..].iter_mut().find(|t| matches!(t, Tok::Term(_))) {
+            t.owner = owner_before(&raws, start, last_key.as_deref());
+        }
+        if let Some(Tok::Term(t)) = toks[first..]
+            .iter()
+            .rev()
+            .find(|t| matches!(t, Tok::Term(_)))
+        {
+            last_key = Some(t.key.clone());
+        }
     }
     bind(toks, past && !born)
+}
+
+/// Whose the thing written at `raws[start]` is, when a possessive stands right before it:
+/// "me" for my / User's / 我的, the owner otherwise ("bob" for "Bob's boss"; for X的,
+/// `last_key`, the term X was read as).
+fn owner_before(raws: &[Raw], start: usize, last_key: Option<&str>) -> Option<String> {
+    let person = |w: &str| -> Option<&'static str> {
+        Some(match w {
+            "my" | "mine" | "user" | "users" | "i" | "我" => "me",
+            "his" | "他" => "he",
+            "her" | "她" => "she",
+            "their" | "他们" | "她们" => "they",
+            "our" | "我们" => "we",
+            "your" | "你" | "您" => "you",
+            _ => return None,
+        })
+    };
+    if start >= 2 && matches!(raws[start - 1], Raw::Cjk('的')) {
+        return match &raws[start - 2] {
+            Raw::Cjk('户') | Raw::Cjk('我') => Some("me".into()),
+            Raw::Cjk(c) => person(&c.to_string())
+                .map(str::to_string)
+                .or_else(|| last_key.map(str::to_string)),
+            _ => None,
+        };
+    }
+    let Some(Raw::Word {
+        lower, possessive, ..
+    }) = start.checked_sub(1).map(|j| &raws[j])
+    else {
+        return None;
+    };
+    if let Some(p) = person(lower).filter(|_| *possessive || (lower != "i" && lower != "user")) {
+        return Some(p.into());
+    }
+    possessive.then(|| lower.clone())
+}
+
+/// Marks the terms read from `raws[start..end]` (`read`) with the term right before each, when
+/// nothing came between (no other word, number, negation or punctuation): "cat videos", 熊猫.
+/// Returns what the next step's terms may be glued to.
+fn glue_terms(
+    raws: &[Raw],
+    start: usize,
+    end: usize,
+    glue: Option<(usize, String)>,
+    read: &mut [Tok],
+) -> Option<(usize, String)> {
+    let comma = matches!(
+        raws.get(start),
+        Some(Raw::Word {
+            after_comma: true,
+            ..
+        })
+    );
+    let mut prev = glue
+        .filter(|(at, _)| *at == start && !comma)
+        .map(|(_, key)| key);
+    if read.is_empty() {
+        return None;
+    }
+    for tok in read.iter_mut() {
+        match tok {
+            Tok::Term(t) => {
+                t.left = prev.take();
+                prev = Some(t.key.clone());
+            }
+            _ => prev = None,
+        }
+    }
+    prev.map(|key| (end, key))
 }
 
 fn read_word(
@@ -212,6 +305,9 @@ fn read_word(
         "than" | "over" | "instead" => Some("than"),
         "from" => Some("from"),
         "to" | "into" => Some("to"),
+        // "works for Bob" / "works with Bob"
+        "with" => Some("with"),
+        "for" => Some("for"),
         _ => None,
     };
     if let Some(r) = role {
@@ -295,6 +391,8 @@ fn read_word(
         companion: companion(raws, i),
         cjk: false,
         role: None,
+        left: None,
+        owner: None,
     }));
     i + 1
 }
@@ -431,6 +529,8 @@ pub(super) fn emit(
                 companion: false,
                 cjk,
                 role: None,
+                left: None,
+                owner: None,
             })),
             Some(b'^') => toks.push(Tok::Term(Term {
                 key: stem(&tok[1..]),
@@ -441,6 +541,8 @@ pub(super) fn emit(
                 companion: false,
                 cjk,
                 role: None,
+                left: None,
+                owner: None,
             })),
             Some(_) => {
                 let key = stem(tok);
@@ -455,6 +557,8 @@ pub(super) fn emit(
                     companion: false,
                     cjk,
                     role: None,
+                    left: None,
+                    owner: None,
                 }));
             }
         }

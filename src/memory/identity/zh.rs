@@ -66,6 +66,8 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
             companion: false,
             cjk: true,
             role: None,
+            left: None,
+            owner: None,
         }));
     }
     i + 1

@@ -1,0 +1,188 @@
+//! A word joined to a thing into another thing: "cat videos" is not "cats", 咖啡馆 not 咖啡,
+//! 鸵鸟 not 鸟. One side adding such a word is no "more specific wording" of the other: a merge
+//! would keep the compound and lose the plain fact.
+
+use super::lexicon;
+use super::parse::{Class, Fact, Term};
+use super::tables::categories_of;
+
+/// Words after a thing that tell how, when or where, not what ("plays chess online", "runs
+/// along the river").
+const NOT_A_THING: &[&str] = &[
+    "online",
+    "offline",
+    "daily",
+    "weekly",
+    "monthly",
+    "yearly",
+    "together",
+    "alone",
+    "outdoors",
+    "indoors",
+    "outside",
+    "inside",
+    "abroad",
+    "overseas",
+    "home",
+    "often",
+    "sometimes",
+    "too",
+    "also",
+    "again",
+    "now",
+    "here",
+    "there",
+    "lately",
+    "anymore",
+    "nowadays",
+    "everyday",
+    "well",
+    "hard",
+    "fast",
+    "late",
+    "early",
+    "today",
+    "tonight",
+    "tomorrow",
+    "yesterday",
+    "ago",
+    "first",
+    "remotely",
+    "downtown",
+    "upstairs",
+    "downstairs",
+    "nearby",
+    "instead",
+    "either",
+    "anyway",
+    "since",
+    "along",
+    "across",
+    "through",
+    "during",
+    "until",
+    "till",
+    "via",
+    "like",
+    "as",
+    "near",
+    "by",
+    "at",
+    "on",
+    "in",
+    "under",
+    "behind",
+    "between",
+    "around",
+    "toward",
+    "towards",
+    "against",
+    "despite",
+    "when",
+    "whenever",
+    "while",
+    "because",
+    "including",
+    "except",
+    "plus",
+    "unless",
+    "once",
+    "whole",
+    "only",
+    "so",
+    "then",
+    "up",
+    "out",
+    "off",
+    "down",
+    "back",
+];
+
+/// Chinese characters that make what they follow another thing: 咖啡馆 is a café, 猫粮 cat
+/// food, 茶杯 a cup.
+const ZH_THING_SUFFIXES: &str = "馆店铺杯壶罐瓶盒袋粮具机器厅屋房园场厂缸笼窝架台桌柜包卡票券";
+
+/// Chinese characters for acts, which before a thing say what is done with it (喝酒, 养猫, 看海),
+/// not what kind it is.
+const ZH_VERBS: &str = "看听读写画做煮泡品沏烧炒烤拍穿戴用带送养喂遛抱摸逗撸追骑开坐乘住去到来回找挑选买卖租借种钓抓捉逛游爬跳跑唱弹拉吹敲学教考练爱恨怕想要";
+
+/// The categories of [`lexicon::CATEGORIES`] that name things (not qualities, times or acts).
+const THINGS: &[&str] = &[
+    "animal",
+    "instrument",
+    "drink",
+    "food",
+    "meal",
+    "transport",
+    "sport",
+    "genre",
+    "profession",
+    "software",
+    "language",
+    "study_subject",
+    "currency",
+];
+
+/// A word `x` has and `y` lacks (of `extra`) joined to a word both have into another thing:
+/// written right after a word that names a kind of thing ("cat videos" is not "cats", "coffee
+/// shops" not "coffee", 咖啡馆, 猫粮), or — in Chinese — right before a one-character one (熊猫
+/// is a panda, 鲸鱼 a whale) unless it only says its colour or size (绿茶, 大狗). A merge would
+/// keep the compound's wording and lose the plain fact. What the two words form, as written.
+pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
+    let kind_of_thing = |t: &Term| {
+        t.class == Class::Plain && categories_of(&t.key).iter().any(|c| THINGS.contains(c))
+    };
+    // what follows a thing and may make it another: a plain English word that is no quality,
+    // time, act or preposition ("videos", "shops"); in Chinese only a suffix that does (馆)
+    let makes_another = |t: &Term| {
+        let w = t.shown.to_lowercase();
+        t.class == Class::Plain
+            && if t.cjk {
+                w.chars().count() == 1 && w.chars().all(|c| ZH_THING_SUFFIXES.contains(c))
+            } else {
+                !NOT_A_THING.contains(&w.as_str())
+                    && !w.ends_with("ly")
+                    && categories_of(&t.key).iter().all(|c| THINGS.contains(c))
+            }
+    };
+    for t in extra {
+        if !makes_another(t) {
+            continue;
+        }
+        if let Some(s) = t.left.as_deref().and_then(|k| x.term(k))
+            && y.has(&s.key)
+            && kind_of_thing(s)
+        {
+            let space = if s.cjk && t.cjk { "" } else { " " };
+            return Some(format!("{}{space}{}", s.shown, t.shown));
+        }
+    }
+    for s in x
+        .terms
+        .iter()
+        .filter(|s| s.cjk && s.shown.chars().count() == 1)
+    {
+        let Some(glued) = s.left.as_deref() else {
+            continue;
+        };
+        // an unlisted character (a listed word says what it is: 绿 a colour, 大 a size, 喝
+        // an act), no measure word (只猫) and no act (看海)
+        let modifier = extra.iter().find(|t| {
+            t.key == glued
+                && t.cjk
+                && t.key == t.shown
+                && t.class == Class::Plain
+                && !t
+                    .key
+                    .chars()
+                    .any(|c| lexicon::ZH_MEASURE.contains(c) || ZH_VERBS.contains(c))
+        });
+        if let Some(m) = modifier
+            && y.has(&s.key)
+            && kind_of_thing(s)
+        {
+            return Some(format!("{}{}", m.shown, s.shown));
+        }
+    }
+    None
+}

@@ -1,0 +1,46 @@
+//! Numbers, times and dates of two facts compared as multisets.
+
+use std::collections::HashMap;
+
+use super::parse::Num;
+
+pub(super) enum NumDiff {
+    None,
+    Conflict(Num, Num),
+    OneSide(Num),
+}
+
+/// Numbers and dates as multisets: what each side has that the other lacks. A weak number
+/// ("one", 一只) counts only against another number.
+pub(super) fn number_difference(a: &[Num], b: &[Num]) -> NumDiff {
+    let minus = |x: &[Num], y: &[Num]| -> Vec<Num> {
+        let mut left: HashMap<&str, usize> = HashMap::new();
+        for n in y {
+            *left.entry(n.key.as_str()).or_default() += 1;
+        }
+        x.iter()
+            .filter(|n| match left.get_mut(n.key.as_str()) {
+                Some(k) if *k > 0 => {
+                    *k -= 1;
+                    false
+                }
+                _ => true,
+            })
+            .cloned()
+            .collect()
+    };
+    let (da, db) = (minus(a, b), minus(b, a));
+    let strong = |d: &[Num]| d.iter().any(|n| !n.weak);
+    match (da.first(), db.first()) {
+        (Some(x), Some(y)) if strong(&da) || strong(&db) => NumDiff::Conflict(x.clone(), y.clone()),
+        (Some(_), Some(_)) => NumDiff::None,
+        (Some(_), None) | (None, Some(_)) => {
+            let d = if da.is_empty() { &db } else { &da };
+            match d.iter().find(|n| !n.weak) {
+                Some(n) => NumDiff::OneSide(n.clone()),
+                None => NumDiff::None,
+            }
+        }
+        (None, None) => NumDiff::None,
+    }
+}
