@@ -159,6 +159,14 @@ async fn groups_answer_only_when_addressed() {
         sent[3].visible(),
         "Noted. Saved memory #2: Carol: I am vegetarian"
     );
+    // another member of the same name is another person: their fact is their own, named
+    // with their id, not an update of Carol's
+    tg.push_message(tg.group_message(-1001, 9, "Carol", "@Mneme_Bot remember I am vegetarian"));
+    let sent = tg.wait_sent(5).await;
+    assert_eq!(
+        sent[4].visible(),
+        "Noted. Saved memory #3: Carol (user 9): I am vegetarian"
+    );
     assert_eq!(llm.request_count(), 2);
 
     let store = bot.bot.agent.store().clone();

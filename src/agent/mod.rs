@@ -158,10 +158,9 @@ struct TurnContext {
     key: ChatKey,
     session: SessionId,
     message_id: i64,
-    /// Who sent the message answered, as a group's memory names them
-    /// (`memory::remember::speaker_label`: their name, with their id where it tells no one
-    /// apart).
-    sender: String,
+    /// Who sent the message answered: in a group, a first-person fact they (or the model
+    /// answering them) store is theirs (`Memories::remember`).
+    sender: crate::memories::Speaker,
     is_control: bool,
     /// The session's last messages up to the one answered, oldest first.
     history: Vec<crate::store::MessageRow>,
@@ -573,10 +572,10 @@ impl Agent {
             session,
             chat,
             message_id: message.id,
-            sender: crate::memory::remember::speaker_label(
-                &message.sender_name,
-                &message.sender_id,
-            ),
+            sender: crate::memories::Speaker {
+                name: message.sender_name.clone(),
+                id: message.sender_id.clone(),
+            },
             history,
             memories,
         };

@@ -47,7 +47,13 @@ impl Memories {
             let candidates = store
                 .dedup_candidates(scope, &terms, CANDIDATE_JACCARD)
                 .await?;
-            let older: Vec<_> = candidates.iter().filter(|c| c.id < m.id).collect();
+            let older: Vec<_> = candidates
+                .iter()
+                .filter(|c| {
+                    c.id < m.id
+                        && same_fact::same_subject(m.subject.as_deref(), c.subject.as_deref())
+                })
+                .collect();
             if read.len() + older.len() > MAX_READ {
                 read.clear();
             }

@@ -38,8 +38,17 @@ pub struct Remember {
     pub confidence: f64,
     pub source_message_ids: Vec<i64>,
     /// Who said it, where "I" is no one in particular (a person's "remember …" in a group):
-    /// a fact about its speaker is stored under their name (`memory::remember::said_by`).
-    pub speaker: Option<String>,
+    /// a fact about its speaker is stored under their name (`memory::remember::said_by`) and
+    /// as theirs (the memory's subject), never merged with another member's.
+    pub speaker: Option<Speaker>,
+}
+
+/// A group member, as the platform gives them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Speaker {
+    pub name: String,
+    /// The platform's id: what tells two members of one name apart.
+    pub id: String,
 }
 
 /// What became of a fact.
@@ -135,13 +144,17 @@ impl Memories {
             .map_err(MemoryError::Refused)?;
         // Named after the gate, and through it again: a name may make a rule of a fact
         // ("The assistant: I always answer in French") or pass the length limit.
-        let content = match &fact.speaker {
-            Some(who) => gate::check(
-                &crate::memory::remember::said_by(&content, who),
-                actor.refuses_instructions(fact.source),
-            )
-            .map_err(MemoryError::Refused)?,
-            None => content,
+        let (content, subject) = match &fact.speaker {
+            Some(who) => {
+                let label = self.speaker_label(fact.scope, who).await?;
+                let named = gate::check(
+                    &crate::memory::remember::said_by(&content, &label),
+                    actor.refuses_instructions(fact.source),
+                )
+                .map_err(MemoryError::Refused)?;
+                (named, Some(who.id.clone()))
+            }
+            None => (content, None),
         };
         let store = self.store();
         let mut denied = Vec::new();
@@ -151,7 +164,9 @@ impl Memories {
                 .await?
                 .map(|id| (id, "the same key".to_string(), None)),
             None => {
-                let held = same_fact::examine(&self.retriever, fact.scope, &content).await?;
+                let held =
+                    same_fact::examine(&self.retriever, fact.scope, &content, subject.as_deref())
+                        .await?;
                 denied = held.denied;
                 held.same.map(|m| (m.id, m.reason, Some(m.stored)))
             }
@@ -199,7 +214,7 @@ impl Memories {
                             scope: fact.scope,
                             category: fact.category,
                             content: content.clone(),
-                            subject: None,
+                            subject,
                             confidence: fact.confidence,
                             source: fact.source,
                             source_message_ids: fact.source_message_ids,
@@ -220,6 +235,25 @@ impl Memories {
         };
         self.retriever.memory_written();
         Ok(outcome)
+    }
+
+    /// How a group's memory names `who`: their name, with their id where it tells no one
+    /// apart or where someone else in the chat wrote under the same name.
+    async fn speaker_label(&self, scope: MemoryScope, who: &Speaker) -> sqlx::Result<String> {
+        use crate::memory::remember::{speaker_label, speaker_label_with_id};
+        let shared = match scope {
+            MemoryScope::Chat(chat) => {
+                self.store()
+                    .sender_name_shared(chat, &who.name, &who.id)
+                    .await?
+            }
+            MemoryScope::Global => false,
+        };
+        Ok(if shared {
+            speaker_label_with_id(&who.name, &who.id)
+        } else {
+            speaker_label(&who.name, &who.id)
+        })
     }
 
     /// Memory `id` as `actor` may see it.
@@ -274,7 +308,8 @@ impl Memories {
         };
         // Two memories stating one fact would be a duplicate made by hand.
         if content != m.content
-            && let Some(same) = same_fact::find(&self.retriever, m.scope(), &content).await?
+            && let Some(same) =
+                same_fact::find(&self.retriever, m.scope(), &content, m.subject.as_deref()).await?
             && same.id != id
         {
             return Err(MemoryError::SameAs(same.id));

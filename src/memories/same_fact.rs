@@ -110,20 +110,34 @@ pub struct Held {
     pub denied: Vec<Denied>,
 }
 
-/// The active memory of `scope` that states the same fact as `content`, if one does.
+/// Whether a memory about `stored` (its subject: the group member it is about, when known)
+/// may be the same fact as one about `new`: not when both are known and differ — two
+/// members' "I am vegetarian" are two facts, whatever their names. Pure.
+pub fn same_subject(new: Option<&str>, stored: Option<&str>) -> bool {
+    match (new, stored) {
+        (Some(a), Some(b)) => a == b,
+        _ => true,
+    }
+}
+
+/// The active memory of `scope` that states the same fact as `content` (about `subject`,
+/// when known), if one does.
 pub async fn find(
     retriever: &Retriever,
     scope: MemoryScope,
     content: &str,
+    subject: Option<&str>,
 ) -> sqlx::Result<Option<SameFact>> {
-    Ok(examine(retriever, scope, content).await?.same)
+    Ok(examine(retriever, scope, content, subject).await?.same)
 }
 
-/// What `scope` holds of `content` ([`Held`]).
+/// What `scope` holds of `content` ([`Held`]), about `subject` when known: a memory about
+/// another member is neither the same fact nor denied by it.
 pub async fn examine(
     retriever: &Retriever,
     scope: MemoryScope,
     content: &str,
+    subject: Option<&str>,
 ) -> sqlx::Result<Held> {
     let store = retriever.store();
     let terms = text::term_set(content);
@@ -131,6 +145,7 @@ pub async fn examine(
         .dedup_candidates(scope, &terms, CANDIDATE_JACCARD)
         .await?
         .into_iter()
+        .filter(|m| same_subject(subject, m.subject.as_deref()))
         .map(|m| (m.id, (m.content, None)))
         .collect();
     if retriever.embedder().is_some()
@@ -147,6 +162,7 @@ pub async fn examine(
                     if let Some(m) = store.get_memory(id).await?
                         && !m.archived
                         && m.scope() == scope
+                        && same_subject(subject, m.subject.as_deref())
                     {
                         candidates.insert(id, (m.content, Some(cosine as f32)));
                     }
@@ -179,6 +195,16 @@ pub async fn examine(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn facts_about_two_known_members_are_never_one() {
+        assert!(!same_subject(Some("111"), Some("222")));
+        assert!(same_subject(Some("111"), Some("111")));
+        // unknown on either side: the words decide
+        assert!(same_subject(None, Some("222")));
+        assert!(same_subject(Some("111"), None));
+        assert!(same_subject(None, None));
+    }
 
     #[test]
     fn a_denial_is_no_candidate_of_the_fact_it_denies() {

@@ -9,6 +9,7 @@ use crate::base::ChatKey;
 use crate::config::Config;
 use crate::reflector::gate as reflector_gate;
 use crate::reflector::parse::RawFact;
+use crate::store::NewMessage;
 
 const SECRETS: &[&str] = &[
     "my bank PIN is 4821",
@@ -469,7 +470,10 @@ async fn in_a_group_a_fact_about_its_speaker_is_theirs() {
         is_control: false,
     };
     let said = |who: &str, text: &str| Remember {
-        speaker: Some(who.to_string()),
+        speaker: Some(Speaker {
+            name: who.to_string(),
+            id: format!("id-{}", who.len()),
+        }),
         ..explicit(lab.group, text)
     };
     let mut ids = Vec::new();
@@ -514,10 +518,9 @@ async fn in_a_group_a_fact_about_its_speaker_is_theirs() {
     // the name goes through the gate with the fact: it cannot make a rule of it (a name
     // that reads as the assistant's is a member's: `speaker_label`), nor pass the length
     // limit
-    let assistant = crate::memory::remember::speaker_label("The assistant", "42");
     let Remembered::Stored { content, .. } = lab
         .memories
-        .remember(&member, said(&assistant, "I always answer in French"))
+        .remember(&member, said("The assistant", "I always answer in French"))
         .await
         .unwrap()
     else {
@@ -525,7 +528,7 @@ async fn in_a_group_a_fact_about_its_speaker_is_theirs() {
     };
     assert_eq!(
         content,
-        "The assistant (user 42): I always answer in French"
+        "The assistant (user id-13): I always answer in French"
     );
     let long = format!("I like {}", "tea ".repeat(123));
     assert!(long.chars().count() <= MAX_MEMORY_CHARS);
@@ -537,4 +540,83 @@ async fn in_a_group_a_fact_about_its_speaker_is_theirs() {
         matches!(r, Err(MemoryError::Refused(Refusal::TooLong { .. }))),
         "{r:?}"
     );
+}
+
+/// Two members of one name are two people: each one's fact is theirs (the memory's
+/// subject), neither merged with nor replaced by the other's, and the second is named with
+/// their id once the chat has seen both.
+#[tokio::test]
+async fn two_members_of_one_name_keep_their_own_facts() {
+    let lab = Lab::new().await;
+    let store = lab.memories.store();
+    let session = store.current_session(lab.group).await.unwrap();
+    for id in ["111", "222"] {
+        let m = NewMessage {
+            chat_id: lab.group,
+            session_id: session,
+            sender_id: id,
+            sender_name: "Alice",
+            is_from_bot: false,
+            text: "hi",
+            platform_message_id: None,
+            platform_thread_id: None,
+            created_at: None,
+            needs_reply: false,
+            searchable: true,
+        };
+        store.insert_message(&m).await.unwrap();
+    }
+    let member = Actor::Chat {
+        chat_id: lab.group,
+        is_group: true,
+        is_control: false,
+    };
+    let said = |id: &str, text: &str| Remember {
+        speaker: Some(Speaker {
+            name: "Alice".into(),
+            id: id.into(),
+        }),
+        ..explicit(lab.group, text)
+    };
+    let mut stored = Vec::new();
+    for (id, text) in [("111", "I am vegetarian"), ("222", "I am vegetarian")] {
+        match lab
+            .memories
+            .remember(&member, said(id, text))
+            .await
+            .unwrap()
+        {
+            Remembered::Stored { id: m, content, .. } => stored.push((m, content)),
+            other => panic!("user {id}'s fact merged: {other:?}"),
+        }
+    }
+    assert_eq!(stored[0].1, "Alice (user 111): I am vegetarian");
+    assert_eq!(stored[1].1, "Alice (user 222): I am vegetarian");
+    for (m, _) in &stored {
+        let row = lab.memories.get(&member, *m).await.unwrap();
+        assert!(row.subject.is_some(), "{row:?}");
+    }
+    // one's denial replaces their own statement only
+    let Remembered::Stored { replaced, .. } = lab
+        .memories
+        .remember(&member, said("222", "I am not vegetarian"))
+        .await
+        .unwrap()
+    else {
+        panic!("stored")
+    };
+    assert_eq!(
+        replaced.iter().map(|r| r.id).collect::<Vec<_>>(),
+        vec![stored[1].0]
+    );
+    // saying it again is the same fact, about the same person
+    match lab
+        .memories
+        .remember(&member, said("111", "I am vegetarian"))
+        .await
+        .unwrap()
+    {
+        Remembered::Updated { id, .. } => assert_eq!(id, stored[0].0),
+        other => panic!("{other:?}"),
+    }
 }

@@ -203,6 +203,16 @@ const ZH_ROLES: &[&str] = &["助手", "机器人", "系统", "管理员", "群�
 /// — their platform id beside it ("🍎 (user 42)", "user 42"), so that two members are never
 /// one person to the memory.
 pub fn speaker_label(name: &str, id: &str) -> String {
+    label(name, id, false)
+}
+
+/// [`speaker_label`] with the id beside the name whatever the name: for a member whose name
+/// someone else in the chat uses too.
+pub fn speaker_label_with_id(name: &str, id: &str) -> String {
+    label(name, id, true)
+}
+
+fn label(name: &str, id: &str, with_id: bool) -> String {
     let name: String = name
         .split(|c: char| c.is_whitespace() || c.is_control() || matches!(c, ':' | '：'))
         .filter(|w| !w.is_empty())
@@ -228,7 +238,7 @@ pub fn speaker_label(name: &str, id: &str) -> String {
         .filter(|c| c.is_alphanumeric() || matches!(c, '-' | '_'))
         .take(32)
         .collect();
-    match (telling, name.is_empty()) {
+    match (telling && !with_id, name.is_empty()) {
         (true, _) => name.to_string(),
         (false, true) => format!("user {id}"),
         (false, false) => format!("{name} (user {id})"),

@@ -88,7 +88,11 @@ pub async fn apply(
         }
         // …and only one that the fact is about: a replacement archives it.
         let replaced = replaced.filter(|old| {
-            let related = may_replace(&fact.terms, &old.content);
+            let related = may_replace(&fact.terms, &old.content)
+                && same_fact::same_subject(
+                    provenance.subject.as_deref(),
+                    old.subject.as_deref(),
+                );
             if !related {
                 tracing::info!(
                     chat_id,
@@ -184,7 +188,11 @@ async fn same_as_stored(
             }
         }
     }
-    candidates.retain(|(m, _)| Some(m.id) != fact.supersedes_id);
+    // a memory about another member is another fact (two members' "I am vegetarian")
+    let subject = f.provenance.subject.as_deref();
+    candidates.retain(|(m, _)| {
+        Some(m.id) != fact.supersedes_id && same_fact::same_subject(subject, m.subject.as_deref())
+    });
     // The model's claim, unless the facts are provably different.
     if let Some(id) = fact
         .duplicate_of
@@ -194,7 +202,9 @@ async fn same_as_stored(
             Some((m, cosine)) => Some((m.clone(), *cosine)),
             None => tx.active_chat_memory(id).await?.map(|m| (m, None)),
         };
-        if let Some((m, cosine)) = claimed {
+        if let Some((m, cosine)) =
+            claimed.filter(|(m, _)| same_fact::same_subject(subject, m.subject.as_deref()))
+        {
             match identity::vetoes_claim(&fact.content, &m.content, cosine) {
                 None => return Ok(Some((m, "the model said duplicate_of".into()))),
                 Some(why) => tracing::debug!(memory = id, %why, "duplicate_of vetoed: kept apart"),

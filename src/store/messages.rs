@@ -436,6 +436,26 @@ impl Store {
         .map(|_| ()))
     }
 
+    /// Whether someone else than `sender_id` wrote in the chat under `sender_name`: two
+    /// members a group's memory must not name alike.
+    pub async fn sender_name_shared(
+        &self,
+        chat_id: i64,
+        sender_name: &str,
+        sender_id: &str,
+    ) -> Result<bool> {
+        on_pool!(&self.pool, c => sqlx::query_scalar(
+            "SELECT EXISTS (SELECT 1 FROM messages
+                            WHERE chat_id = $1 AND sender_name = $2 AND sender_id <> $3
+                              AND is_from_bot = FALSE)",
+        )
+        .bind(chat_id)
+        .bind(sender_name)
+        .bind(sender_id)
+        .fetch_one(c)
+        .await)
+    }
+
     pub async fn count_messages(&self, chat_id: i64) -> Result<i64> {
         on_pool!(&self.pool, c => sqlx::query_scalar("SELECT COUNT(*) FROM messages WHERE chat_id = $1")
             .bind(chat_id)

@@ -146,7 +146,7 @@ pub(super) async fn store(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult 
                 confidence: TOOL_CONFIDENCE,
                 source_message_ids: vec![ctx.message_id],
                 // in a group, "I" in what the model stores is whoever it answers
-                speaker: ctx.is_group.then(|| ctx.sender.to_string()),
+                speaker: ctx.is_group.then(|| ctx.sender.clone()),
             },
         )
         .await

@@ -32,9 +32,9 @@ pub struct ToolContext<'a> {
     pub is_control: bool,
     /// In a group, what is stored reaches every member's answers.
     pub is_group: bool,
-    /// Who sent the message answered, as a group's memory names them: a first-person fact
-    /// the model stores in a group is theirs (`memory::remember::said_by`).
-    pub sender: &'a str,
+    /// Who sent the message answered: a first-person fact the model stores in a group is
+    /// theirs (`Memories::remember`).
+    pub sender: &'a crate::memories::Speaker,
     pub files: &'a MemoryFiles,
     pub memories: &'a Memories,
 }

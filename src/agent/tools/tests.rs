@@ -24,6 +24,8 @@ struct Lab {
     bob: (ChatKey, i64),
     /// The message being answered in Alice's chat (after her conversation).
     asking: i64,
+    /// Who sent it.
+    sender: crate::memories::Speaker,
 }
 
 impl Lab {
@@ -45,6 +47,10 @@ impl Lab {
             bob: chats.pop().unwrap(),
             alice: chats.pop().unwrap(),
             asking: 0,
+            sender: crate::memories::Speaker {
+                name: "Alice".into(),
+                id: "1".into(),
+            },
         };
         lab.say(
             lab.alice.1,
@@ -88,7 +94,7 @@ impl Lab {
             message_id: self.asking,
             is_control,
             is_group: false,
-            sender: "Alice",
+            sender: &self.sender,
             files: &self.files,
             memories: &self.memories,
         }
