@@ -34,8 +34,12 @@ pub async fn run(config: &Config, target: &str) -> anyhow::Result<ExitCode> {
         );
     }
     // Messages arriving during the copy would be left behind in the SQLite file.
-    let _no_daemon = super::instance::claim(config)
-        .map_err(|e| anyhow!("copy-to needs the daemon stopped: {e:#}"))?;
+    let _no_daemon = super::instance::claim(config).map_err(|e| {
+        anyhow!(
+            "copy-to needs the daemon stopped: {}",
+            super::error_text(&e)
+        )
+    })?;
     // The file's schema brought up to date, as `mneme start` would.
     drop(super::open_store(config).await?);
 
@@ -43,9 +47,17 @@ pub async fn run(config: &Config, target: &str) -> anyhow::Result<ExitCode> {
     let copied = crate::store::copy::sqlite_to_postgres(&source, target)
         .await
         .map_err(|e| {
+            let text = super::error_text(&e);
+            // as `mneme check-config` says it
+            let fix = if text.contains("permission denied for schema") {
+                " (make the role the database's owner, ALTER DATABASE … OWNER TO the role, or \
+                 grant it: GRANT CREATE ON SCHEMA public TO the role)"
+            } else {
+                ""
+            };
             anyhow!(
-                "cannot copy into {shown}: {}; no data was written there",
-                super::check::hide_password(&format!("{e:#}"), target)
+                "cannot copy into {shown}: {}{fix}; no data was written there",
+                super::check::hide_password(&text, target)
             )
         })?;
     println!("Copied {} into {shown}:", source.display());

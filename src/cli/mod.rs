@@ -102,10 +102,28 @@ pub async fn run(cli: Cli) -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_text(&e));
             ExitCode::from(1)
         }
     }
+}
+
+/// `e` and its causes, `: `-separated, each cause said once: sqlx's and others' errors
+/// repeat their source in their own text, so anyhow's `{:#}` printed "permission denied for
+/// schema public" three times.
+pub(crate) fn error_text(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.contains(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
 }
 
 async fn dispatch(command: Command, loaded: Loaded) -> anyhow::Result<ExitCode> {
@@ -374,4 +392,34 @@ fn spawn_signal_handler(shutdown: CancellationToken) {
         tracing::info!("shutting down");
         shutdown.cancel();
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_text;
+
+    #[derive(Debug)]
+    struct Repeats(std::io::Error);
+    impl std::fmt::Display for Repeats {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "error returned from database: {}", self.0)
+        }
+    }
+    impl std::error::Error for Repeats {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let inner = std::io::Error::other("permission denied for schema public");
+        let e = anyhow::Error::new(Repeats(inner)).context("cannot create the schema");
+        assert_eq!(
+            error_text(&e),
+            "cannot create the schema: error returned from database: permission denied for schema public"
+        );
+        let e = anyhow::anyhow!("no such file").context("cannot read config.yaml");
+        assert_eq!(error_text(&e), "cannot read config.yaml: no such file");
+    }
 }
