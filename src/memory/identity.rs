@@ -35,6 +35,7 @@ mod numbers;
 mod parse;
 mod stance;
 mod tables;
+mod words;
 mod zh;
 
 use std::fmt;
@@ -43,6 +44,7 @@ use compound::compound;
 use numbers::{NumDiff, number_difference};
 use parse::{Class, Fact, read};
 use tables::categories_of;
+use words::{DEGREE_WORDS, modifies_shared, opposite, same_word};
 
 use super::text::is_cjk;
 
@@ -323,57 +325,6 @@ enum Outcome {
     },
 }
 
-/// Words of degree a negation may stand before without changing what it denies ("don't
-/// even", "not particularly", 不那么).
-const DEGREE_WORDS: &[&str] = &[
-    "even",
-    "ever",
-    "particular",
-    "particularly",
-    "much",
-    "quite",
-    "quit",
-    "strictly",
-    "strictli",
-    "strict",
-    "really",
-    "realli",
-    "still",
-    "just",
-    "that",
-    "so",
-    "too",
-    "entirely",
-    "entir",
-    "totally",
-    "total",
-    "fully",
-    "fulli",
-    "exactly",
-    "exactli",
-    "necessarily",
-    "necessarili",
-    "always",
-    "alway",
-    "yet",
-    "all",
-    "么",
-    "那",
-    "那么",
-    "太",
-    "大",
-    "怎",
-    "怎么",
-    "很",
-    "特别",
-    "完全",
-    "一点",
-    "再",
-];
-
-/// Prefixes that turn a word into its opposite.
-const NEGATING_PREFIXES: &[&str] = &["un", "dis", "in", "im", "ir", "il", "non"];
-
 fn compare(a: &Fact, b: &Fact) -> Outcome {
     let bare = |f: &Fact| f.terms.is_empty() && f.numbers.is_empty();
     if bare(a) && bare(b) && !a.markers.is_empty() {
@@ -420,6 +371,14 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
                 if y.negations.is_empty() {
                     return Outcome::Different(Reason::Negation(n.shown.clone()));
                 }
+                note(Reason::Negation(n.shown.clone()));
+            } else if !mirrored
+                && n.target
+                    .as_deref()
+                    .is_some_and(|t| modifies_shared(x, y, t))
+            {
+                // "I don't have a black cat" / "I have a cat": the denial is of the shared
+                // thing, as one side words it; not "one more word"
                 note(Reason::Negation(n.shown.clone()));
             }
         }
@@ -484,6 +443,35 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
     if let Some(t) = kin_a.iter().chain(&kin_b).next() {
         note(Reason::ExtraPerson(t.shown.clone()));
     }
+    // someone's someone on one side only, even one it is done with: "in love with Ann" /
+    // "with Ann's sister", "works for Ann's husband"
+    if let Some(t) = only_a
+        .iter()
+        .chain(&only_b)
+        .find(|t| t.class == Class::Kin && t.owner.is_some())
+    {
+        note(Reason::Subject(t.shown.clone()));
+    }
+    // a quantity on one side, a number on the other: "every book" / "one book", 所有 / 一本
+    let counted = |x: &Fact, y: &Fact, only: &[parse::Term]| -> Option<(String, String)> {
+        if x.numbers
+            .iter()
+            .any(|n| !y.numbers.iter().any(|m| m.key == n.key))
+        {
+            return None;
+        }
+        let quantity = only
+            .iter()
+            .find(|t| categories_of(&t.key).contains(&"quantity"))?;
+        let number = y
+            .numbers
+            .iter()
+            .find(|n| !x.numbers.iter().any(|m| m.key == n.key))?;
+        Some((quantity.shown.clone(), number.shown.clone()))
+    };
+    if let Some((q, n)) = counted(a, b, &only_a).or_else(|| counted(b, a, &only_b)) {
+        note(Reason::Number(q, n));
+    }
     // the same people in another order: whose is whose ("my sister's husband" / "my
     // husband's sister", 我哥哥的朋友 / 我朋友的哥哥)
     fn kin_order(f: &Fact) -> Vec<&str> {
@@ -531,11 +519,11 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
                     note(Reason::Roles(t.shown.clone()));
                 }
             }
-            // "works for Bob" / "works with Bob", "cooks for" / "cooks with his kids"
-            if matches!(
-                (t.role, o.role),
-                (Some("with"), Some("for")) | (Some("for"), Some("with"))
-            ) {
+            // "works for Bob" / "works with Bob", "cooks for" / "cooks with his kids", "plays
+            // for" / "against Arsenal", "drove to" / "through Leeds"
+            if let (Some(x), Some(y)) = (t.role, o.role)
+                && x != y
+            {
                 note(Reason::Roles(t.shown.clone()));
             }
         }
@@ -703,38 +691,6 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
             }
         }
     }
-}
-
-/// `x` is `y` with a negating prefix, or the other way round: "uncomfortable" / "comfortable".
-fn opposite<'a>(x: &'a str, y: &'a str) -> Option<(&'a str, &'a str)> {
-    for (long, short) in [(x, y), (y, x)] {
-        let negated = |p: &&str| long.strip_prefix(p) == Some(short);
-        // short stems only after "un" ("unable" / "able"): "image" is not "im" + "age"
-        if (short.len() >= 4 && NEGATING_PREFIXES.iter().any(negated))
-            || (short.len() == 3 && negated(&"un"))
-        {
-            return Some((x, y));
-        }
-    }
-    None
-}
-
-/// Two stems of one word: plain Latin terms sharing their first five letters and in no
-/// category ("allerg" / "allergi"), never names.
-fn same_word(x: &parse::Term, y: &parse::Term) -> bool {
-    if x.class != Class::Plain || y.class != Class::Plain || x.cjk || y.cjk {
-        return false;
-    }
-    if !categories_of(&x.key).is_empty() || !categories_of(&y.key).is_empty() {
-        return false;
-    }
-    let common = x
-        .key
-        .chars()
-        .zip(y.key.chars())
-        .take_while(|(p, q)| p == q)
-        .count();
-    common >= 5
 }
 
 #[cfg(test)]

@@ -100,7 +100,13 @@ const NOT_A_THING: &[&str] = &[
 
 /// Chinese characters that make what they follow another thing: 咖啡馆 is a café, 猫粮 cat
 /// food, 茶杯 a cup.
-const ZH_THING_SUFFIXES: &str = "馆店铺杯壶罐瓶盒袋粮具机器厅屋房园场厂缸笼窝架台桌柜包卡票券";
+const ZH_THING_SUFFIXES: &str =
+    "馆店铺杯壶罐瓶盒袋粮具机器厅屋房园场厂缸笼窝架台桌柜包卡票券院菜路街巷";
+
+/// Chinese words that do the same (北京大学 is no 北京, 重庆大厦 no 重庆).
+const ZH_THING_SUFFIX_WORDS: &[&str] = &[
+    "大学", "大厦", "机场", "医院", "酒店", "公园", "中学", "小学",
+];
 
 /// Chinese characters for acts, which before a thing say what is done with it (喝酒, 养猫, 看海),
 /// not what kind it is.
@@ -124,8 +130,8 @@ const THINGS: &[&str] = &[
 ];
 
 /// A word `x` has and `y` lacks (of `extra`) joined to a word both have into another thing:
-/// written right after a word that names a kind of thing ("cat videos" is not "cats", "coffee
-/// shops" not "coffee", 咖啡馆, 猫粮), or — in Chinese — right before a one-character one (熊猫
+/// written right after a thing ("cat videos" is not "cats", "stamp albums" not "stamps",
+/// 咖啡馆, 猫粮, 书包), or — in Chinese — right before a one-character one (熊猫
 /// is a panda, 鲸鱼 a whale) unless it only says its colour or size (绿茶, 大狗). A merge would
 /// keep the compound's wording and lose the plain fact. What the two words form, as written.
 pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
@@ -138,7 +144,8 @@ pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
         let w = t.shown.to_lowercase();
         t.class == Class::Plain
             && if t.cjk {
-                w.chars().count() == 1 && w.chars().all(|c| ZH_THING_SUFFIXES.contains(c))
+                (w.chars().count() == 1 && w.chars().all(|c| ZH_THING_SUFFIXES.contains(c)))
+                    || ZH_THING_SUFFIX_WORDS.contains(&w.as_str())
             } else {
                 !NOT_A_THING.contains(&w.as_str())
                     && !w.ends_with("ly")
@@ -149,9 +156,25 @@ pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
         if !makes_another(t) {
             continue;
         }
+        // a thing: in Chinese whatever the suffix follows (日本菜, 书包); in English a plain
+        // word, not the verb the fact opens with ("reads novels" is no compound) nor a
+        // quality or a time ("cold weather", "night shift")
+        let thing = |s: &Term| {
+            if t.cjk {
+                s.class != Class::Light
+            } else {
+                let kinds = categories_of(&s.key);
+                let a_thing = kinds.iter().any(|c| THINGS.contains(c));
+                s.class == Class::Plain
+                    && (a_thing
+                        || s.owner.is_some()
+                        || x.terms.first().is_none_or(|f| f.key != s.key))
+                    && (a_thing || kinds.is_empty())
+            }
+        };
         if let Some(s) = t.left.as_deref().and_then(|k| x.term(k))
             && y.has(&s.key)
-            && kind_of_thing(s)
+            && thing(s)
         {
             let space = if s.cjk && t.cjk { "" } else { " " };
             return Some(format!("{}{space}{}", s.shown, t.shown));

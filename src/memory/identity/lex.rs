@@ -39,6 +39,7 @@ pub fn lex(text: &str) -> Vec<Raw> {
         } else if c.is_ascii_digit() {
             // 8:15, 3.5, 1,200; then letters attached ("7pm", "3rd", "5km") split off
             let start_char = i.checked_sub(1).map(|j| chars[j]);
+            let digits_start = i;
             let mut s = String::new();
             while i < chars.len() {
                 let d = chars[i];
@@ -53,7 +54,26 @@ pub fn lex(text: &str) -> Vec<Raw> {
                     break;
                 }
             }
-            out.push(Raw::Digits(normalise_number(&s)));
+            // "-5 degrees", not "5-10" or "COVID-19"
+            let negative = start_char == Some('-')
+                && digits_start
+                    .checked_sub(2)
+                    .is_none_or(|j| !chars[j].is_ascii_alphanumeric());
+            let mut number = normalise_number(&s);
+            if negative {
+                number.insert(0, '-');
+            }
+            // "12A", "204B": a seat, a room, a flat; one letter is part of the number
+            let letter = chars.get(i).filter(|l| {
+                l.is_ascii_alphabetic()
+                    && !matches!(l.to_ascii_lowercase(), 's' | 'x')
+                    && !chars.get(i + 1).is_some_and(|n| n.is_alphabetic())
+            });
+            if let Some(l) = letter {
+                number.push(l.to_ascii_lowercase());
+                i += 1;
+            }
+            out.push(Raw::Digits(number));
             pos += 1;
             // "$500" reads "500 dollar", so it is not "€500" and is "500 dollars"
             let currency = match start_char {
@@ -80,6 +100,17 @@ pub fn lex(text: &str) -> Vec<Raw> {
         } else if c.is_alphabetic() {
             let start = i;
             while i < chars.len() && chars[i].is_alphabetic() && !is_cjk(chars[i]) {
+                i += 1;
+            }
+            // "C++", "C#", "A+", "O-", "HIV+": the sign is part of the word
+            let letters = i;
+            while i < chars.len() && matches!(chars[i], '+' | '#') && i - letters < 2 {
+                i += 1;
+            }
+            if i == letters
+                && chars.get(i) == Some(&'-')
+                && !chars.get(i + 1).is_some_and(|n| n.is_alphanumeric())
+            {
                 i += 1;
             }
             let shown: String = chars[start..i].iter().collect();

@@ -40,7 +40,10 @@ step mother, step mom => stepmother; step father, step dad => stepfather;
 step brother => stepbrother; step sister => stepsister; half brother => halfbrother;
 half sister => halfsister; significant other => partner; suffer from => ~have;
 been to => visit; rent out, let out => @let; close to => @near; passed away => @dead; ice cream => icecream;
-hot dog => hotdog; guinea pig => guineapig; sea lion => sealion; polar bear => polarbear;
+hot dog => hotdog; root beer => rootbeer; ginger beer => gingerbeer;
+sweet potato => sweetpotato; prairie dog => prairiedog; air guitar => airguitar;
+fire truck, fire engine => firetruck; bell pepper => bellpepper; martial art => martialart;
+crab apple => crabapple; cheese cake => cheesecake; sea food => seafood; guinea pig => guineapig; sea lion => sealion; polar bear => polarbear;
 sea horse => seahorse; hip hop => hiphop; table tennis => pingpong; part time => parttime; full time => fulltime;
 next year => %year+1; last year => %year-1; this year => %year0;
 ";
@@ -58,7 +61,8 @@ rarely, seldom, hardly, occasionally, sometimes => @rarely;
 former, formerly, previously, ex, retired => @past; learn, study, student, major => @learn;
 teach, taught, teacher, tutor, instructor, lecturer => @teach;
 start, begin, began, begun => @start; near, nearby, outside => @near;
-died, dead, deceased => @dead; bucks, buck, usd => dollar; eur, euros => euro; gbp, quid => pound;
+died, dead, deceased => @dead; fake, faux, imitation, replica, counterfeit, toy, virtual,
+artificial, fictional, decaf, decaffeinated => @fake; non => !; watch => @watch; each => every; bucks, buck, usd => dollar; eur, euros => euro; gbp, quid => pound;
 rmb, cny, renminbi => yuan; jpy => yen; inr, rupees => rupee; passionate, favour, favor => like; daily => day;
 weekly => week; monthly => month; yearly, annually, annual => year;
 maybe, might, soon => @want; almost, nearly => @almost;
@@ -116,7 +120,7 @@ tonight => %day0 night;
 /// English words that say nothing about which fact it is: articles, pronouns, auxiliaries,
 /// intensifiers and "usually"-like adverbs (`text`'s stop words are dropped too).
 pub const EN_STOP: &str = "
-user, users, the, a, an, also, any, some, each, every, per, been, being, who, whom, whose,
+user, users, the, a, an, also, any, per, been, being, who, whom, whose,
 very, really, quite, extremely, truly, absolutely, definitely, totally, highly, deeply,
 especially, usually, often, always, generally, typically, normally, regularly, currently,
 now, mostly, mainly, actually, mine, one's, than, over, rather, instead, from, to,
@@ -162,7 +166,7 @@ animal: dog, cat, rabbit, bunny, hamster, parrot, bird, fish, turtle, tortoise, 
     snake, lizard, pig, ferret, mouse, rat, chicken, cow, goat, sheep, budgie, canary,
     gecko, frog, pony, panda, bear, polarbear, dolphin, whale, shark, crocodile, alligator,
     penguin, zebra, hippo, owl, squirrel, kangaroo, lion, tiger, elephant, monkey, wolf, fox,
-    duck, seahorse, sealion, guineapig, deer, octopus;
+    duck, seahorse, sealion, guineapig, deer, octopus, prairiedog, dinosaur, crab;
 instrument: piano, guitar, violin, cello, viola, bass, drum, drums, flute, clarinet,
     saxophon, saxophone, sax, trumpet, trombone, harp, ukulele, banjo, keyboard, synth,
     harmonica, accordion, oboe, erhu, guzheng, pipa;
@@ -170,14 +174,15 @@ colour: red, blue, green, yellow, black, white, purple, pink, orange, grey, brow
     teal, navy, gold, silver, violet;
 drink: tea, coffee, espresso, latte, cappuccino, milk, juice, water, beer, wine, whisky,
     whiskey, cola, soda, kombucha, matcha, chai, alcohol, cocoa, lemonade, sake, vodka, gin,
-    rum, cider;
+    rum, cider, milktea, rootbeer, gingerbeer;
 food: apple, banana, orange, mango, papaya, pear, peach, grape, strawberry, cherry, plum,
     kiwi, pineapple, watermelon, melon, lemon, lime, blueberry, raspberry, durian, pizza,
     sushi, pasta, burger, ramen, curry, taco, steak, salad, soup, rice, noodle, noodles,
     bread, cheese, chocolate, icecream, cheesecake, tiramisu, cake, pie, oatmeal, cereal,
     dumpling, dumplings, hotpot, peanut, shellfish, seafood, gluten, dairy, lactose, nut,
     egg, soy, wheat, beef, pork, lamb, meat, tofu, cilantro, garlic, onion, mushroom,
-    tomato, potato, sugar, honey, hotdog, penicillin, pollen, latex, bee, spicy;
+    tomato, potato, sugar, honey, hotdog, sweetpotato, bellpepper, crabapple, applepie, fruit,
+    tangyuan, penicillin, pollen, latex, bee, spicy;
 meal: breakfast, brunch, lunch, dinner, supper, snack;
 currency: dollar, euro, pound, yuan, yen, rupee, franc, peso, rubl, rouble, krona, krone;
 daytime: morning, afternoon, evening, night, noon, midnight, dawn, dusk, weekend, weekday,
@@ -216,7 +221,7 @@ difficulty: easy, hard, difficult;
 taste: sweet, sour, salty, bitter, mild, savory, savoury;
 quality: good, bad, best, worst, better, worse;
 schedule: parttime, fulltime;
-quantity: many, few, several, all, both, most, much;
+quantity: many, few, several, all, both, most, much, some, every, each;
 degree: more, less, fewer, most, least;
 period: hour, day, week, month, year, minute, decade;
 brightness: dark, light, bright, dim;
@@ -315,7 +320,14 @@ pub const ZH: &str = "
 榴莲 => durian; 香菜 => cilantro; 辣 => spicy; 海鲜 => seafood; 花生 => peanut; 肉 => meat;
 牛肉 => beef; 猪肉 => pork; 鸡肉 => chicken; 羊肉 => lamb; 米饭 => rice; 面条 => noodles;
 饺子 => dumplings; 火锅 => hotpot; 寿司 => sushi; 披萨 => pizza; 鸡蛋, 蛋 => egg; 牛奶 => milk;
-奶茶 => milk tea; 咖啡 => coffee; 茶 => tea; 酒 => alcohol; 啤酒 => beer; 红酒, 葡萄酒 => wine;
+奶茶 => milktea; 马铃薯, 土豆 => potato; 水果 => fruit; 冰淇淋, 雪糕 => icecream; 恐龙 => dinosaur;
+平板电脑, 平板 => tablet; 苹果派 => applepie; 面包 => bread; 汤圆 => tangyuan; 音乐会 => concert;
+电影院 => cinema; 饭店, 餐厅, 餐馆 => restaurant; 书包 => schoolbag; 总统 => president;
+副总统 => vicepresident; 前女友 => @past girlfriend; 前男友 => @past boyfriend; 前妻 => @past wife;
+前夫 => @past husband; 所有, 全部 => all; 有些, 有的 => some; 大部分, 大多数, 多数 => most;
+每个 => every; 玩具 => @fake; 大学 => university; 大厦 => building;
+机场 => airport; 医院 => hospital; 酒店 => hotel; 公园 => park; 中学 => middleschool;
+小学 => primaryschool; 为, 替 => <for; 和, 跟, 同, 与 => <with; 胜过, 多过, 多于 => <than; 看 => @watch; 咖啡 => coffee; 茶 => tea; 酒 => alcohol; 啤酒 => beer; 红酒, 葡萄酒 => wine;
 可乐 => cola; 果汁 => juice; 糖 => sugar; 饮料, 喝 => drink; 吃 => eat;
 // languages and countries
 英语, 英文 => english; 法语, 法文 => french; 日语, 日文 => japanese; 德语 => german; 西班牙语 => spanish;
@@ -342,7 +354,7 @@ pub const ZH_STOP: &str = "的了是我你他她它们在和就也都吗呢吧�
 pub const ZH_MEASURE: &str = "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元";
 
 /// Units that stay with their number: "3月" and "3日" are not "3".
-pub const ZH_UNIT: &str = "月日号点时岁楼层年分周";
+pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤";
 
 /// Words that make what follows someone's ("his wife").
 pub const POSSESSIVE_PRONOUNS: &str = "

@@ -304,10 +304,18 @@ fn read_word(
         _ if number_next => None,
         "than" | "over" | "instead" => Some("than"),
         "from" => Some("from"),
+        // "prefers cats to dogs": what cats are compared against
+        "to" if preferring(raws, i) => Some("than"),
         "to" | "into" => Some("to"),
-        // "works for Bob" / "works with Bob"
+        "through" | "via" => Some("through"),
+        "past" => Some("past"),
+        "across" => Some("across"),
+        "around" => Some("around"),
+        "toward" | "towards" => Some("toward"),
+        // "works for Bob" / "works with Bob" / "plays against Bob"
         "with" => Some("with"),
         "for" => Some("for"),
+        "against" => Some("against"),
         _ => None,
     };
     if let Some(r) = role {
@@ -358,6 +366,29 @@ fn read_word(
         emit("@want", shown, false, false, toks);
         return i + 1;
     }
+    // one capital letter inside a sentence (with its sign: "A+") is a name, not the article:
+    // a grade ("an A"), a vitamin, a plan, a group
+    let mut letter = shown.chars();
+    let inside = *pos > 0 || matches!(i.checked_sub(1).map(|j| &raws[j]), Some(Raw::Cjk(_)));
+    if inside
+        && shown != "I"
+        && letter.next().is_some_and(|c| c.is_ascii_uppercase())
+        && letter.all(|c| matches!(c, '+' | '-' | '#'))
+    {
+        toks.push(Tok::Term(Term {
+            key: shown.clone(),
+            shown: shown.clone(),
+            class: Class::Entity,
+            subject: false,
+            owned: owned(raws, i),
+            companion: companion(raws, i),
+            cjk: false,
+            role: None,
+            left: None,
+            owner: None,
+        }));
+        return i + 1;
+    }
     if let Some(out) = t.words.get(lower.as_str()).or_else(|| t.words.get(st)) {
         // "learns piano with a teacher": someone it is done with, not another relation
         if matches!(*out, "@teach" | "@learn") && companion(raws, i) {
@@ -395,6 +426,15 @@ fn read_word(
         owner: None,
     }));
     i + 1
+}
+
+/// Whether a word before `i` in its sentence is "prefer": "to" there compares.
+fn preferring(raws: &[Raw], i: usize) -> bool {
+    raws[..i]
+        .iter()
+        .rev()
+        .take_while(|r| !matches!(r, Raw::Break))
+        .any(|r| matches!(r, Raw::Word { stem, .. } if stem == "prefer"))
 }
 
 /// Whether the word at `i` follows an owner ("User's", "his") that is not itself the object of
@@ -518,6 +558,9 @@ pub(super) fn emit(
             Some(b'<') => toks.push(Tok::Role(match &tok[1..] {
                 "than" => "than",
                 "from" => "from",
+                "with" => "with",
+                "for" => "for",
+                "against" => "against",
                 _ => "to",
             })),
             Some(b'~') => toks.push(Tok::Term(Term {
@@ -613,6 +656,12 @@ fn bind(toks: Vec<Tok>, past: bool) -> Fact {
                 t.role = role;
                 if !fact.has(&t.key) {
                     fact.terms.push(t);
+                } else if t.class == Class::Kin && t.owner.as_deref() == Some(t.key.as_str()) {
+                    // "my boss's boss", 朋友的朋友: another person than the first
+                    t.key = format!("{0}'s {0}", t.key);
+                    if !fact.has(&t.key) {
+                        fact.terms.push(t);
+                    }
                 }
             }
             Tok::Num(n) => fact.numbers.push(n),

@@ -123,6 +123,7 @@ const MODALS: &[&str] = &[
     "not",
     "right",
     "can",
+    "only",
 ];
 /// Of [`MODALS`], those that count only as a text's last word ("I like tea, not", "…,
 /// right"), and "can" only when not denied ("can't stand" is "hates").
@@ -154,9 +155,23 @@ const ZH_MODALS: &[&str] = &[
     "又",
     "再次",
     "理论上",
-    // 会 before liking is "would", not "can" (会弹钢琴)
-    "会喜欢",
-    "会爱",
+    // can, may, would (会弹钢琴 is "can play": another fact than 弹钢琴, "plays")
+    "会",
+    "能",
+    "可以",
+    "希望",
+    // done, being done (学会了, 在学): another fact than the plain one
+    "懂",
+    "只吃",
+    "只喝",
+    "只用",
+    "只穿",
+    "只看",
+    "只听",
+    "只会",
+    "了",
+    "已",
+    "正在",
     // a verb with 过: done once, not done now (我喜欢过小红, 我去过上海)
     "喜欢过",
     "爱过",
@@ -227,7 +242,13 @@ pub(super) fn read(text: &str) -> Stance {
     }
     for m in ZH_MODALS {
         if text.contains(m) {
-            s.modals.insert((*m).to_string());
+            // 能, 可以, 懂: "can" as 会 says it; 已 (已婚): done, as 了 says it
+            let canonical = match *m {
+                "能" | "可以" | "懂" => "会",
+                "已" => "了",
+                other => other,
+            };
+            s.modals.insert(canonical.to_string());
         }
     }
     let end = text.trim_end_matches(|c: char| !c.is_alphanumeric() && !super::is_cjk(c));
@@ -258,7 +279,13 @@ pub(super) fn read(text: &str) -> Stance {
         // which the reading binds
         let last = i + 1 == words.len();
         let denied = words.get(i + 1).is_some_and(|n| n == "not");
-        if MODALS.contains(&w) && (!LAST_ONLY.contains(&w) || last) && !(w == "can" && denied) {
+        // "an only child" has no siblings: no restriction of what else is said
+        let only_child = w == "only" && words.get(i + 1).is_some_and(|n| n.starts_with("child"));
+        if MODALS.contains(&w)
+            && (!LAST_ONLY.contains(&w) || last)
+            && !(w == "can" && denied)
+            && !only_child
+        {
             s.modals.insert(w.to_string());
         }
         if CONJUNCTIONS.contains(&w) {

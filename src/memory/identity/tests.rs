@@ -704,3 +704,74 @@ fn a_compound_is_named_in_the_reason() {
         "another thing: cat videos"
     );
 }
+
+/// A sixth new-user trial's merges (551 pairs, 111 different facts merged): a denial of the
+/// shared thing with one word more, signs and letters, quantities, more prepositions,
+/// someone's someone, Chinese modals and aspect, listed compounds and suffixes. Each was
+/// "one more word" or "the same words" before.
+#[test]
+fn signs_quantities_prepositions_and_denied_modifiers_make_another_fact() {
+    for (a, b) in [
+        // a denial of the shared thing, worded with one more word
+        ("I have a cat", "I don't have a black cat"),
+        ("I have a cat", "I have no black cat"),
+        ("我有猫", "我没有黑猫"),
+        // signs and letters are part of what is said
+        ("My blood type is O+", "My blood type is O-"),
+        ("I got an A", "I got an A+"),
+        ("I use C", "I use C++"),
+        ("I use C#", "I use C++"),
+        ("It was -5 degrees", "It was 5 degrees"),
+        ("My seat is 12A", "My seat is 12B"),
+        ("我考了A", "我考了A+"),
+        ("余额-200元", "余额200元"),
+        // quantities against numbers and each other
+        ("All my friends are vegan", "Some of my friends are vegan"),
+        ("I read every book by King", "I read one book by King"),
+        ("我看过所有的哈利波特", "我看过一本哈利波特"),
+        ("我买了两斤苹果", "我买了两公斤苹果"),
+        // prepositions, and "prefer … to" compares
+        ("I play against Bob", "I play with Bob"),
+        ("I drove to Leeds", "I drove through Leeds"),
+        ("I prefer cats to dogs", "I prefer dogs to cats"),
+        ("我为小李工作", "我和小李工作"),
+        // someone's someone
+        ("I hate my boss", "I hate my boss's boss"),
+        ("I am in love with Ann", "I am in love with Ann's sister"),
+        ("my team likes Slack", "my team lead likes Slack"),
+        // can, only, done, watching
+        ("我会开车", "我开车"),
+        ("我学会了开车", "我在学开车"),
+        ("I eat fish", "I only eat fish"),
+        ("I like tennis", "I like watching tennis"),
+        ("我喜欢篮球", "我喜欢看篮球"),
+        // fake things, listed compounds, suffixes and words read whole
+        ("I wear a Rolex", "I wear a fake Rolex"),
+        ("I like beer", "I like root beer"),
+        ("I like butter", "I like butterflies"),
+        ("I like stamps", "I like stamp albums"),
+        ("我喜欢苹果", "我喜欢苹果派"),
+        ("我喜欢日本", "我喜欢日本菜"),
+        ("我住在北京", "我住在北京路"),
+        ("我在北京工作", "我在北京大学工作"),
+        ("我喜欢水", "我喜欢水果"),
+    ] {
+        for (x, y) in [(a, b), (b, a)] {
+            let v = judge(x, y, None);
+            assert!(!matches!(v, Verdict::Same(_)), "{x} / {y}: {v:?}");
+        }
+    }
+    // still one fact
+    for (a, b) in [
+        ("User drinks coffee", "User drinks coffee without sugar"),
+        ("User is an only child", "User has no siblings"),
+        ("User goes running every morning", "User jogs each morning"),
+        ("用户会说法语", "用户能说法语"),
+        ("用户已婚", "用户结婚了"),
+        ("User reads before bed", "User reads novels before bed"),
+        ("User hates the cold", "User can't stand cold weather"),
+        ("I work 9-5", "I work 9-5"),
+    ] {
+        assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
+    }
+}

@@ -77,7 +77,16 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
 /// the measure word that does (两个 is 2); and where reading goes on.
 pub(super) fn number(key: String, shown: String, raws: &[Raw], next: usize) -> (Num, usize) {
     let (mut key, mut shown, mut next) = (key, shown, next);
-    if let Some(Raw::Cjk(u)) = raws.get(next) {
+    // 公斤 and 千克 are kilograms, not 斤
+    let kilograms = matches!(
+        (raws.get(next), raws.get(next + 1)),
+        (Some(Raw::Cjk('公' | '千')), Some(Raw::Cjk('斤' | '克')))
+    );
+    if kilograms {
+        key.push_str("kg");
+        shown.push_str("kg");
+        next += 2;
+    } else if let Some(Raw::Cjk(u)) = raws.get(next) {
         if lexicon::ZH_UNIT.contains(*u) {
             let u = if *u == '号' { '日' } else { *u };
             key.push(u);
