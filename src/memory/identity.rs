@@ -41,7 +41,7 @@ mod zh;
 use std::fmt;
 
 use compound::compound;
-use numbers::{NumDiff, number_difference};
+use numbers::{NumDiff, number_difference, unit_conflict};
 use parse::{Class, Fact, read};
 use tables::categories_of;
 use words::{DEGREE_WORDS, modifies_shared, opposite, same_word};
@@ -213,6 +213,11 @@ pub fn denies(new: &Reading, stored: &Reading) -> Option<Reason> {
     if !denial::bare_denial(&new.text, &stored.text) {
         return None;
     }
+    // a denial inside a condition ("when I'm not happy", 心情不好的时候) denies the
+    // condition, not the fact: both may hold
+    if [&new.text, &stored.text].iter().any(|t| conditional(t)) {
+        return None;
+    }
     // each side as it reads with the difference taken away: no negations, or the negated
     // form of a word ("uncomfortable") read as the word itself
     let reason = compare(&new.fact, &stored.fact);
@@ -241,6 +246,19 @@ pub fn denies(new: &Reading, stored: &Reading) -> Option<Reason> {
         Outcome::Equal
     )
     .then(|| r.clone())
+}
+
+/// Whether `text` says when or on what condition: a denial there is not of the fact.
+fn conditional(text: &str) -> bool {
+    const EN: &[&str] = &["when", "whenever", "if", "unless", "while", "until", "once"];
+    const ZH: &[&str] = &[
+        "时候", "的时", "如果", "要是", "假如", "除非", "一旦", "之前", "之后", "以后",
+    ];
+    let lower = text.to_lowercase();
+    lower
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| EN.contains(&w))
+        || ZH.iter().any(|z| text.contains(z))
 }
 
 /// A difference that proves two facts different whatever anyone says: `Some(reason)` when
@@ -496,7 +514,10 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
     if let Some(t) = only_a.iter().chain(&only_b).find(|t| t.owned) {
         note(Reason::Subject(t.shown.clone()));
     }
-    // numbers, times, dates
+    // numbers, times, dates; one number of two units
+    if let Some((x, y)) = unit_conflict(&a.numbers, &b.numbers) {
+        return Outcome::Different(Reason::Number(x, y));
+    }
     match number_difference(&a.numbers, &b.numbers) {
         NumDiff::None => {}
         NumDiff::Conflict(x, y) if x.key.starts_with('%') || y.key.starts_with('%') => {
@@ -526,6 +547,19 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
             {
                 note(Reason::Roles(t.shown.clone()));
             }
+        }
+    }
+    // a name is as written: "Browning" is no "Brown", whatever the stemmer makes of both
+    for t in a
+        .terms
+        .iter()
+        .filter(|t| t.class == Class::Entity && !t.cjk)
+    {
+        if let Some(o) = b.term(&t.key)
+            && o.class == Class::Entity
+            && t.shown.to_lowercase() != o.shown.to_lowercase()
+        {
+            note(Reason::Entity(t.shown.clone(), o.shown.clone()));
         }
     }
     // "Bob is my boss" / "I am Bob's boss", 我的老板 / 小明的老板: whose it is

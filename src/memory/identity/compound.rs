@@ -103,6 +103,29 @@ const NOT_A_THING: &[&str] = &[
 const ZH_THING_SUFFIXES: &str =
     "馆店铺杯壶罐瓶盒袋粮具机器厅屋房园场厂缸笼窝架台桌柜包卡票券院菜路街巷";
 
+/// Whether a character read on its own (unlisted) comes right after `t` in `x`.
+fn followed(x: &Fact, t: &Term) -> bool {
+    x.terms
+        .iter()
+        .any(|n| n.left.as_deref() == Some(t.key.as_str()) && n.key == n.shown)
+}
+
+/// An unlisted Chinese character that ends what is written (nothing read right after it but a
+/// listed word):
+/// after a thing it makes another word (蜂 / 蜂蜜, 山 / 山药, 张伟 / 张伟民), unless it is an
+/// act, a measure word or says which town or region (杭州市).
+fn ends_a_word(x: &Fact, t: &Term) -> bool {
+    let mut chars = t.key.chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else {
+        return false;
+    };
+    t.key == t.shown
+        && !ZH_VERBS.contains(c)
+        && !lexicon::ZH_MEASURE.contains(c)
+        && !"市省县区镇乡村州".contains(c)
+        && !followed(x, t)
+}
+
 /// Chinese words that do the same (北京大学 is no 北京, 重庆大厦 no 重庆).
 const ZH_THING_SUFFIX_WORDS: &[&str] = &[
     "大学", "大厦", "机场", "医院", "酒店", "公园", "中学", "小学",
@@ -146,6 +169,8 @@ pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
             && if t.cjk {
                 (w.chars().count() == 1 && w.chars().all(|c| ZH_THING_SUFFIXES.contains(c)))
                     || ZH_THING_SUFFIX_WORDS.contains(&w.as_str())
+                    || ends_a_word(x, t)
+                    || (categories_of(&t.key).iter().any(|c| THINGS.contains(c)) && !followed(x, t))
             } else {
                 !NOT_A_THING.contains(&w.as_str())
                     && !w.ends_with("ly")
@@ -161,7 +186,15 @@ pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
         // quality or a time ("cold weather", "night shift")
         let thing = |s: &Term| {
             if t.cjk {
-                s.class != Class::Light
+                // not an act: 喝 / 喝茶 says what is drunk
+                match s.class {
+                    Class::Entity | Class::Kin => true,
+                    Class::Plain if s.key == s.shown => {
+                        !s.key.chars().any(|c| ZH_VERBS.contains(c))
+                    }
+                    Class::Plain => categories_of(&s.key).iter().any(|c| THINGS.contains(c)),
+                    _ => false,
+                }
             } else {
                 let kinds = categories_of(&s.key);
                 let a_thing = kinds.iter().any(|c| THINGS.contains(c));

@@ -62,7 +62,7 @@ former, formerly, previously, ex, retired => @past; learn, study, student, major
 teach, taught, teacher, tutor, instructor, lecturer => @teach;
 start, begin, began, begun => @start; near, nearby, outside => @near;
 died, dead, deceased => @dead; fake, faux, imitation, replica, counterfeit, toy, virtual,
-artificial, fictional, decaf, decaffeinated => @fake; non => !; watch => @watch; each => every; bucks, buck, usd => dollar; eur, euros => euro; gbp, quid => pound;
+artificial, fictional, decaf, decaffeinated => @fake; non => !; watch => @watch; each => every; except => !; bucks, buck, usd => dollar; eur, euros => euro; gbp, quid => pound;
 rmb, cny, renminbi => yuan; jpy => yen; inr, rupees => rupee; passionate, favour, favor => like; daily => day;
 weekly => week; monthly => month; yearly, annually, annual => year;
 maybe, might, soon => @want; almost, nearly => @almost;
@@ -140,7 +140,9 @@ teammate, classmate, client, stepson, stepdaughter, stepmother, stepfather, elde
 younger_brother, elder_sister, younger_sister, maternal_grandfather, maternal_grandmother,
 paternal_uncle, maternal_uncle, paternal_aunt, maternal_aunt, others, inlaw, stepbrother,
 stepsister, halfbrother, halfsister,
-father_in_law, mother_in_law
+father_in_law, mother_in_law, elder_male_cousin, elder_female_cousin, younger_male_cousin,
+younger_female_cousin, elder_male_paternal_cousin, elder_female_paternal_cousin,
+younger_male_paternal_cousin, younger_female_paternal_cousin
 ";
 
 /// A kin word and the more precise ones it covers: "spouse" may be the wife, so the two do not
@@ -157,6 +159,9 @@ child: son, daughter, baby;
 grandparent: grandmother, grandfather, maternal_grandmother, maternal_grandfather;
 grandchild: grandson, granddaughter;
 friend: boyfriend, girlfriend;
+cousin: elder_male_cousin, elder_female_cousin, younger_male_cousin, younger_female_cousin,
+    elder_male_paternal_cousin, elder_female_paternal_cousin, younger_male_paternal_cousin,
+    younger_female_paternal_cousin;
 ";
 
 /// Words that fill the same slot: two different ones are two different facts ("dog" / "cat",
@@ -208,7 +213,7 @@ language: english, french, german, spanish, italian, portuguese, dutch, chinese,
     cantonese, japanese, korean, russian, arabic, hindi, polish, swedish, greek, turkish;
 place_relation: live, move, visit, born, work;
 direction: north, south, east, west, left, right, top, bottom, upstairs, downstairs, front,
-    back, inside, aisle, window;
+    back, inside, outside, opposite, aisle, window;
 size: big, large, small, tiny, huge, little;
 temperature: hot, warm, cold, cool, iced;
 speed: fast, slow, quick;
@@ -325,7 +330,11 @@ pub const ZH: &str = "
 电影院 => cinema; 饭店, 餐厅, 餐馆 => restaurant; 书包 => schoolbag; 总统 => president;
 副总统 => vicepresident; 前女友 => @past girlfriend; 前男友 => @past boyfriend; 前妻 => @past wife;
 前夫 => @past husband; 所有, 全部 => all; 有些, 有的 => some; 大部分, 大多数, 多数 => most;
-每个 => every; 玩具 => @fake; 大学 => university; 大厦 => building;
+每个 => every; 玩具 => @fake; 表哥 => elder_male_cousin; 表姐 => elder_female_cousin; 表弟 => younger_male_cousin;
+表妹 => younger_female_cousin; 堂哥 => elder_male_paternal_cousin; 堂姐 => elder_female_paternal_cousin;
+堂弟 => younger_male_paternal_cousin; 堂妹 => younger_female_paternal_cousin;
+画画, 画 => draw; 上班 => work; 里面, 里 => inside; 外面, 外 => outside; 对面 => opposite; 后面 => back; 前面 => front;
+经过, 路过 => <through; 去 => <to; 差点, 差一点, 几乎 => @almost; 都 => all; 大学 => university; 大厦 => building;
 机场 => airport; 医院 => hospital; 酒店 => hotel; 公园 => park; 中学 => middleschool;
 小学 => primaryschool; 为, 替 => <for; 和, 跟, 同, 与 => <with; 胜过, 多过, 多于 => <than; 看 => @watch; 咖啡 => coffee; 茶 => tea; 酒 => alcohol; 啤酒 => beer; 红酒, 葡萄酒 => wine;
 可乐 => cola; 果汁 => juice; 糖 => sugar; 饮料, 喝 => drink; 吃 => eat;
@@ -354,7 +363,7 @@ pub const ZH_STOP: &str = "的了是我你他她它们在和就也都吗呢吧�
 pub const ZH_MEASURE: &str = "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元";
 
 /// Units that stay with their number: "3月" and "3日" are not "3".
-pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤";
+pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤站";
 
 /// Words that make what follows someone's ("his wife").
 pub const POSSESSIVE_PRONOUNS: &str = "
@@ -383,7 +392,9 @@ formerly, still, never, always, often, usually, really
 pub const IRREGULAR_PARTICIPLES: &str = "
 been, gone, done, had, made, taken, known, grown, taught, bought, sold, seen, met, written,
 spoken, driven, eaten, begun, become, got, always, never, just, already, recently, not,
-since
+since, read, heard, run, lost, left, paid, sent, spent, built, kept, felt, found, won, given,
+forgotten, gotten, flown, drunk, swum, sung, worn, ridden, chosen, broken, stolen, fallen,
+shown, thrown, understood, learnt
 ";
 
 /// Irregular past tenses: "User went", "User was".

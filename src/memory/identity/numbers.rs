@@ -44,3 +44,25 @@ pub(super) fn number_difference(a: &[Num], b: &[Num]) -> NumDiff {
         (None, None) => NumDiff::None,
     }
 }
+
+/// A number both sides say, counting another thing on each: "4 months" / "4 years", "$500" /
+/// "€500", 三千块 / 三千美元. The two as shown, with their units.
+pub(super) fn unit_conflict(a: &[Num], b: &[Num]) -> Option<(String, String)> {
+    for x in a {
+        let Some(u) = &x.unit else { continue };
+        let same_unit = |n: &&Num| n.key == x.key && n.unit.as_ref() == Some(u);
+        if b.iter().any(|n| same_unit(&n)) {
+            continue;
+        }
+        if let Some(y) = b
+            .iter()
+            .find(|n| n.key == x.key && n.unit.as_ref().is_some_and(|v| v != u))
+        {
+            return Some((
+                format!("{} {u}", x.shown),
+                format!("{} {}", y.shown, y.unit.as_deref().unwrap_or_default()),
+            ));
+        }
+    }
+    None
+}

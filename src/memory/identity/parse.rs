@@ -49,6 +49,9 @@ pub struct Num {
     pub shown: String,
     /// "one" / 一只: an article as much as a number; only a conflict counts.
     pub weak: bool,
+    /// What it counts, when said right after it: "month" in "4 months", "dollar" in "$500"
+    /// and "500 dollars", "yuan" in 三千块. Two units for one number are two facts.
+    pub unit: Option<String>,
 }
 
 /// A negation or a relation marker, and the key of the term it binds to (the next one).
@@ -114,7 +117,10 @@ pub fn read(text: &str) -> Fact {
                 i += 1;
             }
             Raw::Digits(d) => {
-                let (num, next) = zh::number(d.clone(), d.clone(), &raws, i + 1);
+                let (mut num, next) = zh::number(d.clone(), d.clone(), &raws, i + 1);
+                if num.unit.is_none() {
+                    num.unit = unit_after(&raws, next);
+                }
                 toks.push(Tok::Num(num));
                 i = next;
             }
@@ -428,6 +434,38 @@ fn read_word(
     i + 1
 }
 
+/// The unit of a number the word at `i` names, if it does: a period ("4 months"), a
+/// distance or weight ("3 km"), a currency ("500 dollars", and "$500", read "500 dollar").
+/// The word is read as well, as any word.
+fn unit_after(raws: &[Raw], i: usize) -> Option<String> {
+    let Some(Raw::Word { lower, stem, .. }) = raws.get(i) else {
+        return None;
+    };
+    let canonical = TABLES
+        .words
+        .get(lower.as_str())
+        .or_else(|| TABLES.words.get(stem.as_str()))
+        .map_or(stem.as_str(), |o| *o);
+    let unit = super::tables::categories_of(canonical)
+        .iter()
+        .any(|c| matches!(*c, "period" | "currency"))
+        || matches!(
+            canonical,
+            "km" | "kilometr"
+                | "mile"
+                | "kg"
+                | "kilogram"
+                | "lb"
+                | "gram"
+                | "metr"
+                | "meter"
+                | "cm"
+                | "litr"
+                | "liter"
+        );
+    unit.then(|| canonical.to_string())
+}
+
 /// Whether a word before `i` in its sentence is "prefer": "to" there compares.
 fn preferring(raws: &[Raw], i: usize) -> bool {
     raws[..i]
@@ -548,12 +586,14 @@ pub(super) fn emit(
                     key,
                     shown: shown.to_string(),
                     weak,
+                    unit: None,
                 }));
             }
             Some(b'%') => toks.push(Tok::Num(Num {
                 key: tok.to_string(),
                 shown: shown.to_string(),
                 weak: false,
+                unit: None,
             })),
             Some(b'<') => toks.push(Tok::Role(match &tok[1..] {
                 "than" => "than",
@@ -561,6 +601,7 @@ pub(super) fn emit(
                 "with" => "with",
                 "for" => "for",
                 "against" => "against",
+                "through" => "through",
                 _ => "to",
             })),
             Some(b'~') => toks.push(Tok::Term(Term {

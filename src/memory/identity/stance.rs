@@ -40,6 +40,9 @@ pub(super) struct Stance {
     modals: BTreeSet<String>,
     /// Two clauses, one of them negated: one more word may change which is denied.
     pub(super) compound: bool,
+    /// "have trained", "has read": done; against "am training", "is reading".
+    perfect: bool,
+    progressive: bool,
 }
 
 fn pronoun(w: &str) -> Option<(Person, Option<Case>)> {
@@ -169,6 +172,8 @@ const ZH_MODALS: &[&str] = &[
     "只看",
     "只听",
     "只会",
+    "必须",
+    "得戒",
     "了",
     "已",
     "正在",
@@ -288,6 +293,17 @@ pub(super) fn read(text: &str) -> Stance {
         {
             s.modals.insert(w.to_string());
         }
+        let next = words.get(i + 1).map_or("", String::as_str);
+        if matches!(w, "have" | "has" | "had" | "ve")
+            && next != "been"
+            && (next.ends_with("ed") || super::tables::TABLES.irregular_participles.contains(next))
+        {
+            s.perfect = true;
+        }
+        if matches!(w, "am" | "is" | "are" | "m" | "re") && next.len() > 4 && next.ends_with("ing")
+        {
+            s.progressive = true;
+        }
         if CONJUNCTIONS.contains(&w) {
             conjunction = true;
         }
@@ -341,6 +357,9 @@ pub(super) fn differ(a: &Stance, b: &Stance) -> Option<Reason> {
     };
     if swapped(a, b) || swapped(b, a) {
         return Some(Reason::Roles("subject and object swapped".into()));
+    }
+    if (a.perfect && b.progressive) || (a.progressive && b.perfect) {
+        return Some(Reason::Tense);
     }
     if a.modals != b.modals {
         let only: Vec<&String> = a.modals.symmetric_difference(&b.modals).collect();

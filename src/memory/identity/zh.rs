@@ -56,10 +56,17 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
         return used;
     }
     let c = run[0];
+    // a character written twice is one word (孙丽丽 is not 孙丽)
+    let doubled = run.get(1) == Some(&c);
+    let word: String = if doubled {
+        [c, c].iter().collect()
+    } else {
+        c.to_string()
+    };
     if !lexicon::ZH_STOP.contains(c) && !crate::memory::text::terms(&c.to_string()).is_empty() {
         toks.push(Tok::Term(Term {
-            key: c.to_string(),
-            shown: c.to_string(),
+            key: word.clone(),
+            shown: word,
             class: Class::Plain,
             subject: false,
             owned: zh_possessed(raws, i),
@@ -70,22 +77,38 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
             owner: None,
         }));
     }
-    i + 1
+    if doubled { i + 2 } else { i + 1 }
 }
 
 /// A number read at `next`'s left, with the unit that follows it (3月, 3日 for 3号) or without
 /// the measure word that does (两个 is 2); and where reading goes on.
 pub(super) fn number(key: String, shown: String, raws: &[Raw], next: usize) -> (Num, usize) {
     let (mut key, mut shown, mut next) = (key, shown, next);
-    // 公斤 and 千克 are kilograms, not 斤
-    let kilograms = matches!(
-        (raws.get(next), raws.get(next + 1)),
-        (Some(Raw::Cjk('公' | '千')), Some(Raw::Cjk('斤' | '克')))
-    );
-    if kilograms {
-        key.push_str("kg");
-        shown.push_str("kg");
+    let mut unit = None;
+    // units of two characters: 公斤 and 千克 are kilograms, not 斤; 公里 kilometres; the
+    // currencies (美元, 块钱…)
+    let pair = match (raws.get(next), raws.get(next + 1)) {
+        (Some(Raw::Cjk(x)), Some(Raw::Cjk(y))) => Some((*x, *y)),
+        _ => None,
+    };
+    let two = match pair {
+        Some(('公' | '千', '斤' | '克')) => Some("kg"),
+        Some(('公' | '千', '里' | '米')) => Some("km"),
+        Some(('英', '里')) => Some("mile"),
+        Some(('美', '元' | '金')) => Some("dollar"),
+        Some(('欧', '元')) => Some("euro"),
+        Some(('英', '镑')) => Some("pound"),
+        Some(('日', '元')) => Some("yen"),
+        Some(('块' | '元', '钱')) => Some("yuan"),
+        _ => None,
+    };
+    if let Some(u) = two {
+        unit = Some(u.to_string());
         next += 2;
+    } else if matches!(raws.get(next), Some(Raw::Cjk('元' | '块'))) {
+        // 三千块: money, as 元 is (一块蛋糕 is read as "a piece" the same way)
+        unit = Some("yuan".to_string());
+        next += 1;
     } else if let Some(Raw::Cjk(u)) = raws.get(next) {
         if lexicon::ZH_UNIT.contains(*u) {
             let u = if *u == '号' { '日' } else { *u };
@@ -100,6 +123,7 @@ pub(super) fn number(key: String, shown: String, raws: &[Raw], next: usize) -> (
         key,
         shown,
         weak: false,
+        unit,
     };
     (num, next)
 }
