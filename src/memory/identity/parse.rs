@@ -376,26 +376,11 @@ fn read_word(
     // a grade ("an A"), a vitamin, a plan, a group
     let mut letter = shown.chars();
     let inside = *pos > 0 || matches!(i.checked_sub(1).map(|j| &raws[j]), Some(Raw::Cjk(_)));
-    if inside
+    let a_letter = inside
         && shown != "I"
         && letter.next().is_some_and(|c| c.is_ascii_uppercase())
-        && letter.all(|c| matches!(c, '+' | '-' | '#'))
-    {
-        toks.push(Tok::Term(Term {
-            key: shown.clone(),
-            shown: shown.clone(),
-            class: Class::Entity,
-            subject: false,
-            owned: owned(raws, i),
-            companion: companion(raws, i),
-            cjk: false,
-            role: None,
-            left: None,
-            owner: None,
-        }));
-        return i + 1;
-    }
-    if let Some(out) = t.words.get(lower.as_str()).or_else(|| t.words.get(st)) {
+        && letter.all(|c| matches!(c, '+' | '-' | '#'));
+    if !a_letter && let Some(out) = t.words.get(lower.as_str()).or_else(|| t.words.get(st)) {
         // "learns piano with a teacher": someone it is done with, not another relation
         if matches!(*out, "@teach" | "@learn") && companion(raws, i) {
             return i + 1;
@@ -405,12 +390,14 @@ fn read_word(
         mark_owned(&mut toks[first..], owned(raws, i), companion(raws, i));
         return i + 1;
     }
-    if TABLES.stop.contains(lower.as_str()) || crate::memory::text::terms(lower).is_empty() {
+    if !a_letter
+        && (TABLES.stop.contains(lower.as_str()) || crate::memory::text::terms(lower).is_empty())
+    {
         return i + 1;
     }
-    let entity = *cap && !(*pos == 0 && known_word(lower));
-    let key = st.clone();
-    let kin = is_kin(&key);
+    let entity = a_letter || (*cap && !(*pos == 0 && known_word(lower)));
+    let key = if a_letter { shown.clone() } else { st.clone() };
+    let kin = !a_letter && is_kin(&key);
     let class = if kin {
         Class::Kin
     } else if entity {
