@@ -632,6 +632,16 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
     if let Some(t) = ent_a.iter().chain(&ent_b).next() {
         note(Reason::ExtraEntity(t.shown.clone()));
     }
+    // where, on one side only: "under the drawer" / "in the drawer", "behind the gym" (in
+    // English; Chinese says 里 where English says nothing: 在公园里跑步)
+    let place = |t: &&&parse::Term| !t.cjk && categories_of(&t.key).contains(&"direction");
+    if let Some(t) = rest_a
+        .iter()
+        .find(place)
+        .or_else(|| rest_b.iter().find(place))
+    {
+        note(Reason::Slot(t.shown.clone(), String::new()));
+    }
     if let Some(w) = compound(a, b, &rest_a).or_else(|| compound(b, a, &rest_b)) {
         note(Reason::Compound(w));
     }
@@ -729,3 +739,5 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod trial_tests;

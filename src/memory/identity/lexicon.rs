@@ -26,8 +26,8 @@ grew up in, grow up in, raised in => @past live;
 would like to, would love to, going to, thinking about, thinking of, looking forward to => @want;
 would like, big fan of, huge fan of, fan of, fond of, keen on, in love with, is into, are into,
     really into => like;
-know how to, knows how to, works as, work as, employed as, for a living, by profession, a lot
-    of, lots of, a bit, year old, years old => -;
+know how to, knows how to, works as, work as, employed as, for a living, by profession, a bit,
+    year old, years old => -; a lot of, lots of, plenty of => much;
 take class, take lesson, take course => @learn; from home => home;
 based in, based out of, home is in => live;
 mother tongue, first language, native speaker => native speak;
@@ -62,7 +62,7 @@ former, formerly, previously, ex, retired => @past; learn, study, student, major
 teach, taught, teacher, tutor, instructor, lecturer => @teach;
 start, begin, began, begun => @start; near, nearby, outside => @near;
 died, dead, deceased => @dead; fake, faux, imitation, replica, counterfeit, toy, virtual,
-artificial, fictional, decaf, decaffeinated => @fake; non => !; watch => @watch; each => every; except => !; bucks, buck, usd => dollar; eur, euros => euro; gbp, quid => pound;
+artificial, fictional, decaf, decaffeinated => @fake; non => !; watch => @watch; each => every; except => !; few, couple => #few; beneath, underneath => under; bucks, buck, usd => dollar; eur, euros => euro; gbp, quid => pound;
 rmb, cny, renminbi => yuan; jpy => yen; inr, rupees => rupee; passionate, favour, favor => like; daily => day;
 weekly => week; monthly => month; yearly, annually, annual => year;
 maybe, might, soon => @want; almost, nearly => @almost;
@@ -142,7 +142,7 @@ paternal_uncle, maternal_uncle, paternal_aunt, maternal_aunt, others, inlaw, ste
 stepsister, halfbrother, halfsister,
 father_in_law, mother_in_law, elder_male_cousin, elder_female_cousin, younger_male_cousin,
 younger_female_cousin, elder_male_paternal_cousin, elder_female_paternal_cousin,
-younger_male_paternal_cousin, younger_female_paternal_cousin
+younger_male_paternal_cousin, younger_female_paternal_cousin, godmother, godfather
 ";
 
 /// A kin word and the more precise ones it covers: "spouse" may be the wife, so the two do not
@@ -213,7 +213,7 @@ language: english, french, german, spanish, italian, portuguese, dutch, chinese,
     cantonese, japanese, korean, russian, arabic, hindi, polish, swedish, greek, turkish;
 place_relation: live, move, visit, born, work;
 direction: north, south, east, west, left, right, top, bottom, upstairs, downstairs, front,
-    back, inside, outside, opposite, aisle, window;
+    back, inside, outside, opposite, aisle, window, under, above, below, behind, beside;
 size: big, large, small, tiny, huge, little;
 temperature: hot, warm, cold, cool, iced;
 speed: fast, slow, quick;
@@ -330,7 +330,7 @@ pub const ZH: &str = "
 电影院 => cinema; 饭店, 餐厅, 餐馆 => restaurant; 书包 => schoolbag; 总统 => president;
 副总统 => vicepresident; 前女友 => @past girlfriend; 前男友 => @past boyfriend; 前妻 => @past wife;
 前夫 => @past husband; 所有, 全部 => all; 有些, 有的 => some; 大部分, 大多数, 多数 => most;
-每个 => every; 玩具 => @fake; 表哥 => elder_male_cousin; 表姐 => elder_female_cousin; 表弟 => younger_male_cousin;
+每个 => every; 玩具 => @fake; 干妈 => godmother; 干爹 => godfather; 表哥 => elder_male_cousin; 表姐 => elder_female_cousin; 表弟 => younger_male_cousin;
 表妹 => younger_female_cousin; 堂哥 => elder_male_paternal_cousin; 堂姐 => elder_female_paternal_cousin;
 堂弟 => younger_male_paternal_cousin; 堂妹 => younger_female_paternal_cousin;
 画画, 画 => draw; 上班 => work; 里面, 里 => inside; 外面, 外 => outside; 对面 => opposite; 后面 => back; 前面 => front;
@@ -360,7 +360,8 @@ pub const ZH: &str = "
 pub const ZH_STOP: &str = "的了是我你他她它们在和就也都吗呢吧啊这那个请很着过地得把被会能要还已经每些又太挺真里与跟同对为于让给所而及其之以才来有去并向呀哦嘛";
 
 /// Measure words: dropped after a number ("两个孩子" is "2 孩子").
-pub const ZH_MEASURE: &str = "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元";
+pub const ZH_MEASURE: &str =
+    "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元圈趟遍碗盒袋";
 
 /// Units that stay with their number: "3月" and "3日" are not "3".
 pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤站";

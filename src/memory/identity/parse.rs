@@ -322,6 +322,7 @@ fn read_word(
         "with" => Some("with"),
         "for" => Some("for"),
         "against" => Some("against"),
+        "out" if next_lower(raws, i) == Some("of") => Some("out"),
         _ => None,
     };
     if let Some(r) = role {
@@ -451,6 +452,14 @@ fn unit_after(raws: &[Raw], i: usize) -> Option<String> {
                 | "liter"
         );
     unit.then(|| canonical.to_string())
+}
+
+/// The word after `i`, lowercased, if a word comes next.
+fn next_lower(raws: &[Raw], i: usize) -> Option<&str> {
+    match raws.get(i + 1) {
+        Some(Raw::Word { lower, .. }) => Some(lower.as_str()),
+        _ => None,
+    }
 }
 
 /// Whether a word before `i` in its sentence is "prefer": "to" there compares.

@@ -127,6 +127,11 @@ const MODALS: &[&str] = &[
     "right",
     "can",
     "only",
+    "ought",
+    "need",
+    "needs",
+    "supposed",
+    "gotta",
 ];
 /// Of [`MODALS`], those that count only as a text's last word ("I like tea, not", "…,
 /// right"), and "can" only when not denied ("can't stand" is "hates").
@@ -177,31 +182,14 @@ const ZH_MODALS: &[&str] = &[
     "了",
     "已",
     "正在",
-    // a verb with 过: done once, not done now (我喜欢过小红, 我去过上海)
-    "喜欢过",
-    "爱过",
-    "去过",
-    "住过",
-    "学过",
-    "养过",
-    "吃过",
-    "喝过",
-    "做过",
-    "当过",
-    "用过",
-    "玩过",
-    "练过",
-    "见过",
-    "读过",
-    "看过",
-    "听过",
-    "弹过",
-    "打过",
-    "踢过",
-    "有过",
-    "待过",
-    "工作过",
-    "生活过",
+    // obliged, trying, seeming (我得去, 尽量, 好像)
+    "我得",
+    "得去",
+    "尽量",
+    "好像",
+    "似乎",
+    "需要",
+    "应当",
 ];
 /// Chinese sentence-final particles of a question or a guess, at the end of a text.
 const ZH_FINAL: &[char] = &['吧', '呢', '么', '吗', '嘛'];
@@ -300,6 +288,10 @@ pub(super) fn read(text: &str) -> Stance {
         {
             s.perfect = true;
         }
+        // "have to", "has to": obliged
+        if matches!(w, "have" | "has" | "had") && next == "to" {
+            s.modals.insert("have to".into());
+        }
         if matches!(w, "am" | "is" | "are" | "m" | "re") && next.len() > 4 && next.ends_with("ing")
         {
             s.progressive = true;
@@ -311,6 +303,19 @@ pub(super) fn read(text: &str) -> Stance {
             negated = true;
         }
     }
+    // a verb with 过: done once, not done now (我喜欢过小红, 我去过上海, 装修过); not 过敏,
+    // 过去, 超过, 不过
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        let before = i.checked_sub(1).map(|j| chars[j]);
+        let after = chars.get(i + 1).copied();
+        if *c == '过'
+            && before.is_some_and(|b| super::is_cjk(b) && !"不超经难通度错路只太越穿跳".contains(b))
+            && !after.is_some_and(|a| "敏去年来程渡滤".contains(a))
+        {
+            s.modals.insert("过".into());
+        }
+    }
     if ZH_CONJUNCTIONS.iter().any(|c| text.contains(c)) {
         conjunction = true;
     }
@@ -320,16 +325,30 @@ pub(super) fn read(text: &str) -> Stance {
     // "I like tea and I don't like coffee", 我喜欢茶，不喜欢咖啡: a negation in one of two
     // clauses, which the reading may bind to the wrong one
     s.compound = conjunction && negated;
-    // Chinese: 我 opening the text is its subject, anywhere else an object ("小红爱我")
-    let opening = text.trim_start().starts_with('我');
-    if s.persons.contains(&Person::Me) && text.contains('我') && !text.contains("我们") {
-        s.cases.insert((
-            Person::Me,
-            if opening { Case::Subject } else { Case::Object },
-        ));
+    // Chinese: 我 opening the text is its subject, anywhere else an object ("小红爱我");
+    // 我 before someone (我老板) is theirs, and says neither
+    let chars: Vec<char> = text.trim_start().chars().collect();
+    if s.persons.contains(&Person::Me) && !text.contains("我们") {
+        for (i, c) in chars.iter().enumerate() {
+            let rest: String = chars[i + 1..].iter().take(2).collect();
+            if *c != '我' || ZH_OWNED.iter().any(|k| rest.starts_with(k)) {
+                continue;
+            }
+            s.cases.insert((
+                Person::Me,
+                if i == 0 { Case::Subject } else { Case::Object },
+            ));
+        }
     }
     s
 }
+
+/// Who follows 我 when it is theirs: 我老板, 我妈… (我的 still says where 我 stands: 小赵是
+/// 我的学生 / 我是小赵的学生)
+const ZH_OWNED: &[&str] = &[
+    "妈", "爸", "老", "哥", "姐", "弟", "妹", "儿", "女", "孩", "家", "朋", "同", "爷", "奶", "外",
+    "丈", "妻", "男", "上司", "领导", "室友", "邻居", "干", "表", "堂", "叔", "阿", "舅",
+];
 
 /// Words joining two clauses.
 const CONJUNCTIONS: &[&str] = &["and", "but", "or", "while", "whereas", "though", "although"];

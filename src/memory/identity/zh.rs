@@ -116,6 +116,10 @@ pub(super) fn number(key: String, shown: String, raws: &[Raw], next: usize) -> (
             shown.push(u);
             next += 1;
         } else if lexicon::ZH_MEASURE.contains(*u) {
+            // 八杯水 / 八瓶水: what is counted; the classifiers for anything (个, 只…) say nothing
+            if !"个只位名种件条张本".contains(*u) {
+                unit = Some(u.to_string());
+            }
             next += 1;
         }
     }
