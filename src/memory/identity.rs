@@ -526,12 +526,13 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
         NumDiff::Conflict(x, y) => return Outcome::Different(Reason::Number(x.shown, y.shown)),
         NumDiff::OneSide(x) => note(Reason::ExtraNumber(x.shown)),
     }
-    // "tea over coffee" / "coffee over tea", "from Lyon" / "to Lyon": a shared word in another
-    // role (what is compared against, where one comes from); proof when both sides say it
+    // each word both say, said the same way: in the same role, the same name, the same
+    // owner's
     for t in &a.terms {
-        if let Some(o) = b.term(&t.key)
-            && o.role != t.role
-        {
+        let Some(o) = b.term(&t.key) else { continue };
+        if o.role != t.role {
+            // "tea over coffee" / "coffee over tea", "from Lyon" / "to Lyon": what is
+            // compared against, where one comes from; proof when both sides say it
             for role in ["from", "than"] {
                 if t.role == Some(role) || o.role == Some(role) {
                     if a.roles.contains(&role) && b.roles.contains(&role) {
@@ -542,30 +543,20 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
             }
             // "works for Bob" / "works with Bob", "cooks for" / "cooks with his kids", "plays
             // for" / "against Arsenal", "drove to" / "through Leeds"
-            if let (Some(x), Some(y)) = (t.role, o.role)
-                && x != y
-            {
+            if t.role.is_some() && o.role.is_some() {
                 note(Reason::Roles(t.shown.clone()));
             }
         }
-    }
-    // a name is as written: "Browning" is no "Brown", whatever the stemmer makes of both
-    for t in a
-        .terms
-        .iter()
-        .filter(|t| t.class == Class::Entity && !t.cjk)
-    {
-        if let Some(o) = b.term(&t.key)
+        // a name is as written: "Browning" is no "Brown", whatever the stemmer makes of both
+        if t.class == Class::Entity
             && o.class == Class::Entity
+            && !t.cjk
             && t.shown.to_lowercase() != o.shown.to_lowercase()
         {
             note(Reason::Entity(t.shown.clone(), o.shown.clone()));
         }
-    }
-    // "Bob is my boss" / "I am Bob's boss", 我的老板 / 小明的老板: whose it is
-    for t in &a.terms {
-        if let Some(o) = b.term(&t.key)
-            && let (Some(x), Some(y)) = (&t.owner, &o.owner)
+        // "Bob is my boss" / "I am Bob's boss", 我的老板 / 小明的老板: whose it is
+        if let (Some(x), Some(y)) = (&t.owner, &o.owner)
             && x != y
         {
             note(Reason::Roles(format!("whose {}: {x} / {y}", t.shown)));

@@ -1,6 +1,6 @@
 use super::*;
 
-fn same(a: &str, b: &str) -> bool {
+pub(super) fn same(a: &str, b: &str) -> bool {
     matches!(judge(a, b, None), Verdict::Same(_))
 }
 
@@ -453,7 +453,7 @@ fn the_same_denial_in_other_words_is_still_the_same_fact() {
     }
 }
 
-fn denial(new: &str, stored: &str) -> bool {
+pub(super) fn denial(new: &str, stored: &str) -> bool {
     denies(&Reading::new(new), &Reading::new(stored)).is_some()
 }
 

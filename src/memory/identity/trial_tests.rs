@@ -2,15 +2,8 @@
 //! trial of 551 pairs, two held-out trials of 438 and 514), each pinned: different facts that
 //! read as one fact with a word more, and rewordings that must still be one.
 
+use super::tests::{denial, same};
 use super::*;
-
-fn same(a: &str, b: &str) -> bool {
-    matches!(judge(a, b, None), Verdict::Same(_))
-}
-
-fn denial(new: &str, stored: &str) -> bool {
-    denies(&Reading::new(new), &Reading::new(stored)).is_some()
-}
 
 /// A word joined to a thing into another thing, whose a thing is, what it is done with or for,
 /// which money, done once: each makes another fact, where a merge would keep one wording and
