@@ -152,15 +152,18 @@ const THINGS: &[&str] = &[
     "currency",
 ];
 
+/// Whether `key` names a thing by its category (an animal, a drink, a sport…).
+fn a_thing(key: &str) -> bool {
+    categories_of(key).iter().any(|c| THINGS.contains(c))
+}
+
 /// A word `x` has and `y` lacks (of `extra`) joined to a word both have into another thing:
 /// written right after a thing ("cat videos" is not "cats", "stamp albums" not "stamps",
 /// 咖啡馆, 猫粮, 书包), or — in Chinese — right before a one-character one (熊猫
 /// is a panda, 鲸鱼 a whale) unless it only says its colour or size (绿茶, 大狗). A merge would
 /// keep the compound's wording and lose the plain fact. What the two words form, as written.
 pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
-    let kind_of_thing = |t: &Term| {
-        t.class == Class::Plain && categories_of(&t.key).iter().any(|c| THINGS.contains(c))
-    };
+    let kind_of_thing = |t: &Term| t.class == Class::Plain && a_thing(&t.key);
     // what follows a thing and may make it another: a plain English word that is no quality,
     // time, act or preposition ("videos", "shops"); in Chinese only a suffix that does (馆)
     let makes_another = |t: &Term| {
@@ -170,44 +173,38 @@ pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
                 (w.chars().count() == 1 && w.chars().all(|c| ZH_THING_SUFFIXES.contains(c)))
                     || ZH_THING_SUFFIX_WORDS.contains(&w.as_str())
                     || ends_a_word(x, t)
-                    || (categories_of(&t.key).iter().any(|c| THINGS.contains(c)) && !followed(x, t))
+                    || (a_thing(&t.key) && !followed(x, t))
             } else {
                 !NOT_A_THING.contains(&w.as_str())
                     && !w.ends_with("ly")
                     && categories_of(&t.key).iter().all(|c| THINGS.contains(c))
             }
     };
+    // a thing: in Chinese whatever the suffix follows (日本菜, 书包) but an act (喝 / 喝茶 says
+    // what is drunk); in English a plain word, not the verb the fact opens with ("reads
+    // novels" is no compound) nor a quality or a time ("cold weather", "night shift")
+    let thing = |s: &Term, cjk: bool| {
+        if cjk {
+            match s.class {
+                Class::Entity | Class::Kin => true,
+                Class::Plain if s.key == s.shown => !s.key.chars().any(|c| ZH_VERBS.contains(c)),
+                Class::Plain => a_thing(&s.key),
+                _ => false,
+            }
+        } else {
+            let named = a_thing(&s.key);
+            s.class == Class::Plain
+                && (named || s.owner.is_some() || x.terms.first().is_none_or(|f| f.key != s.key))
+                && (named || categories_of(&s.key).is_empty())
+        }
+    };
     for t in extra {
         if !makes_another(t) {
             continue;
         }
-        // a thing: in Chinese whatever the suffix follows (日本菜, 书包); in English a plain
-        // word, not the verb the fact opens with ("reads novels" is no compound) nor a
-        // quality or a time ("cold weather", "night shift")
-        let thing = |s: &Term| {
-            if t.cjk {
-                // not an act: 喝 / 喝茶 says what is drunk
-                match s.class {
-                    Class::Entity | Class::Kin => true,
-                    Class::Plain if s.key == s.shown => {
-                        !s.key.chars().any(|c| ZH_VERBS.contains(c))
-                    }
-                    Class::Plain => categories_of(&s.key).iter().any(|c| THINGS.contains(c)),
-                    _ => false,
-                }
-            } else {
-                let kinds = categories_of(&s.key);
-                let a_thing = kinds.iter().any(|c| THINGS.contains(c));
-                s.class == Class::Plain
-                    && (a_thing
-                        || s.owner.is_some()
-                        || x.terms.first().is_none_or(|f| f.key != s.key))
-                    && (a_thing || kinds.is_empty())
-            }
-        };
         if let Some(s) = t.left.as_deref().and_then(|k| x.term(k))
             && y.has(&s.key)
-            && thing(s)
+            && thing(s, t.cjk)
         {
             let space = if s.cjk && t.cjk { "" } else { " " };
             return Some(format!("{}{space}{}", s.shown, t.shown));
