@@ -163,13 +163,13 @@ const ZH_MODALS: &[&str] = &[
     "又",
     "再次",
     "理论上",
-    // can, may, would (会弹钢琴 is "can play": another fact than 弹钢琴, "plays")
+    // can, may, would, hope (会弹钢琴 is "can play": another fact than 弹钢琴, "plays")
     "会",
     "能",
     "可以",
-    "希望",
-    // done, being done (学会了, 在学): another fact than the plain one
     "懂",
+    "希望",
+    // only (只吃鱼)
     "只吃",
     "只喝",
     "只用",
@@ -177,19 +177,19 @@ const ZH_MODALS: &[&str] = &[
     "只看",
     "只听",
     "只会",
-    "必须",
-    "得戒",
+    // done, being done (学会了, 已婚, 在学): another fact than the plain one
     "了",
     "已",
     "正在",
-    // obliged, trying, seeming (我得去, 尽量, 好像)
+    // obliged, trying, seeming (我得去, 必须, 尽量, 好像)
     "我得",
     "得去",
+    "必须",
+    "需要",
+    "应当",
     "尽量",
     "好像",
     "似乎",
-    "需要",
-    "应当",
 ];
 /// Chinese sentence-final particles of a question or a guess, at the end of a text.
 const ZH_FINAL: &[char] = &['吧', '呢', '么', '吗', '嘛'];
@@ -305,10 +305,10 @@ pub(super) fn read(text: &str) -> Stance {
     }
     // a verb with 过: done once, not done now (我喜欢过小红, 我去过上海, 装修过); not 过敏,
     // 过去, 超过, 不过
-    let chars: Vec<char> = text.chars().collect();
-    for (i, c) in chars.iter().enumerate() {
-        let before = i.checked_sub(1).map(|j| chars[j]);
-        let after = chars.get(i + 1).copied();
+    let all: Vec<char> = text.chars().collect();
+    for (i, c) in all.iter().enumerate() {
+        let before = i.checked_sub(1).map(|j| all[j]);
+        let after = all.get(i + 1).copied();
         if *c == '过'
             && before.is_some_and(|b| super::is_cjk(b) && !"不超经难通度错路只太越穿跳".contains(b))
             && !after.is_some_and(|a| "敏去年来程渡滤".contains(a))
