@@ -325,7 +325,8 @@ pub(super) fn read(text: &str) -> Stance {
     // "I like tea and I don't like coffee", 我喜欢茶，不喜欢咖啡: a negation in one of two
     // clauses, which the reading may bind to the wrong one
     s.compound = conjunction && negated;
-    // Chinese: 我 opening the text is its subject, anywhere else an object ("小红爱我");
+    // Chinese: 我 opening the text (or a clause) is its subject, anywhere else an object
+    // ("小红爱我", "老板让我加班");
     // 我 before someone (我老板) is theirs, and says neither
     let chars: Vec<char> = text.trim_start().chars().collect();
     if s.persons.contains(&Person::Me) && !text.contains("我们") {
@@ -334,10 +335,12 @@ pub(super) fn read(text: &str) -> Stance {
             if *c != '我' || ZH_OWNED.iter().any(|k| rest.starts_with(k)) {
                 continue;
             }
-            s.cases.insert((
-                Person::Me,
-                if i == 0 { Case::Subject } else { Case::Object },
-            ));
+            // after a time or a pause 我 still opens its clause (周末我去游泳, 每天早上我喝茶)
+            let opens = i == 0
+                || chars[i - 1].is_whitespace()
+                || "天末午上晚点年月日周后前时候，,、".contains(chars[i - 1]);
+            s.cases
+                .insert((Person::Me, if opens { Case::Subject } else { Case::Object }));
         }
     }
     s

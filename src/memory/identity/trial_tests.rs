@@ -252,6 +252,7 @@ fn obligation_place_amount_and_chinese_roles_make_another_fact() {
         ("我老板信任我", "我信任我老板"),
         ("我女儿听我的", "我听我女儿的"),
         ("小赵是我的学生", "我是小赵的学生"),
+        ("老板让我加班", "我让老板加班"),
     ] {
         for (x, y) in [(a, b), (b, a)] {
             let v = judge(x, y, None);
@@ -268,6 +269,9 @@ fn obligation_place_amount_and_chinese_roles_make_another_fact() {
         ),
         ("User watches anime", "User watches a lot of anime"),
         ("用户喜欢游泳", "用户喜欢在海里游泳"),
+        // 我 after a time still opens its clause
+        ("周末我去游泳", "我周末去游泳"),
+        ("每天早上我喝绿茶", "我每天早上喝绿茶"),
     ] {
         assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
     }
