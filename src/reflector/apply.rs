@@ -97,7 +97,7 @@ pub async fn apply(
                 tracing::info!(
                     chat_id,
                     supersedes_id = old.id,
-                    "reflector: ignored a supersedes_id naming a memory that shares no word with the fact; both are kept"
+                    "reflector: ignored a supersedes_id naming a memory the fact is not about (fewer than two shared words, or another member's); both are kept"
                 );
             }
             related
