@@ -167,6 +167,14 @@ pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdi
             _ => Verdict::Unsure(r),
         };
     }
+    // "we are moving" / "we moved": under way against done
+    let doing_done = |x: &Reading, y: &Reading| x.stance.progressive && y.fact.past;
+    if doing_done(new, stored) || doing_done(stored, new) {
+        return match compare(&new.fact, &stored.fact) {
+            Outcome::Different(d) => Verdict::Different(d),
+            _ => Verdict::Unsure(Reason::Tense),
+        };
+    }
     let compound = new.stance.compound || stored.stance.compound;
     match compare(&new.fact, &stored.fact) {
         Outcome::Different(r) => Verdict::Different(r),
@@ -565,14 +573,50 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
     if a.past != b.past {
         note(Reason::Tense);
     }
-    // "Alice likes Bob" / "Bob likes Alice": the same names in another order
+    // the same words in another order where the order says which goes with which: two
+    // clauses ("football on Tuesday and piano on Thursday" / "… Thursday and … Tuesday"), or
+    // numbers ("3 fillings and 1 crown" / "1 filling and 3 crowns", 五毛六 / 六毛五)
+    let shared_order = |x: &Fact, y: &Fact, of: &dyn Fn(&str) -> bool| -> Vec<String> {
+        let mut seen: Vec<String> = Vec::new();
+        for k in x.order.iter().filter(|k| of(k) && y.order.contains(k)) {
+            if !seen.contains(k) {
+                seen.push(k.clone());
+            }
+        }
+        seen
+    };
+    // numerals, not dates ("12 October" / "October 12")
+    let numeric =
+        |k: &str| !k.starts_with('%') && a.numbers.iter().chain(&b.numbers).any(|n| n.key == k);
+    let (na, nb) = (shared_order(a, b, &numeric), shared_order(b, a, &numeric));
+    if na.len() >= 2 && na != nb {
+        note(Reason::Roles(na.join(" ")));
+    }
+    if a.clauses || b.clauses {
+        let (oa, ob) = (shared_order(a, b, &|_| true), shared_order(b, a, &|_| true));
+        if oa != ob {
+            note(Reason::Roles(oa.join(" ")));
+        }
+    }
+    // "Alice likes Bob" / "Bob likes Alice", "my wife reports to Hannah" / "Hannah reports to
+    // my wife", "our cat fears the dog" / "the dog fears our cat": the same names, people or
+    // animals in another order
+    // animals in another order; not a name and who bears it ("Bob is User's boss", "Rex is
+    // the name of User's dog"), which says nothing between them
+    let between = |x: &Fact| {
+        !x.has("name")
+            && x.terms
+                .iter()
+                .any(|t| t.class == Class::Plain && !tables::is_animal(&t.key))
+    };
+    let people = between(a) && between(b);
+    let who = |t: &parse::Term| {
+        t.class == Class::Entity || (people && (t.class == Class::Kin || tables::is_animal(&t.key)))
+    };
     let names = |x: &Fact, y: &Fact| -> Vec<String> {
         x.terms
             .iter()
-            .filter(|t| {
-                y.term(&t.key)
-                    .is_some_and(|o| o.class == Class::Entity || t.class == Class::Entity)
-            })
+            .filter(|t| y.term(&t.key).is_some_and(|o| who(o) || who(t)))
             .map(|t| t.key.clone())
             .collect()
     };

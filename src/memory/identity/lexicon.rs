@@ -253,7 +253,7 @@ study_subject: chemistry, physics, biology, math, maths, mathematics, history, e
 pub const ZH: &str = "
 用户 => -;
 // negation, and words that only look like it
-不, 没, 没有, 无, 未, 别, 非, 从不, 从来不, 不再, 再也不, 戒, 戒掉 => !; 不要 => !; 不错 => good;
+不, 没, 没有, 无, 未, 别, 非, 从不, 从来不, 不再, 再也不, 戒, 戒掉 => !; 不过敏 => ! allergic; 不要 => !; 不错 => good;
 不过, 不少, 不断, 不仅, 不得不, 无论, 非常, 没关系, 特别 => -; 别人 => others; 未来 => future; 无聊 => bored;
 // liking
 喜欢, 喜爱, 爱, 热爱, 钟爱, 偏爱, 偏好, 更喜欢, 宁愿, 希望 => like; 爱好 => hobby; 爱人 => spouse; 可爱 => cute;
@@ -330,7 +330,9 @@ pub const ZH: &str = "
 电影院 => cinema; 饭店, 餐厅, 餐馆 => restaurant; 书包 => schoolbag; 总统 => president;
 副总统 => vicepresident; 前女友 => @past girlfriend; 前男友 => @past boyfriend; 前妻 => @past wife;
 前夫 => @past husband; 所有, 全部 => all; 有些, 有的 => some; 大部分, 大多数, 多数 => most;
-每个 => every; 玩具 => @fake; 干妈 => godmother; 干爹 => godfather; 表哥 => elder_male_cousin; 表姐 => elder_female_cousin; 表弟 => younger_male_cousin;
+每个 => every; 玩具 => @fake; 干妈 => godmother; 干爹 => godfather; 发小 => friend;
+河南 => ^henan; 河北 => ^hebei; 湖南 => ^hunan; 湖北 => ^hubei; 山西 => ^shanxi; 陕西 => ^shaanxi;
+江西 => ^jiangxi; 广西 => ^guangxi; 四川省 => ^sichuan; 安徽 => ^anhui; 贵州 => ^guizhou; 表哥 => elder_male_cousin; 表姐 => elder_female_cousin; 表弟 => younger_male_cousin;
 表妹 => younger_female_cousin; 堂哥 => elder_male_paternal_cousin; 堂姐 => elder_female_paternal_cousin;
 堂弟 => younger_male_paternal_cousin; 堂妹 => younger_female_paternal_cousin;
 画画, 画 => draw; 上班 => work; 里面, 里 => inside; 外面, 外 => outside; 对面 => opposite; 后面 => back; 前面 => front;
@@ -385,7 +387,7 @@ handed, unemployed, detailed, advanced, related, nicknamed, self, talented, red
 
 /// Words after which an "-ed" word is the fact's verb: "User moved", "Alice recently visited".
 pub const SUBJECT_LEFT: &str = "
-user, he, she, they, recently, just, finally, also, then, already, once, previously,
+user, he, she, they, i, we, you, recently, just, finally, also, then, already, once, previously,
 formerly, still, never, always, often, usually, really
 ";
 

@@ -75,6 +75,11 @@ pub struct Fact {
     /// Said in the past tense ("lived", "was"), which "born" does not count for.
     pub past: bool,
     pub roles: Vec<&'static str>,
+    /// The terms' and numbers' keys in the order read, repeats kept.
+    pub order: Vec<String>,
+    /// Said in two clauses or more ("football on Tuesday and piano on Thursday", 书法，围棋):
+    /// which goes with which is in the order.
+    pub clauses: bool,
 }
 
 impl Fact {
@@ -139,7 +144,13 @@ pub fn read(text: &str) -> Fact {
             last_key = Some(t.key.clone());
         }
     }
-    bind(toks, past && !born)
+    let mut fact = bind(toks, past && !born);
+    fact.clauses = raws.iter().any(|r| match r {
+        Raw::Word { lower, .. } => matches!(lower.as_str(), "and" | "but" | "while" | "whereas"),
+        Raw::Gap => true,
+        _ => false,
+    });
+    fact
 }
 
 /// Whose the thing written at `raws[start]` is, when a possessive stands right before it:
@@ -157,6 +168,10 @@ fn owner_before(raws: &[Raw], start: usize, last_key: Option<&str>) -> Option<St
             _ => return None,
         })
     };
+    // 我老板, 我妈: mine, without 的
+    if matches!(start.checked_sub(1).map(|j| &raws[j]), Some(Raw::Cjk('我'))) {
+        return Some("me".into());
+    }
     if start >= 2 && matches!(raws[start - 1], Raw::Cjk('的')) {
         return match &raws[start - 2] {
             Raw::Cjk('户') | Raw::Cjk('我') => Some("me".into()),
@@ -691,9 +706,14 @@ fn bind(toks: Vec<Tok>, past: bool) -> Fact {
                     flush(&mut negs, &mut marks, &mut fact, Some(&t.key));
                 }
                 t.role = role;
+                fact.order.push(t.key.clone());
                 if !fact.has(&t.key) {
                     fact.terms.push(t);
-                } else if t.class == Class::Kin && t.owner.as_deref() == Some(t.key.as_str()) {
+                } else if t.class == Class::Kin
+                    && t.owner
+                        .as_deref()
+                        .is_some_and(|o| stem(o) == t.key || o == t.shown.to_lowercase())
+                {
                     // "my boss's boss", 朋友的朋友: another person than the first
                     t.key = format!("{0}'s {0}", t.key);
                     if !fact.has(&t.key) {
@@ -701,7 +721,10 @@ fn bind(toks: Vec<Tok>, past: bool) -> Fact {
                     }
                 }
             }
-            Tok::Num(n) => fact.numbers.push(n),
+            Tok::Num(n) => {
+                fact.order.push(n.key.clone());
+                fact.numbers.push(n);
+            }
             Tok::Neg(s) => negs.push(s),
             Tok::Mark(w, s) => match w.strip_prefix('<') {
                 // a marker after its word (X附近): binds to the term before

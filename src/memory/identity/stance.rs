@@ -42,7 +42,7 @@ pub(super) struct Stance {
     pub(super) compound: bool,
     /// "have trained", "has read": done; against "am training", "is reading".
     perfect: bool,
-    progressive: bool,
+    pub(super) progressive: bool,
 }
 
 fn pronoun(w: &str) -> Option<(Person, Option<Case>)> {
@@ -128,6 +128,8 @@ const MODALS: &[&str] = &[
     "can",
     "only",
     "ought",
+    "allowed",
+    "meant",
     "need",
     "needs",
     "supposed",
@@ -190,6 +192,12 @@ const ZH_MODALS: &[&str] = &[
     "尽量",
     "好像",
     "似乎",
+    // heard, asked of oneself, feared: not the fact itself (听说, 要求自己, 害怕)
+    "听说",
+    "据说",
+    "要求自己",
+    "害怕",
+    "怕",
 ];
 /// Chinese sentence-final particles of a question or a guess, at the end of a text.
 const ZH_FINAL: &[char] = &['吧', '呢', '么', '吗', '嘛'];
@@ -238,6 +246,7 @@ pub(super) fn read(text: &str) -> Stance {
             // 能, 可以, 懂: "can" as 会 says it; 已 (已婚): done, as 了 says it
             let canonical = match *m {
                 "能" | "可以" | "懂" => "会",
+                "害怕" => "怕",
                 "已" => "了",
                 other => other,
             };
