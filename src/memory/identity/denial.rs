@@ -63,6 +63,8 @@ fn surface(text: &str) -> Option<Surface> {
                             items.push(Item::Word(word("with")));
                         }
                         p if NEUTRAL.contains(&p) => {}
+                        // "has" / "doesn't have": one verb
+                        "has" => items.push(Item::Word(word("have"))),
                         p => items.push(Item::Word(word(p))),
                     }
                 }

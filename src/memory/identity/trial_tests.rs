@@ -329,6 +329,10 @@ fn order_pairing_and_hearsay_make_another_fact() {
         }
     }
     assert!(denial("我女儿对鸡蛋不过敏", "我女儿对鸡蛋过敏"));
+    assert!(denial(
+        "our flat doesn't have a balcony",
+        "our flat has a balcony"
+    ));
     for (a, b) in [
         (
             "Alice's birthday is 12 October",
