@@ -26,6 +26,14 @@ pub enum Raw {
     Break,
 }
 
+/// What letters right after a number say when they are not part of it: units, times of day,
+/// ordinals.
+const UNITS_AFTER_A_NUMBER: &[&str] = &[
+    "am", "pm", "st", "nd", "rd", "th", "km", "kg", "cm", "mm", "ml", "lb", "lbs", "mb", "gb",
+    "tb", "kb", "hz", "khz", "mhz", "ghz", "min", "mins", "hr", "hrs", "sec", "secs", "ft", "in",
+    "mph", "kph", "kmh", "yo", "yrs", "mi", "oz", "mg", "kw", "kwh", "ms", "hp", "px", "pt",
+];
+
 pub fn lex(text: &str) -> Vec<Raw> {
     let mut out = Vec::new();
     let chars: Vec<char> = text.chars().collect();
@@ -72,6 +80,20 @@ pub fn lex(text: &str) -> Vec<Raw> {
             if let Some(l) = letter {
                 number.push(l.to_ascii_lowercase());
                 i += 1;
+            }
+            // "803XL", "A320neo": letters that are no unit or ordinal are part of a model's
+            // number ("5pm", "3rd", "5km", "2GB" stay a number and a word)
+            let letters = chars[i..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphabetic())
+                .collect::<String>()
+                .to_lowercase();
+            if letters.len() >= 2
+                && !UNITS_AFTER_A_NUMBER.contains(&letters.as_str())
+                && !super::tables::known_word(&letters)
+            {
+                number.push_str(&letters);
+                i += letters.len();
             }
             out.push(Raw::Digits(number));
             pos += 1;

@@ -45,7 +45,9 @@ sweet potato => sweetpotato; prairie dog => prairiedog; air guitar => airguitar;
 fire truck, fire engine => firetruck; bell pepper => bellpepper; martial art => martialart;
 crab apple => crabapple; cheese cake => cheesecake; sea food => seafood; guinea pig => guineapig; sea lion => sealion; polar bear => polarbear;
 sea horse => seahorse; hip hop => hiphop; table tennis => pingpong; part time => parttime; full time => fulltime;
-next year => %year+1; last year => %year-1; this year => %year0;
+next year => %year+1; last year => %year-1; this year => %year0; this month => %month+0;
+next month => %month+1; last month => %month-1; this week => %week+0; next week => %week+1;
+last week => %week-1;
 ";
 
 /// English words: synonyms onto one canonical term, and words that mark negation, relation,
@@ -243,7 +245,7 @@ arrive_leave: arrive, leave, join, quit;
 like_dread: like, dread, fear;
 allergic_immune: allergic, immune, tolerant;
 open_close: open, close, closed;
-have_or_sell: have, buy, sell, lend, borrow, give, receive;
+have_or_sell: have, buy, sell, lend, borrow, give, receive, return;
 study_subject: chemistry, physics, biology, math, maths, mathematics, history, economics,
     law, medicine, philosophy, literature, psychology, geography;
 ";
@@ -318,7 +320,9 @@ pub const ZH: &str = "
 夜里, 夜间, 夜晚, 半夜, 深夜, 凌晨 => night; 早餐, 早饭 => breakfast; 午餐, 午饭 => lunch; 晚餐, 晚饭 => dinner;
 春天, 春季 => spring; 夏天, 夏季 => summer; 秋天, 秋季 => autumn; 冬天, 冬季 => winter; 周末 => weekend;
 工作日 => weekday; 今年 => %year0; 明年 => %year+1; 去年 => %year-1; 前年 => %year-2; 后年 => %year+2;
-今天 => %day0; 明天 => %day+1; 昨天 => %day-1;
+今天 => %day0; 明天 => %day+1; 昨天 => %day-1; 这个月, 本月 => %month+0; 下个月 => %month+1;
+上个月 => %month-1; 这周, 本周, 这个星期 => %week+0; 下周, 下个星期 => %week+1; 上周, 上个星期 => %week-1;
+除外, 除了 => !; 还了, 归还 => return;
 // food and drink
 苹果 => apple; 香蕉 => banana; 橙子 => orange; 葡萄 => grape; 西瓜 => watermelon; 草莓 => strawberry;
 芒果 => mango; 梨 => pear; 桃子 => peach; 樱桃 => cherry; 柠檬 => lemon; 菠萝 => pineapple;

@@ -146,8 +146,17 @@ pub fn read(text: &str) -> Fact {
     }
     let mut fact = bind(toks, past && !born);
     fact.clauses = raws.iter().any(|r| match r {
-        Raw::Word { lower, .. } => matches!(lower.as_str(), "and" | "but" | "while" | "whereas"),
-        Raw::Gap => true,
+        // a comma past a fronted phrase ("On Fridays, …" is one clause)
+        Raw::Word {
+            lower,
+            after_comma,
+            pos,
+            ..
+        } => {
+            (*after_comma && *pos >= 4)
+                || matches!(lower.as_str(), "and" | "but" | "while" | "whereas")
+        }
+        Raw::Gap | Raw::Cjk('但' | '而' | '却') => true,
         _ => false,
     });
     fact
@@ -338,6 +347,7 @@ fn read_word(
         "for" => Some("for"),
         "against" => Some("against"),
         "out" if next_lower(raws, i) == Some("of") => Some("out"),
+        "until" | "till" => Some("until"),
         _ => None,
     };
     if let Some(r) = role {

@@ -347,7 +347,7 @@ pub(super) fn read(text: &str) -> Stance {
             // after a time or a pause 我 still opens its clause (周末我去游泳, 每天早上我喝茶)
             let opens = i == 0
                 || chars[i - 1].is_whitespace()
-                || "天末午上晚点年月日周后前时候，,、".contains(chars[i - 1]);
+                || "天末午上晚点年月日周后前时候，,、一二三四五六七八九十".contains(chars[i - 1]);
             s.cases
                 .insert((Person::Me, if opens { Case::Subject } else { Case::Object }));
         }
