@@ -306,10 +306,7 @@ fn read_word(
     }
     // "once a week" is a number; "once lived" is the past
     if lower == "once" {
-        let next = match raws.get(i + 1) {
-            Some(Raw::Word { lower, .. }) => lower.as_str(),
-            _ => "",
-        };
+        let next = next_lower(raws, i).unwrap_or("");
         let out = if matches!(
             next,
             "" | "a" | "an" | "per" | "every" | "each" | "or" | "more" | "in"
@@ -381,10 +378,7 @@ fn read_word(
         return i + 1;
     }
     if matches!(lower.as_str(), "have" | "has" | "had" | "having") {
-        let next = match raws.get(i + 1) {
-            Some(Raw::Word { lower, .. }) => lower.as_str(),
-            _ => "",
-        };
+        let next = next_lower(raws, i).unwrap_or("");
         // "has been", "has lived", "has to": an auxiliary, not possession
         if next == "to" || next.ends_with("ed") || TABLES.irregular_participles.contains(&next) {
             return i + 1;

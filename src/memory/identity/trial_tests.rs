@@ -5,6 +5,23 @@
 use super::tests::{denial, same};
 use super::*;
 
+/// Each pair is two facts, whichever is said first.
+fn never_one(pairs: &[(&str, &str)]) {
+    for &(a, b) in pairs {
+        for (x, y) in [(a, b), (b, a)] {
+            let v = judge(x, y, None);
+            assert!(!matches!(v, Verdict::Same(_)), "{x} / {y}: {v:?}");
+        }
+    }
+}
+
+/// Each pair is one fact.
+fn one_fact(pairs: &[(&str, &str)]) {
+    for &(a, b) in pairs {
+        assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
+    }
+}
+
 /// A word joined to a thing into another thing, whose a thing is, what it is done with or for,
 /// which money, done once: each makes another fact, where a merge would keep one wording and
 /// lose the other (found by a new-user trial: all of these merged).
@@ -89,7 +106,7 @@ fn a_compound_is_named_in_the_reason() {
 /// "one more word" or "the same words" before.
 #[test]
 fn signs_quantities_prepositions_and_denied_modifiers_make_another_fact() {
-    for (a, b) in [
+    never_one(&[
         // a denial of the shared thing, worded with one more word
         ("I have a cat", "I don't have a black cat"),
         ("I have a cat", "I have no black cat"),
@@ -133,14 +150,9 @@ fn signs_quantities_prepositions_and_denied_modifiers_make_another_fact() {
         ("我住在北京", "我住在北京路"),
         ("我在北京工作", "我在北京大学工作"),
         ("我喜欢水", "我喜欢水果"),
-    ] {
-        for (x, y) in [(a, b), (b, a)] {
-            let v = judge(x, y, None);
-            assert!(!matches!(v, Verdict::Same(_)), "{x} / {y}: {v:?}");
-        }
-    }
+    ]);
     // still one fact
-    for (a, b) in [
+    one_fact(&[
         ("User drinks coffee", "User drinks coffee without sugar"),
         ("User is an only child", "User has no siblings"),
         ("User goes running every morning", "User jogs each morning"),
@@ -149,9 +161,7 @@ fn signs_quantities_prepositions_and_denied_modifiers_make_another_fact() {
         ("User reads before bed", "User reads novels before bed"),
         ("User hates the cold", "User can't stand cold weather"),
         ("I work 9-5", "I work 9-5"),
-    ] {
-        assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
-    }
+    ]);
 }
 
 /// A held-out trial of new wordings (375 different-fact pairs, 27 merged): units, names
@@ -159,7 +169,7 @@ fn signs_quantities_prepositions_and_denied_modifiers_make_another_fact() {
 /// against doing, "except", a denial inside a condition.
 #[test]
 fn units_longer_names_and_words_and_aspect_make_another_fact() {
-    for (a, b) in [
+    never_one(&[
         ("my son is 4 months old", "my son is 4 years old"),
         ("I paid $500", "I paid 500 euros"),
         ("我每月房租三千块", "我每月房租三千美元"),
@@ -188,12 +198,7 @@ fn units_longer_names_and_words_and_aspect_make_another_fact() {
             "I work from home on Mondays",
             "I work from home except on Mondays",
         ),
-    ] {
-        for (x, y) in [(a, b), (b, a)] {
-            let v = judge(x, y, None);
-            assert!(!matches!(v, Verdict::Same(_)), "{x} / {y}: {v:?}");
-        }
-    }
+    ]);
     // a denial inside a condition denies the condition: both may hold
     assert!(!denial("我心情不好的时候唱歌", "我心情好的时候唱歌"));
     assert!(!denial(
@@ -202,7 +207,7 @@ fn units_longer_names_and_words_and_aspect_make_another_fact() {
     ));
     assert!(denial("我不会滑雪", "我会滑雪"));
     // still one fact
-    for (a, b) in [
+    one_fact(&[
         ("I paid $20 for the book", "I paid 20 dollars for the book"),
         ("User is 34 years old", "User is 34"),
         ("用户住在杭州", "用户住在杭州市"),
@@ -211,9 +216,7 @@ fn units_longer_names_and_words_and_aspect_make_another_fact() {
             "User has been vegetarian since university",
             "User is vegetarian since university",
         ),
-    ] {
-        assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
-    }
+    ]);
 }
 
 /// A second held-out trial (419 different-fact pairs, 18 merged): obligation and seeming,
@@ -221,7 +224,7 @@ fn units_longer_names_and_words_and_aspect_make_another_fact() {
 /// whom in Chinese.
 #[test]
 fn obligation_place_amount_and_chinese_roles_make_another_fact() {
-    for (a, b) in [
+    never_one(&[
         ("I run every morning", "I ought to run every morning"),
         (
             "I go to church on Sundays",
@@ -253,16 +256,11 @@ fn obligation_place_amount_and_chinese_roles_make_another_fact() {
         ("我女儿听我的", "我听我女儿的"),
         ("小赵是我的学生", "我是小赵的学生"),
         ("老板让我加班", "我让老板加班"),
-    ] {
-        for (x, y) in [(a, b), (b, a)] {
-            let v = judge(x, y, None);
-            assert!(!matches!(v, Verdict::Same(_)), "{x} / {y}: {v:?}");
-        }
-    }
+    ]);
     // a real contradiction still replaces
     assert!(denial("I can't ride a bike", "I can ride a bike"));
     assert!(denial("我没有钢琴", "我有钢琴"));
-    for (a, b) in [
+    one_fact(&[
         (
             "User is allergic to nuts",
             "User is severely allergic to nuts",
@@ -272,9 +270,7 @@ fn obligation_place_amount_and_chinese_roles_make_another_fact() {
         // 我 after a time still opens its clause
         ("周末我去游泳", "我周末去游泳"),
         ("每天早上我喝绿茶", "我每天早上喝绿茶"),
-    ] {
-        assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
-    }
+    ]);
 }
 
 /// A third held-out trial (362 different-fact pairs, 23 merged): which goes with which in two
@@ -282,7 +278,7 @@ fn obligation_place_amount_and_chinese_roles_make_another_fact() {
 /// against done, allowed, meant, heard, feared.
 #[test]
 fn order_pairing_and_hearsay_make_another_fact() {
-    for (a, b) in [
+    never_one(&[
         (
             "my son has 3 fillings and 1 crown",
             "my son has 1 filling and 3 crowns",
@@ -322,18 +318,13 @@ fn order_pairing_and_hearsay_make_another_fact() {
         ("我弟弟听说要结婚了", "我弟弟要结婚了"),
         ("我老婆害怕坐飞机", "我老婆坐飞机"),
         ("我老家在河南信阳", "我老家在河南南阳"),
-    ] {
-        for (x, y) in [(a, b), (b, a)] {
-            let v = judge(x, y, None);
-            assert!(!matches!(v, Verdict::Same(_)), "{x} / {y}: {v:?}");
-        }
-    }
+    ]);
     assert!(denial("我女儿对鸡蛋不过敏", "我女儿对鸡蛋过敏"));
     assert!(denial(
         "our flat doesn't have a balcony",
         "our flat has a balcony"
     ));
-    for (a, b) in [
+    one_fact(&[
         (
             "Alice's birthday is 12 October",
             "Alice's birthday is October 12",
@@ -342,16 +333,14 @@ fn order_pairing_and_hearsay_make_another_fact() {
         ("User's boss is Bob", "Bob is User's boss"),
         ("用户怕狗", "用户害怕狗"),
         ("用户喜欢看科幻电影", "用户喜欢看科幻电影，尤其是老电影"),
-    ] {
-        assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
-    }
+    ]);
 }
 
 /// A fourth held-out trial (336 different-fact pairs, 14 merged): relative dates, model
 /// numbers, "until", 除外, 借 / 还, two clauses split by a comma or 但, 我 after a weekday.
 #[test]
 fn relative_dates_model_numbers_and_clauses_make_another_fact() {
-    for (a, b) in [
+    never_one(&[
         (
             "my book club is reading Middlemarch this month",
             "my book club is reading Middlemarch next month",
@@ -366,19 +355,12 @@ fn relative_dates_model_numbers_and_clauses_make_another_fact() {
         ),
         ("我女儿讨厌西兰花但喜欢花菜", "我女儿讨厌花菜但喜欢西兰花"),
         ("周五同事小白替我值班", "周五我替同事小白值班"),
-    ] {
-        for (x, y) in [(a, b), (b, a)] {
-            let v = judge(x, y, None);
-            assert!(!matches!(v, Verdict::Same(_)), "{x} / {y}: {v:?}");
-        }
-    }
-    for (a, b) in [
+    ]);
+    one_fact(&[
         (
             "On Fridays, User works from home",
             "User works from home on Fridays",
         ),
         ("I wake up at 7am", "I wake up at 7 am"),
-    ] {
-        assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
-    }
+    ]);
 }
