@@ -21,7 +21,8 @@
 //!   cosine;
 //! - otherwise unsure: a number, name, tense or person on one side only, a word joined to a
 //!   shared thing into another thing ("cat videos", 咖啡馆, 鸵鸟: [`compound`]), another owner
-//!   of a shared thing ("my boss" / "Bob's boss"), "for" against "with", or words swapped with
+//!   of a shared thing ("my boss" / "Bob's boss"), "for" against "with", another time for a
+//!   shared word ("at university" / "after university", 在大学 / 在大学毕业后), or words swapped with
 //!   no embedding (or a low cosine) to vouch for them. Cosine never proves the same fact on its
 //!   own, and never outweighs a difference above.
 //!
@@ -33,12 +34,13 @@ mod lex;
 mod lexicon;
 mod numbers;
 mod parse;
+mod reason;
 mod stance;
 mod tables;
 mod words;
 mod zh;
 
-use std::fmt;
+pub use reason::Reason;
 
 use compound::compound;
 use numbers::{NumDiff, number_difference, unit_conflict};
@@ -58,68 +60,6 @@ const SWAP_COSINE: f32 = 0.95;
 const VETO_COSINE: f32 = 0.50;
 /// Fewest shared terms for "one side adds words" to mean the same fact without embeddings.
 const MIN_SHARED: usize = 2;
-
-/// Why two facts are or are not the same fact. `Display` gives a short human reason.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reason {
-    SameWords,
-    /// One side says more: these words.
-    MoreSpecific(String),
-    Reworded(f32),
-    /// Numbers, times (and Chinese dates written with numbers) that disagree.
-    Number(String, String),
-    Date(String, String),
-    /// A number or date on one side only.
-    ExtraNumber(String),
-    /// Another person (or animal) the fact is about.
-    Subject(String),
-    /// Another person mentioned on one side only, not as the subject.
-    ExtraPerson(String),
-    Entity(String, String),
-    ExtraEntity(String),
-    /// Two words of one kind: dog / cat, cello / violin.
-    Slot(String, String),
-    Opposite(String, String),
-    Negation(String),
-    Relation(String),
-    Roles(String),
-    Tense,
-    /// A word joined to a shared one into another thing: "cat videos" / "cats", 熊猫 / 猫.
-    Compound(String),
-    /// Other words on each side and nothing to vouch for them.
-    OtherWords(String, String),
-    LowCosine(f32),
-    TooLittle,
-    Nothing,
-}
-
-impl fmt::Display for Reason {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Reason::SameWords => write!(f, "same words"),
-            Reason::MoreSpecific(w) => write!(f, "more specific: {w}"),
-            Reason::Reworded(c) => write!(f, "reworded (cosine {c:.2})"),
-            Reason::Number(a, b) => write!(f, "different number: {a} vs {b}"),
-            Reason::Date(a, b) => write!(f, "different date: {a} vs {b}"),
-            Reason::ExtraNumber(n) => write!(f, "a number on one side only: {n}"),
-            Reason::Subject(w) => write!(f, "another subject: {w}"),
-            Reason::ExtraPerson(w) => write!(f, "someone on one side only: {w}"),
-            Reason::Entity(a, b) => write!(f, "another name: {a} vs {b}"),
-            Reason::ExtraEntity(w) => write!(f, "a name on one side only: {w}"),
-            Reason::Slot(a, b) => write!(f, "another of the same kind: {a} vs {b}"),
-            Reason::Opposite(a, b) => write!(f, "opposite: {a} vs {b}"),
-            Reason::Negation(w) => write!(f, "negation: {w}"),
-            Reason::Relation(w) => write!(f, "another relation: {w}"),
-            Reason::Roles(w) => write!(f, "roles swapped: {w}"),
-            Reason::Tense => write!(f, "past on one side only"),
-            Reason::Compound(w) => write!(f, "another thing: {w}"),
-            Reason::OtherWords(a, b) => write!(f, "other words: {a} vs {b}"),
-            Reason::LowCosine(c) => write!(f, "little alike (cosine {c:.2})"),
-            Reason::TooLittle => write!(f, "too little in common"),
-            Reason::Nothing => write!(f, "nothing to compare"),
-        }
-    }
-}
 
 /// The decision for a new fact against one stored fact. Only `Same` may merge.
 #[derive(Debug, Clone, PartialEq)]
@@ -159,6 +99,9 @@ pub fn judge(new: &str, stored: &str, cosine: Option<f32>) -> Verdict {
 
 /// [`judge`] on facts read beforehand.
 pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdict {
+    if copula_swapped(&new.text, &stored.text) {
+        return Verdict::Same(Reason::SameWords);
+    }
     let cosine = cosine.filter(|_| !new.cjk && !stored.cjk);
     // another person by pronoun, roles swapped, a modal or a hedge: whatever the words
     if let Some(r) = stance::differ(&new.stance, &stored.stance) {
@@ -196,6 +139,18 @@ pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdi
             _ => Verdict::Unsure(Reason::OtherWords(a, b)),
         },
     }
+}
+
+/// One Chinese "X是Y" written "Y是X": 我的牙医是李医生 / 李医生是我的牙医 say the same (the
+/// reading would take 我 for the subject of one and an object of the other).
+fn copula_swapped(a: &str, b: &str) -> bool {
+    let halves = |t: &str| -> Option<(String, String)> {
+        let t = t.trim().trim_end_matches(['。', '！', '.', '!', ' ']);
+        let (x, y) = t.split_once('是')?;
+        (!y.contains('是') && x.chars().any(is_cjk) && y.chars().any(is_cjk))
+            .then(|| (x.trim().to_string(), y.trim().to_string()))
+    };
+    matches!((halves(a), halves(b)), (Some((x, y)), Some((p, q))) if x == q && y == p && x != y)
 }
 
 /// The cosine worth listening to: none where either fact is Chinese, which the small local
@@ -288,6 +243,9 @@ pub fn proves_different(a: &str, b: &str) -> Option<Reason> {
 /// person to what both say loses nothing (the more specific wording is kept), so the model
 /// may decide that.
 pub fn vetoes_claim(new: &str, stored: &str, cosine: Option<f32>) -> Option<Reason> {
+    if copula_swapped(new, stored) {
+        return None;
+    }
     let cosine = usable(cosine, new, stored);
     let outcome = compare(&read(new), &read(stored));
     let (a, b) = (stance::read(new), stance::read(stored));
@@ -549,6 +507,17 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
                     note(Reason::Roles(t.shown.clone()));
                 }
             }
+            // "at university" / "after university", 在大学 / 在大学毕业后: another time
+            if [t.role, o.role]
+                .iter()
+                .any(|r| r.is_some_and(|r| parse::TIMES.contains(&r)))
+            {
+                note(Reason::Relation(format!(
+                    "{} {}",
+                    t.role.or(o.role).unwrap_or_default(),
+                    t.shown
+                )));
+            }
             // "works for Bob" / "works with Bob", "cooks for" / "cooks with his kids", "plays
             // for" / "against Arsenal", "drove to" / "through Leeds"
             if t.role.is_some() && o.role.is_some() {
@@ -568,6 +537,31 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
             && x != y
         {
             note(Reason::Roles(format!("whose {}: {x} / {y}", t.shown)));
+        }
+    }
+    // in Chinese, one role on other shared words each side: 从安卓换成苹果 / 从苹果换成安卓,
+    // 把安卓换成苹果 / 把苹果换成安卓 (a role holds for the words after it, so one side's words
+    // may include the other's: no swap then; English folds words into others' places, as
+    // "commute" into "work", and its "from" and "than" are read above)
+    fn with<'f>(x: &'f Fact, y: &Fact, r: &str) -> Vec<&'f str> {
+        let mut w: Vec<&str> = x
+            .terms
+            .iter()
+            .filter(|t| t.cjk && t.role == Some(r) && y.has(&t.key))
+            .map(|t| t.key.as_str())
+            .collect();
+        w.sort_unstable();
+        w
+    }
+    for r in a.roles.iter().filter(|r| b.roles.contains(r)) {
+        let (wa, wb) = (with(a, b, r), with(b, a, r));
+        let within = |x: &[&str], y: &[&str]| x.iter().all(|k| y.contains(k));
+        if !wa.is_empty() && !wb.is_empty() && !within(&wa, &wb) && !within(&wb, &wa) {
+            note(Reason::Roles(format!(
+                "{r}: {} / {}",
+                wa.join(" "),
+                wb.join(" ")
+            )));
         }
     }
     if a.past != b.past {
@@ -676,6 +670,14 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
         .or_else(|| rest_b.iter().find(place))
     {
         note(Reason::Slot(t.shown.clone(), String::new()));
+    }
+    // "at 25" / "after 25": a time word before a number is read as a word
+    if let Some(t) = rest_a
+        .iter()
+        .chain(&rest_b)
+        .find(|t| !t.cjk && parse::TIMES.contains(&t.key.as_str()))
+    {
+        note(Reason::Relation(t.shown.clone()));
     }
     if let Some(w) = compound(a, b, &rest_a).or_else(|| compound(b, a, &rest_b)) {
         note(Reason::Compound(w));

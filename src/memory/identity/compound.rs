@@ -100,8 +100,7 @@ const NOT_A_THING: &[&str] = &[
 
 /// Chinese characters that make what they follow another thing: 咖啡馆 is a café, 猫粮 cat
 /// food, 茶杯 a cup.
-const ZH_THING_SUFFIXES: &str =
-    "馆店铺杯壶罐瓶盒袋粮具机器厅屋房园场厂缸笼窝架台桌柜包卡票券院菜路街巷";
+const ZH_THING_SUFFIXES: &str = "馆店铺杯壶罐瓶盒袋粮具机器厅屋房园场厂缸笼窝架台桌柜包卡票券院菜路街巷灯壳套垫线鞋帽袜药油酱汁粉锅碗盘箱椅床门窗";
 
 /// Whether a character read on its own (unlisted) comes right after `t` in `x`.
 fn followed(x: &Fact, t: &Term) -> bool {

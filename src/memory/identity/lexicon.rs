@@ -263,6 +263,7 @@ pub const ZH: &str = "
 // relation markers
 以前, 退休, 之前, 曾经, 过去, 原来, 从前 => @past; 去世, 过世 => @dead; 附近, 旁边, 郊区 => @<near; 有, 养 => ~have;
 有点, 有些, 所有, 还有 => -; 天, 每天 => day; 周, 每周 => week; 每月, 月 => month; 每年, 年 => year;
+副, 代理, 助理 => @deputy; 前任 => @past; 实习 => @learn; 候补 => @want;
 长大 => @past live; 想, 想要, 打算, 计划, 准备 => @want; 学, 学习, 学生, 考, 备考 => @learn; 租 => @rent;
 考虑 => @want; 出租 => @let; 教, 老师, 教师 => @teach; 开始 => @start; 偶尔, 有时, 有时候, 很少 => @rarely; 大学 => university;
 学校 => school; 数学 => math; 化学 => chemistry; 物理 => physics;
@@ -340,7 +341,8 @@ pub const ZH: &str = "
 表妹 => younger_female_cousin; 堂哥 => elder_male_paternal_cousin; 堂姐 => elder_female_paternal_cousin;
 堂弟 => younger_male_paternal_cousin; 堂妹 => younger_female_paternal_cousin;
 画画, 画 => draw; 上班 => work; 里面, 里 => inside; 外面, 外 => outside; 对面 => opposite; 后面 => back; 前面 => front;
-经过, 路过 => <through; 去 => <to; 差点, 差一点, 几乎 => @almost; 都 => all; 大学 => university; 大厦 => building;
+经过, 路过 => <through; 去, 到 => <to; 换成, 换到 => switch <to; 变成 => become <to;
+改成, 改为, 转成 => change <to; 转到, 转去 => transfer <to; 差点, 差一点, 几乎 => @almost; 都 => all; 大学 => university; 大厦 => building;
 机场 => airport; 医院 => hospital; 酒店 => hotel; 公园 => park; 中学 => middleschool;
 小学 => primaryschool; 为, 替 => <for; 和, 跟, 同, 与 => <with; 胜过, 多过, 多于 => <than; 看 => @watch; 咖啡 => coffee; 茶 => tea; 酒 => alcohol; 啤酒 => beer; 红酒, 葡萄酒 => wine;
 可乐 => cola; 果汁 => juice; 糖 => sugar; 饮料, 喝 => drink; 吃 => eat;

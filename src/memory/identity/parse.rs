@@ -92,6 +92,11 @@ impl Fact {
 }
 
 /// Tokens before binding: terms, numbers, negations, markers, roles, sentence breaks.
+/// Roles that place a fact in time against what follows them ("after university"), or, in
+/// Chinese, what comes before (大学毕业后): the same word in another of them, or in one only,
+/// is another fact.
+pub(super) const TIMES: &[&str] = &["after", "before", "since", "until"];
+
 #[derive(Debug)]
 pub(super) enum Tok {
     Term(Term),
@@ -345,6 +350,10 @@ fn read_word(
         "against" => Some("against"),
         "out" if next_lower(raws, i) == Some("of") => Some("out"),
         "until" | "till" => Some("until"),
+        // when, against another time: "met my wife at / after university"
+        "after" => Some("after"),
+        "before" => Some("before"),
+        "since" => Some("since"),
         _ => None,
     };
     if let Some(r) = role {
@@ -709,7 +718,8 @@ fn bind(toks: Vec<Tok>, past: bool) -> Fact {
                 } else {
                     flush(&mut negs, &mut marks, &mut fact, Some(&t.key));
                 }
-                t.role = role;
+                // a time the reading bound backwards (大学毕业后) holds over the role before it
+                t.role = t.role.filter(|r| TIMES.contains(r)).or(role);
                 fact.order.push(t.key.clone());
                 if !fact.has(&t.key) {
                     fact.terms.push(t);

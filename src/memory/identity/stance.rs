@@ -134,6 +134,25 @@ const MODALS: &[&str] = &[
     "needs",
     "supposed",
     "gotta",
+    // believing, suspecting, guessing: not the fact itself ("I suspect I'm lactose intolerant")
+    "suspect",
+    "suspects",
+    "suspected",
+    "believe",
+    "believes",
+    "assume",
+    "assumes",
+    "reckon",
+    "reckons",
+    "suppose",
+    "presumably",
+    "allegedly",
+    "seemingly",
+    "likely",
+    "unlikely",
+    "unsure",
+    "uncertain",
+    "wonder",
 ];
 /// Of [`MODALS`], those that count only as a text's last word ("I like tea, not", "…,
 /// right"), and "can" only when not denied ("can't stand" is "hates").
@@ -198,6 +217,27 @@ const ZH_MODALS: &[&str] = &[
     "要求自己",
     "害怕",
     "怕",
+    // believing, suspecting, guessing (我怀疑, 我觉得, 估计)
+    "怀疑",
+    "觉得",
+    "认为",
+    "感觉",
+    "相信",
+    "猜",
+    "估计",
+    "恐怕",
+    "疑似",
+    "说不定",
+    "或许",
+    "貌似",
+    "看起来",
+    "看样子",
+    // about to (快要签, 即将): not done yet
+    "快要",
+    "就要",
+    "即将",
+    "马上",
+    "将要",
 ];
 /// Chinese sentence-final particles of a question or a guess, at the end of a text.
 const ZH_FINAL: &[char] = &['吧', '呢', '么', '吗', '嘛'];
@@ -248,6 +288,8 @@ pub(super) fn read(text: &str) -> Stance {
                 "能" | "可以" | "懂" => "会",
                 "害怕" => "怕",
                 "已" => "了",
+                "认为" | "感觉" => "觉得",
+                "就要" | "即将" | "马上" | "将要" => "快要",
                 other => other,
             };
             s.modals.insert(canonical.to_string());
@@ -276,6 +318,10 @@ pub(super) fn read(text: &str) -> Stance {
             if let Some(c) = case {
                 s.cases.insert((p, c));
             }
+        }
+        // "about to": not done yet
+        if w == "about" && words.get(i + 1).is_some_and(|n| n == "to") {
+            s.modals.insert("about to".into());
         }
         // "not" counts only at the end ("I like tea, not"): elsewhere it is a negation,
         // which the reading binds

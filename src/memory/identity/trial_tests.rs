@@ -364,3 +364,52 @@ fn relative_dates_model_numbers_and_clauses_make_another_fact() {
         ("I wake up at 7am", "I wake up at 7 am"),
     ]);
 }
+
+/// A fifth held-out trial (237 different-fact pairs, 10 merged): a doubt or a guess, "about
+/// to", another time for a shared thing (at / after university, 在大学 / 在大学毕业后),
+/// a deputy or an intern, a thing named by what it belongs to (书桌灯, 手机壳), and the two
+/// sides of a switch (从安卓换成苹果). Each pair below is new, of the same kinds.
+#[test]
+fn doubts_plans_times_deputies_and_switches_make_another_fact() {
+    never_one(&[
+        ("I'm lactose intolerant", "I suspect I'm lactose intolerant"),
+        (
+            "I reckon my landlord is selling the flat",
+            "my landlord is selling the flat",
+        ),
+        ("I'm about to start a new job", "I started a new job"),
+        ("我对猫过敏", "我觉得我对猫过敏"),
+        ("我即将搬到深圳", "我搬到了深圳"),
+        (
+            "I started running at college",
+            "I started running after college",
+        ),
+        (
+            "I moved to Leeds after my divorce",
+            "I moved to Leeds before my divorce",
+        ),
+        ("We married at 25", "We married after 25"),
+        ("我和老婆是在大学认识的", "我和老婆是在大学毕业后认识的"),
+        ("我们在孩子出生后买了房", "我们在孩子出生前买了房"),
+        ("我是公司的副总经理", "我是公司的总经理"),
+        ("我是实习律师", "我是律师"),
+        ("我的书桌坏了", "我的书桌灯坏了"),
+        ("我家的车坏了", "我家的车门坏了"),
+        ("我喜欢番茄", "我喜欢番茄酱"),
+        ("我从安卓换成了苹果", "我从苹果换成了安卓"),
+        ("我从微信转到支付宝", "我从支付宝转到微信"),
+        ("我把猫粮换成了狗粮", "我把狗粮换成了猫粮"),
+    ]);
+    one_fact(&[
+        ("我的牙医是李医生", "李医生是我的牙医"),
+        ("秋天是我最喜欢的季节", "我最喜欢的季节是秋天"),
+        ("我毕业后去了上海", "我毕业之后去了上海"),
+        ("我喜欢睡前看书", "我睡前喜欢看书"),
+        ("I drink coffee", "I drink coffee before work"),
+        (
+            "I moved to Berlin after graduating",
+            "I moved to Berlin after I graduated",
+        ),
+        ("我每天走路去公司", "我每天走路到公司"),
+    ]);
+}

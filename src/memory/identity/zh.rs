@@ -56,6 +56,10 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
         return used;
     }
     let c = run[0];
+    if let Some(time) = zh_time(raws, i) {
+        mark_time(raws, i, time, toks);
+        return i + 1;
+    }
     // a character written twice is one word (孙丽丽 is not 孙丽)
     let doubled = run.get(1) == Some(&c);
     let word: String = if doubled {
@@ -78,6 +82,66 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
         }));
     }
     if doubled { i + 2 } else { i + 1 }
+}
+
+/// 后 / 前 at `i` placing what comes before it in time (毕业后, 饭前, 在大学毕业后): "after" or
+/// "before"; not a place (后面, 前面), a date (前天, 后年), someone former (前妻), "then" (然后,
+/// 最后) or "later" (后来).
+fn zh_time(raws: &[Raw], i: usize) -> Option<&'static str> {
+    let time = match raws.get(i) {
+        Some(Raw::Cjk('后')) => "after",
+        Some(Raw::Cjk('前')) => "before",
+        _ => return None,
+    };
+    let before = i.checked_sub(1).and_then(|j| match &raws[j] {
+        Raw::Cjk(c) => Some(*c),
+        _ => None,
+    });
+    let after = match raws.get(i + 1) {
+        Some(Raw::Cjk(c)) => Some(*c),
+        _ => None,
+    };
+    let word = before.is_some_and(|b| "然最背面目提往".contains(b))
+        || after.is_some_and(|a| "面边天年妻夫任女男悔往进方头台来".contains(a));
+    (before.is_some() && !word).then_some(time)
+}
+
+/// Binds `time` to what it places: the words since 在 (在大学毕业后: 大学 and 毕业), else the
+/// characters read one by one right before it (毕业后), else the word right before it.
+fn mark_time(raws: &[Raw], i: usize, time: &'static str, toks: &mut [Tok]) {
+    let start = (1..=8)
+        .map_while(|back| i.checked_sub(back))
+        .map_while(|j| match raws[j] {
+            Raw::Cjk(c) => Some((j, c)),
+            _ => None,
+        })
+        .find(|&(_, c)| c == '在')
+        .map(|(j, _)| j + 1);
+    let span: String = match start {
+        Some(k) => raws[k..i]
+            .iter()
+            .filter_map(|r| match r {
+                Raw::Cjk(c) => Some(*c),
+                _ => None,
+            })
+            .collect(),
+        None => String::new(),
+    };
+    let mut marked = 0;
+    for tok in toks.iter_mut().rev() {
+        let Tok::Term(t) = tok else { continue };
+        let inside = if start.is_some() {
+            t.shown.chars().all(|c| span.contains(c))
+        } else {
+            // one word, or an unlisted one read a character at a time (毕 业)
+            marked == 0 || (t.key == t.shown && t.shown.chars().count() == 1)
+        };
+        if !inside {
+            break;
+        }
+        t.role = Some(time);
+        marked += 1;
+    }
 }
 
 /// A number read at `next`'s left, with the unit that follows it (3月, 3日 for 3号) or without
