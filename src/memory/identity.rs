@@ -35,6 +35,7 @@ mod lexicon;
 mod numbers;
 mod parse;
 mod reason;
+mod roles;
 mod stance;
 mod tables;
 mod words;
@@ -539,30 +540,8 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
             note(Reason::Roles(format!("whose {}: {x} / {y}", t.shown)));
         }
     }
-    // in Chinese, one role on other shared words each side: 从安卓换成苹果 / 从苹果换成安卓,
-    // 把安卓换成苹果 / 把苹果换成安卓 (a role holds for the words after it, so one side's words
-    // may include the other's: no swap then; English folds words into others' places, as
-    // "commute" into "work", and its "from" and "than" are read above)
-    fn with<'f>(x: &'f Fact, y: &Fact, r: &str) -> Vec<&'f str> {
-        let mut w: Vec<&str> = x
-            .terms
-            .iter()
-            .filter(|t| t.cjk && t.role == Some(r) && y.has(&t.key))
-            .map(|t| t.key.as_str())
-            .collect();
-        w.sort_unstable();
-        w
-    }
-    for r in a.roles.iter().filter(|r| b.roles.contains(r)) {
-        let (wa, wb) = (with(a, b, r), with(b, a, r));
-        let within = |x: &[&str], y: &[&str]| x.iter().all(|k| y.contains(k));
-        if !wa.is_empty() && !wb.is_empty() && !within(&wa, &wb) && !within(&wb, &wa) {
-            note(Reason::Roles(format!(
-                "{r}: {} / {}",
-                wa.join(" "),
-                wb.join(" ")
-            )));
-        }
+    if let Some(r) = roles::swapped(a, b) {
+        note(r);
     }
     if a.past != b.past {
         note(Reason::Tense);

@@ -263,8 +263,9 @@ pub fn zh_number(run: &[char]) -> Option<u64> {
         let digit = match c {
             '零' | '〇' => Some(0),
             '一' => Some(1),
-            '二' | '两' => Some(2),
-            '三' => Some(3),
+            // 俩, 仨: two, three, with their measure word (我有俩女儿 is 我有两个女儿)
+            '二' | '两' | '俩' => Some(2),
+            '三' | '仨' => Some(3),
             '四' => Some(4),
             '五' => Some(5),
             '六' => Some(6),
@@ -300,7 +301,7 @@ pub fn zh_number(run: &[char]) -> Option<u64> {
     Some(total + section + current)
 }
 
-pub const ZH_NUMERALS: &str = "零〇一二两三四五六七八九十百千万";
+pub const ZH_NUMERALS: &str = "零〇一二两俩三仨四五六七八九十百千万";
 
 /// The word before "n't" as it is spelled alone: "ca" (can't) → can, "wo" → will, "sha" →
 /// shall, "ai" (ain't) → is; any other ("do", "is") as it is.

@@ -75,6 +75,9 @@ pub struct Fact {
     /// Said in the past tense ("lived", "was"), which "born" does not count for.
     pub past: bool,
     pub roles: Vec<&'static str>,
+    /// Each role with the word right after it ("for" and "oat" in "swapped cow's milk for oat
+    /// milk"): what the role is of, where `Term::role` holds for every word after it.
+    pub heads: Vec<(&'static str, String)>,
     /// The terms' and numbers' keys in the order read, repeats kept.
     pub order: Vec<String>,
     /// Said in two clauses or more ("football on Tuesday and piano on Thursday", 书法，围棋):
@@ -91,12 +94,12 @@ impl Fact {
     }
 }
 
-/// Tokens before binding: terms, numbers, negations, markers, roles, sentence breaks.
 /// Roles that place a fact in time against what follows them ("after university"), or, in
 /// Chinese, what comes before (大学毕业后): the same word in another of them, or in one only,
 /// is another fact.
 pub(super) const TIMES: &[&str] = &["after", "before", "since", "until"];
 
+/// Tokens before binding: terms, numbers, negations, markers, roles, sentence breaks.
 #[derive(Debug)]
 pub(super) enum Tok {
     Term(Term),
@@ -682,6 +685,7 @@ fn bind(toks: Vec<Tok>, past: bool) -> Fact {
     let mut negs: Vec<String> = Vec::new();
     let mut marks: Vec<(String, String)> = Vec::new();
     let mut role: Option<&'static str> = None;
+    let mut head: Option<&'static str> = None;
     let flush = |negs: &mut Vec<String>,
                  marks: &mut Vec<(String, String)>,
                  fact: &mut Fact,
@@ -720,6 +724,9 @@ fn bind(toks: Vec<Tok>, past: bool) -> Fact {
                 }
                 // a time the reading bound backwards (大学毕业后) holds over the role before it
                 t.role = t.role.filter(|r| TIMES.contains(r)).or(role);
+                if let Some(r) = head.take() {
+                    fact.heads.push((r, t.key.clone()));
+                }
                 fact.order.push(t.key.clone());
                 if !fact.has(&t.key) {
                     fact.terms.push(t);
@@ -751,6 +758,7 @@ fn bind(toks: Vec<Tok>, past: bool) -> Fact {
             },
             Tok::Role(r) => {
                 role = Some(r);
+                head = Some(r);
                 if !fact.roles.contains(&r) {
                     fact.roles.push(r);
                 }
@@ -758,6 +766,7 @@ fn bind(toks: Vec<Tok>, past: bool) -> Fact {
             Tok::Break => {
                 flush(&mut negs, &mut marks, &mut fact, None);
                 role = None;
+                head = None;
             }
         }
     }

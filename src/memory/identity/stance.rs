@@ -198,10 +198,10 @@ const ZH_MODALS: &[&str] = &[
     "只看",
     "只听",
     "只会",
-    // done, being done (学会了, 已婚, 在学): another fact than the plain one
+    // done (学会了, 已婚): another fact than the plain one; 正在 (under way) is not: 在学 says
+    // it too, and 学会了 against it is told by 了
     "了",
     "已",
-    "正在",
     // obliged, trying, seeming (我得去, 必须, 尽量, 好像)
     "我得",
     "得去",

@@ -399,6 +399,14 @@ fn doubts_plans_times_deputies_and_switches_make_another_fact() {
         ("我从安卓换成了苹果", "我从苹果换成了安卓"),
         ("我从微信转到支付宝", "我从支付宝转到微信"),
         ("我把猫粮换成了狗粮", "我把狗粮换成了猫粮"),
+        (
+            "I swapped cow's milk for oat milk",
+            "I swapped oat milk for cow's milk",
+        ),
+        (
+            "I replaced my sofa with a futon",
+            "I replaced my futon with a sofa",
+        ),
     ]);
     one_fact(&[
         ("我的牙医是李医生", "李医生是我的牙医"),
@@ -411,5 +419,11 @@ fn doubts_plans_times_deputies_and_switches_make_another_fact() {
             "I moved to Berlin after I graduated",
         ),
         ("我每天走路去公司", "我每天走路到公司"),
+        ("我有两个女儿", "我有俩女儿"),
+        ("我女儿在学长笛", "我女儿正在学长笛"),
+        (
+            "Jazz is the music User listens to most",
+            "User listens to jazz most",
+        ),
     ]);
 }
