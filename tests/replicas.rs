@@ -31,10 +31,15 @@ impl Replica {
 
     /// Starts one without waiting for it to serve.
     fn spawn(llm_url: &str, database: &str, channels: &str) -> Self {
+        Self::spawn_waiting(llm_url, database, channels, 5)
+    }
+
+    /// [`Replica::spawn`] waiting up to `llm_timeout_secs` for the model.
+    fn spawn_waiting(llm_url: &str, database: &str, channels: &str, llm_timeout_secs: u32) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let port = free_port();
         let yaml = format!(
-            "data_dir: {}\nllm_base_url: {}\nmodel: fake-model\nllm_timeout_secs: 5\nllm_max_retries: 1\n\
+            "data_dir: {}\nllm_base_url: {}\nmodel: fake-model\nllm_timeout_secs: {llm_timeout_secs}\nllm_max_retries: 1\n\
              database_url: \"{database}\"\nreflector_enabled: false\n\
              channels:\n  web:\n    enabled: true\n    host: 127.0.0.1\n    port: {port}\n{channels}",
             dir.path().join("data").display(),
@@ -627,4 +632,71 @@ async fn store_conn(database: &str) -> Box<sqlx::PgConnection> {
             .await
             .unwrap(),
     )
+}
+
+/// Posts a web chat message to `base` without waiting for its answer (the stream stays open).
+fn post_web(base: &str, conversation: &str, text: &str) -> tokio::task::JoinHandle<()> {
+    let url = format!("{base}/api/chats/{conversation}/messages");
+    let body = serde_json::json!({ "text": text });
+    tokio::spawn(async move {
+        if let Ok(resp) = reqwest::Client::new().post(url).json(&body).send().await {
+            let _ = resp.bytes().await;
+        }
+    })
+}
+
+/// The answers stored in web conversation `conversation`.
+async fn web_answers(database: &str, conversation: &str) -> i64 {
+    sqlx::query_scalar(
+        "SELECT COUNT(*) FROM messages m JOIN chats c ON c.id = m.chat_id \
+         WHERE c.channel = 'web' AND c.external_chat_id = $1 AND m.is_from_bot",
+    )
+    .bind(conversation)
+    .fetch_one(&mut *store_conn(database).await)
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_web_answer_a_killed_replica_was_giving_is_given_by_another_once() {
+    let Some(server) = server() else { return };
+    let database = postgres::scratch_database(server);
+    let llm = FakeLlm::start().await;
+    // The page's answers stream, slower than the other replica's look for owed answers
+    // (every 3 s, at least 3 s old), so that it looks at least once while the first replica
+    // answers; the other replica's answer, into the history, does not.
+    let gap = std::time::Duration::from_millis(3500);
+    llm.script([
+        openai_stream_paced(&["Answered", " in turn", "."], gap),
+        openai_stream_paced(&["Never", " finished", "."], gap),
+        openai_text("Answered by the other replica."),
+    ]);
+    let mut a = Replica::spawn_waiting(&llm.url, &database, "", 20);
+    let b = Replica::spawn_waiting(&llm.url, &database, "", 20);
+    wait_healthy(&a.base).await;
+    wait_healthy(&b.base).await;
+
+    // Both alive: the replica answering holds the chat's turn, and the other one, finding
+    // the message owed for longer than its look, leaves it alone.
+    let first = post_web(&a.base, "t12", "first, answered by the replica it reached");
+    first.await.unwrap();
+    assert_eq!(llm.request_count(), 1, "the model was asked once");
+    assert_eq!(web_answers(&database, "t12").await, 1);
+
+    // The replica answering dies mid-answer: the other one gives it, once.
+    let _second = post_web(&a.base, "t12", "second, cut off by a SIGKILL");
+    llm.wait_for_requests(2).await;
+    a.kill().await;
+    nothing_owed(&database, "web").await;
+    assert_eq!(web_answers(&database, "t12").await, 2);
+    assert_eq!(
+        llm.request_count(),
+        3,
+        "the killed replica's request and the other's"
+    );
+    let log = b.stop().await;
+    assert!(
+        log.contains("web: answering a message whose answer was cut off"),
+        "{log}"
+    );
 }

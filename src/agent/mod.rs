@@ -357,6 +357,13 @@ impl Agent {
     pub async fn answer_first(&self, pending: &Pending) -> anyhow::Result<Answer> {
         timeline!(pending.chat.external_id, "turn");
         let turn = self.locks.lock(&pending.chat.to_string()).await;
+        self.answer_first_in(Place::Held(turn), pending).await
+    }
+
+    /// [`Agent::answer_first`] when `place` comes up (a caller that checks something in the
+    /// chat's turn before answering holds it already).
+    pub async fn answer_first_in(&self, place: Place, pending: &Pending) -> anyhow::Result<Answer> {
+        let turn = place.take().await;
         let (reply, records) = self.answer_locked(pending, None).await?;
         Ok(Answer {
             reply,

@@ -18,8 +18,8 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::App;
 use super::api::{ApiError, ApiJson, ApiQuery, ApiResult, conversation};
+use super::{App, owed};
 use crate::agent::{Agent, IncomingMessage, Pending, Place, Received, ReplyKind};
 use crate::base::ChatKey;
 use crate::channels::turn::TURN_FAILED;
@@ -115,8 +115,43 @@ async fn run_turn(
             return;
         }
     };
+    // Several replicas: the chat's turn across them too (after this place, as every web turn
+    // takes them), so that a replica that dies mid-answer leaves it to another (`owed`)
+    let coordinated = agent.store().coordinates_turns();
+    if coordinated {
+        let refused = match owed::take(&agent, &pending, &shutdown, true).await {
+            owed::Turn::Owed => None,
+            owed::Turn::Answered => Some(ANSWERED_ELSEWHERE),
+            owed::Turn::Busy => Some(TURN_FAILED),
+            owed::Turn::Stopping => Some(STOPPING),
+        };
+        if let Some(error) = refused {
+            let _ = events.send(event("error", json!({ "error": error })));
+            return;
+        }
+    }
+    stream_turn(&agent, place, &pending, events, &shutdown).await;
+    if coordinated {
+        owed::give_back(&agent, &pending).await;
+    }
+}
+
+/// What a page is told when its message was answered meanwhile by another replica (this one
+/// waited for the chat's turn that long).
+const ANSWERED_ELSEWHERE: &str =
+    "This message was answered meanwhile by another server: reopen the conversation to see it.";
+
+/// Runs the turn in `place`, streaming the answer to `events` (see [`run_turn`]).
+async fn stream_turn(
+    agent: &Agent,
+    place: Place,
+    pending: &Pending,
+    events: mpsc::UnboundedSender<Event>,
+    shutdown: &CancellationToken,
+) {
+    let chat = &pending.chat;
     let (deltas, mut pieces) = mpsc::unbounded_channel::<String>();
-    let turn = agent.respond_in(place, &pending, Some(&deltas));
+    let turn = agent.respond_in(place, pending, Some(&deltas));
     tokio::pin!(turn);
     let cut_off = async {
         shutdown.cancelled().await;

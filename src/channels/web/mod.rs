@@ -21,6 +21,7 @@ mod auth;
 mod chat;
 mod console;
 mod ops;
+mod owed;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
@@ -33,7 +34,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::Channel;
 use super::workers::DRAIN_TIMEOUT;
-use crate::agent::{Agent, ReplyKind};
+use crate::agent::Agent;
 use crate::config::{Secret, WebConfig};
 use crate::memory::files::MemoryFiles;
 
@@ -135,82 +136,6 @@ impl WebChannel {
     }
 }
 
-/// How old a web message cut off by a shutdown may be and still be answered at the next start.
-const OWED_WITHIN_MINS: u32 = 60;
-
-/// Answers the web messages a shutdown cut off, oldest first, until done or `shutdown`: those
-/// stored before `started_ms`, when this start began serving. A message stored since is
-/// answered by its own request; looking for owed answers may take a while (a database busy at
-/// start) and would otherwise find it mid-turn and answer it twice.
-async fn answer_owed(agent: Arc<Agent>, started_ms: i64, shutdown: CancellationToken) {
-    use crate::channels::intake::retry_until;
-    use crate::channels::workers::backlog_since;
-    let since = backlog_since(OWED_WITHIN_MINS);
-    let owed = retry_until("find the web answers owed", &shutdown, || {
-        agent.overdue(CHANNEL, since, started_ms)
-    })
-    .await
-    .unwrap_or_default();
-    for pending in owed {
-        // Replicas starting together each find the same cut-off message: it is answered under
-        // its chat's turn lock (PostgreSQL; always free on SQLite), and only while still owed.
-        let store = agent.store();
-        let mut wait = std::time::Duration::from_millis(25);
-        loop {
-            match store.try_take_turn(pending.chat_id).await {
-                Ok(true) => break,
-                Ok(false) => {}
-                Err(e) => {
-                    tracing::debug!(chat = %pending.chat, error = %e, "web: cannot take a chat's turn yet")
-                }
-            }
-            tokio::select! {
-                () = tokio::time::sleep(wait) => {}
-                () = shutdown.cancelled() => return,
-            }
-            wait = (wait * 2).min(std::time::Duration::from_secs(1));
-        }
-        if store.is_owed(pending.message_id).await.unwrap_or(false) {
-            answer_cut_off(&agent, &pending, &shutdown).await;
-        }
-        if let Err(e) = store.end_turn(pending.chat_id).await {
-            tracing::warn!(chat = %pending.chat, error = %e, "web: could not give a chat's turn back; its connection is renewed");
-        }
-        if shutdown.is_cancelled() {
-            return;
-        }
-    }
-}
-
-/// Answers one web message a shutdown cut off (its chat's turn held).
-async fn answer_cut_off(
-    agent: &Arc<Agent>,
-    pending: &crate::agent::Pending,
-    shutdown: &CancellationToken,
-) {
-    use crate::channels::turn::Delivery;
-    tracing::info!(chat = %pending.chat, "web: answering a message a shutdown cut off");
-    let answered = tokio::select! {
-        r = agent.answer_first(pending) => r,
-        () = shutdown.cancelled() => return,
-    };
-    match answered {
-        // The reply goes into the chat's history, marked delivered; the page shows it. A
-        // failed answer (the model did not answer) reaches nobody: the message stays owed,
-        // tried again at the next start until its tries are used up.
-        Ok(answer) => {
-            let given = answer.reply.kind != ReplyKind::Error;
-            if !given {
-                tracing::warn!(chat = %pending.chat, reply = %answer.reply.text, "web: an owed answer failed; tried again at the next start");
-            }
-            Delivery::from(answer).finish(agent, pending, given).await
-        }
-        Err(e) => {
-            tracing::warn!(chat = %pending.chat, error = %e, "web: an owed answer failed; tried again at the next start")
-        }
-    }
-}
-
 fn router(app: App) -> Router {
     let api = Router::new()
         .route("/info", get(console::info))
@@ -283,7 +208,13 @@ impl Channel for WebChannel {
         // Turns a shutdown cut off (their connection is gone): answered now, into the history
         // the page shows when it is opened again.
         let started_ms = crate::store::now_ms();
-        let owed = tokio::spawn(answer_owed(agent.clone(), started_ms, shutdown.clone()));
+        let owed = tokio::spawn(owed::answer_cut_off(
+            agent.clone(),
+            started_ms,
+            shutdown.clone(),
+        ));
+        // Several replicas: what another one left unanswered when it died.
+        let sweeping = tokio::spawn(owed::sweep(agent.clone(), shutdown.clone()));
 
         let server = axum::serve(listener, router(app))
             .with_graceful_shutdown(shutdown.clone().cancelled_owned());
@@ -304,6 +235,7 @@ impl Channel for WebChannel {
             }
         };
         let _ = owed.await;
+        let _ = sweeping.await;
         match result {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => {
