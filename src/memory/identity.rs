@@ -650,13 +650,35 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
     {
         note(Reason::Slot(t.shown.clone(), String::new()));
     }
-    // "at 25" / "after 25": a time word before a number is read as a word
+    // "at 25" / "after 25": a time word before a number is read as a word; "for two years" /
+    // "two years ago"
     if let Some(t) = rest_a
         .iter()
         .chain(&rest_b)
-        .find(|t| !t.cjk && parse::TIMES.contains(&t.key.as_str()))
+        .find(|t| !t.cjk && (parse::TIMES.contains(&t.key.as_str()) || t.key == "ago"))
     {
         note(Reason::Relation(t.shown.clone()));
+    }
+    // a number that counts on one side and labels on the other: "3 years old" / "in year 3",
+    // "5 years old" / "in grade 5"
+    const LABELS: &[&str] = &[
+        "year", "grade", "class", "level", "room", "floor", "size", "page", "stage", "season",
+        "episode", "chapter", "platform", "gate", "seat", "row", "route", "form", "standard",
+    ];
+    for (x, y) in [(a, b), (b, a)] {
+        for n in &x.numbers {
+            let Some(u) = &n.unit else { continue };
+            let label = y
+                .order
+                .windows(2)
+                .any(|w| w[1] == n.key && (w[0] == *u || LABELS.contains(&w[0].as_str())));
+            if label && y.numbers.iter().any(|m| m.key == n.key && m.unit.is_none()) {
+                note(Reason::Number(
+                    format!("{} {u}", n.shown),
+                    format!("{u} {}", n.shown),
+                ));
+            }
+        }
     }
     if let Some(w) = compound(a, b, &rest_a).or_else(|| compound(b, a, &rest_b)) {
         note(Reason::Compound(w));

@@ -122,7 +122,29 @@ fn ends_a_word(x: &Fact, t: &Term) -> bool {
         && !ZH_VERBS.contains(c)
         && !lexicon::ZH_MEASURE.contains(c)
         && !"市省县区镇乡村州".contains(c)
-        && !followed(x, t)
+        && (!followed(x, t) || ends_the_text(x, t))
+}
+
+/// Whether `t` opens a word of two unlisted characters that ends the text (nothing read
+/// after it), right after a listed thing or another unlisted character: a word the tables do
+/// not know, at the end, is what the fact is about (火车模型, 轮船模型, 汽车配件).
+fn ends_the_text(x: &Fact, t: &Term) -> bool {
+    let Some(start) = x.terms.iter().position(|n| n.key == t.key) else {
+        return false;
+    };
+    let after_a_thing = t.left.as_deref().and_then(|k| x.term(k)).is_some_and(|s| {
+        (s.key != s.shown && a_thing(&s.key))
+            || (s.key == s.shown && s.cjk && s.shown.chars().count() == 1)
+    });
+    let [n] = &x.terms[start + 1..] else {
+        return false;
+    };
+    after_a_thing
+        && n.key == n.shown
+        && n.cjk
+        && n.shown.chars().count() == 1
+        && n.left.as_deref() == Some(t.key.as_str())
+        && x.order.last() == Some(&n.key)
 }
 
 /// Chinese words that do the same (北京大学 is no 北京, 重庆大厦 no 重庆).

@@ -331,7 +331,7 @@ pub const ZH: &str = "
 牛肉 => beef; 猪肉 => pork; 鸡肉 => chicken; 羊肉 => lamb; 米饭 => rice; 面条 => noodles;
 饺子 => dumplings; 火锅 => hotpot; 寿司 => sushi; 披萨 => pizza; 鸡蛋, 蛋 => egg; 牛奶 => milk;
 奶茶 => milktea; 马铃薯, 土豆 => potato; 水果 => fruit; 冰淇淋, 雪糕 => icecream; 恐龙 => dinosaur;
-平板电脑, 平板 => tablet; 苹果派 => applepie; 面包 => bread; 汤圆 => tangyuan; 音乐会 => concert;
+平板电脑, 平板 => tablet; 蛋糕 => cake; 苹果派 => applepie; 面包 => bread; 汤圆 => tangyuan; 音乐会 => concert;
 电影院 => cinema; 饭店, 餐厅, 餐馆 => restaurant; 书包 => schoolbag; 总统 => president;
 副总统 => vicepresident; 前女友 => @past girlfriend; 前男友 => @past boyfriend; 前妻 => @past wife;
 前夫 => @past husband; 所有, 全部 => all; 有些, 有的 => some; 大部分, 大多数, 多数 => most;
@@ -344,7 +344,7 @@ pub const ZH: &str = "
 经过, 路过 => <through; 去, 到 => <to; 换成, 换到 => switch <to; 变成 => become <to;
 改成, 改为, 转成 => change <to; 转到, 转去 => transfer <to; 差点, 差一点, 几乎 => @almost; 都 => all; 大学 => university; 大厦 => building;
 机场 => airport; 医院 => hospital; 酒店 => hotel; 公园 => park; 中学 => middleschool;
-小学 => primaryschool; 为, 替 => <for; 和, 跟, 同, 与 => <with; 胜过, 多过, 多于 => <than; 看 => @watch; 咖啡 => coffee; 茶 => tea; 酒 => alcohol; 啤酒 => beer; 红酒, 葡萄酒 => wine;
+小学 => primaryschool; 为, 替, 给 => <for; 和, 跟, 同, 与 => <with; 胜过, 多过, 多于 => <than; 看 => @watch; 咖啡 => coffee; 茶 => tea; 酒 => alcohol; 啤酒 => beer; 红酒, 葡萄酒 => wine;
 可乐 => cola; 果汁 => juice; 糖 => sugar; 饮料, 喝 => drink; 吃 => eat;
 // languages and countries
 英语, 英文 => english; 法语, 法文 => french; 日语, 日文 => japanese; 德语 => german; 西班牙语 => spanish;
@@ -369,7 +369,7 @@ pub const ZH_STOP: &str = "的了是我你他她它们在和就也都吗呢吧�
 
 /// Measure words: dropped after a number ("两个孩子" is "2 孩子").
 pub const ZH_MEASURE: &str =
-    "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元圈趟遍碗盒袋";
+    "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元圈趟遍碗盒袋箱筐篮桶罐捆串束";
 
 /// Units that stay with their number: "3月" and "3日" are not "3".
 pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤站";

@@ -281,7 +281,19 @@ fn read_word(
                     }
             )
     });
+    // "got married", "got stolen" are past; "have got a dog" ("we've got", whose "'ve" the
+    // lexer drops) is not
+    let got = lower == "got"
+        && next_lower(raws, i).is_some_and(|n| {
+            n.ends_with("ed")
+                || n.ends_with("en")
+                || matches!(
+                    n,
+                    "lost" | "hurt" | "sick" | "pregnant" | "caught" | "stuck"
+                )
+        });
     if TABLES.irregular_past.contains(&lower.as_str())
+        || got
         || (lower.len() > 4
             && lower.ends_with("ed")
             && !lower.ends_with("eed")

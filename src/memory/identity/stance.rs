@@ -232,6 +232,11 @@ const ZH_MODALS: &[&str] = &[
     "貌似",
     "看起来",
     "看样子",
+    // done to, not doing (我儿子被同学打了 / 我儿子打了同学); every other (隔周 / 每周); only
+    // (只有周末 / 也周末)
+    "被",
+    "隔",
+    "只有",
     // about to (快要签, 即将): not done yet
     "快要",
     "就要",
@@ -318,6 +323,11 @@ pub(super) fn read(text: &str) -> Stance {
             if let Some(c) = case {
                 s.cases.insert((p, c));
             }
+        }
+        // "only my wife drives" / "my wife only drives": only whoever does it
+        if w == "only" && i == 0 {
+            s.modals.insert("only who".into());
+            continue;
         }
         // "about to": not done yet
         if w == "about" && words.get(i + 1).is_some_and(|n| n == "to") {

@@ -427,3 +427,42 @@ fn doubts_plans_times_deputies_and_switches_make_another_fact() {
         ),
     ]);
 }
+
+/// A sixth held-out trial (233 different-fact pairs, 15 merged): a plan against what was done
+/// ("getting married" / "got married"), "for two years" / "two years ago", a number that
+/// labels against one that counts ("year 3" / "3 years old"), who "only" is about, a word the
+/// tables do not know after a thing (火车模型), 被, 隔周, currencies (港币, 人民币), 一对 / 一只
+/// and 一箱 / 一个, 给 / 和, 只有. Each pair below is new, of the same kinds.
+#[test]
+fn plans_labels_passives_pairs_and_boxes_make_another_fact() {
+    never_one(&[
+        ("I'm getting engaged in Paris", "I got engaged in Paris"),
+        (
+            "I worked in Lyon for three years",
+            "I worked in Lyon three years ago",
+        ),
+        ("my son is in grade 5", "my son is 5 years old"),
+        ("only my brother cooks", "my brother only cooks"),
+        ("我女儿喜欢飞机", "我女儿喜欢飞机模型"),
+        ("我的钱包被小偷偷了", "我的钱包偷了小偷"),
+        ("我隔天跑步", "我每天跑步"),
+        ("我的相机花了两千港币", "我的相机花了两千美元"),
+        ("我的房租是三千人民币", "我的房租是三千港币"),
+        ("我养了一只兔子", "我养了一对兔子"),
+        ("我买了一袋米", "我买了一个米"),
+        ("我给女儿做饭", "我和女儿一起做饭"),
+        ("我周末也加班", "我只有周末加班"),
+    ]);
+    one_fact(&[
+        (
+            "my bike was stolen last month",
+            "my bike got stolen last month",
+        ),
+        ("we have two cats", "we've got 2 cats"),
+        ("我们俩都是医生", "我们两个都是医生"),
+        (
+            "we have been together for 6 years",
+            "we have been together for six years",
+        ),
+    ]);
+}

@@ -50,8 +50,7 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
         let shown: String = run[..numerals].iter().collect();
         let (num, used) = number(n.to_string(), shown, raws, i + numerals);
         // 一只猫: "a cat" as much as "one cat"
-        let weak =
-            n == 1 && used > i + numerals && !num.key.ends_with(|c: char| !c.is_ascii_digit());
+        let weak = num.key == "1" && used > i + numerals;
         toks.push(Tok::Num(Num { weak, ..num }));
         return used;
     }
@@ -163,10 +162,17 @@ pub(super) fn number(key: String, shown: String, raws: &[Raw], next: usize) -> (
         Some(('欧', '元')) => Some("euro"),
         Some(('英', '镑')) => Some("pound"),
         Some(('日', '元')) => Some("yen"),
+        Some(('港', '币' | '元')) => Some("hkd"),
+        Some(('台', '币')) => Some("twd"),
+        Some(('韩', '元')) => Some("krw"),
         Some(('块' | '元', '钱')) => Some("yuan"),
         _ => None,
     };
-    if let Some(u) = two {
+    let renminbi = pair == Some(('人', '民')) && matches!(raws.get(next + 2), Some(Raw::Cjk('币')));
+    if renminbi {
+        unit = Some("yuan".to_string());
+        next += 3;
+    } else if let Some(u) = two {
         unit = Some(u.to_string());
         next += 2;
     } else if matches!(raws.get(next), Some(Raw::Cjk('元' | '块'))) {
@@ -180,8 +186,16 @@ pub(super) fn number(key: String, shown: String, raws: &[Raw], next: usize) -> (
             shown.push(u);
             next += 1;
         } else if lexicon::ZH_MEASURE.contains(*u) {
-            // 八杯水 / 八瓶水: what is counted; the classifiers for anything (个, 只…) say nothing
-            if !"个只位名种件条张本".contains(*u) {
+            // 八杯水 / 八瓶水: what is counted; the classifiers for anything (个, 只…) count
+            // pieces, which a box or a bag is not (一箱苹果 / 一个苹果); a pair (一对, 一双) is two
+            if "对双".contains(*u) {
+                if let Ok(n) = key.parse::<u64>() {
+                    key = (n * 2).to_string();
+                }
+                unit = Some("piece".to_string());
+            } else if "个只位名种件条张本".contains(*u) {
+                unit = Some("piece".to_string());
+            } else {
                 unit = Some(u.to_string());
             }
             next += 1;
