@@ -311,3 +311,63 @@ async fn anthropic_errors_name_the_provider() {
     assert_eq!(err.to_string(), "anthropic: HTTP 529: Overloaded");
     assert_eq!(llm.request_count(), 2);
 }
+
+#[tokio::test]
+async fn anthropic_streams_text_as_it_comes_and_assembles_tool_calls() {
+    let llm = FakeLlm::start().await;
+    llm.script([
+        anthropic_stream(
+            &["Saving ", "that."],
+            Some(("write_memory", json!({"scope": "chat", "content": "x"}))),
+        ),
+        anthropic_stream(&["Done", "."], None),
+        // not a stream at all, and a stream cut before its end
+        anthropic_text("plain"),
+        Answer::Stream(vec![
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}).to_string(),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "half"}}).to_string(),
+        ]),
+    ]);
+    let provider = AnthropicProvider::new(&llm.root, KEY, settings(5000, 0)).unwrap();
+    let mut pieces = Vec::new();
+    let first = provider
+        .complete_streaming(&request(), &mut |p: &str| pieces.push(p.to_string()))
+        .await
+        .unwrap();
+    assert_eq!(pieces, ["Saving ", "that."]);
+    assert_eq!(first.text, "Saving that.");
+    assert_eq!(first.tool_calls[0].name, "write_memory");
+    assert_eq!(
+        first.tool_calls[0].arguments,
+        Ok(json!({"scope": "chat", "content": "x"}))
+    );
+    assert_eq!(
+        (first.usage.input_tokens, first.usage.output_tokens),
+        (21, 8)
+    );
+    assert_eq!(llm.requests()[0].body["stream"], true);
+
+    let second = provider
+        .complete_streaming(&request(), &mut |_: &str| {})
+        .await
+        .unwrap();
+    assert_eq!(second.text, "Done.");
+    assert!(second.tool_calls.is_empty());
+
+    let not_a_stream = provider
+        .complete_streaming(&request(), &mut |_: &str| {})
+        .await
+        .unwrap_err();
+    assert!(
+        not_a_stream.to_string().contains("anthropic"),
+        "{not_a_stream}"
+    );
+    let cut = provider
+        .complete_streaming(&request(), &mut |_: &str| {})
+        .await
+        .unwrap_err();
+    assert!(cut.to_string().contains("no message_stop"), "{cut}");
+    // the plain calls do not ask for a stream
+    provider.complete(&request()).await.unwrap_err();
+    assert!(llm.requests()[4].body.get("stream").is_none());
+}

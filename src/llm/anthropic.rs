@@ -1,11 +1,14 @@
 //! Anthropic's messages API.
 
 use async_trait::async_trait;
+use eventsource_stream::Eventsource;
+use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};
 
+use super::anthropic_stream::Accumulator;
 use super::http::{Http, HttpSettings};
-use super::{LlmError, LlmProvider, LlmRequest, LlmResponse, Role, ToolCall, Usage};
+use super::{DeltaSink, LlmError, LlmProvider, LlmRequest, LlmResponse, Role, ToolCall, Usage};
 
 pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
 const API_VERSION: &str = "2023-06-01";
@@ -51,15 +54,53 @@ impl LlmProvider for AnthropicProvider {
     }
 
     async fn complete(&self, req: &LlmRequest) -> Result<LlmResponse, LlmError> {
-        let resp = self.http.post(&self.url, &request_body(req), false).await?;
+        let resp = self
+            .http
+            .post(&self.url, &request_body(req, false), false)
+            .await?;
         let body = self.http.json(resp).await?;
         parse_response(&body).map_err(|e| self.http.invalid(e))
+    }
+
+    /// The answer as it streams: `llm_timeout_secs` bounds each wait for the next event, not
+    /// the whole answer.
+    async fn complete_streaming(
+        &self,
+        req: &LlmRequest,
+        on_delta: DeltaSink<'_>,
+    ) -> Result<LlmResponse, LlmError> {
+        let resp = self
+            .http
+            .post(&self.url, &request_body(req, true), true)
+            .await?;
+        let mut events = resp.bytes_stream().eventsource();
+        let mut acc = Accumulator::default();
+        let mut events_seen = 0usize;
+        while !acc.finished {
+            let next = tokio::time::timeout(self.http.settings.timeout, events.next())
+                .await
+                .map_err(|_| self.http.timeout())?;
+            let Some(event) = next else {
+                return Err(self.http.invalid(match events_seen {
+                    0 => "the answer is not an event stream (no event in it)",
+                    _ => "the stream ended before the answer was complete (no message_stop)",
+                }));
+            };
+            let event = event.map_err(|e| self.http.stream_error(e))?;
+            events_seen += 1;
+            let data: Value = serde_json::from_str(&event.data)
+                .map_err(|e| self.http.invalid(format!("stream event is not JSON: {e}")))?;
+            if let Some(piece) = acc.push(&data).map_err(|e| self.http.invalid(e))? {
+                on_delta(&piece);
+            }
+        }
+        Ok(acc.finish())
     }
 }
 
 /// Messages as Anthropic wants them: content blocks, tool results as user turns, roles
 /// alternating (consecutive turns of one role are merged), starting with the user.
-pub(super) fn request_body(req: &LlmRequest) -> Value {
+pub(super) fn request_body(req: &LlmRequest, stream: bool) -> Value {
     let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
     for m in &req.messages {
         let (role, mut blocks) = match m.role {
@@ -103,6 +144,9 @@ pub(super) fn request_body(req: &LlmRequest) -> Value {
         "system": req.system,
         "messages": messages,
     });
+    if stream {
+        body["stream"] = json!(true);
+    }
     if !req.tools.is_empty() {
         body["tools"] = req
             .tools
@@ -206,7 +250,7 @@ mod tests {
             tools: Vec::new().into(),
             max_tokens: 10,
         };
-        let body = request_body(&req);
+        let body = request_body(&req, false);
         let msgs = body["messages"].as_array().unwrap();
         assert_eq!(msgs.len(), 3);
         assert_eq!(msgs[0]["role"], "user");

@@ -5,6 +5,7 @@
 //! messages wire format. Retries, timeouts and error wording live in [`http`].
 
 mod anthropic;
+mod anthropic_stream;
 pub(crate) mod http;
 mod metered;
 mod openai;

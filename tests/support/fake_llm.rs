@@ -300,3 +300,36 @@ pub fn anthropic_tool_use(name: &str, input: Value) -> Answer {
         "usage": {"input_tokens": 30, "output_tokens": 9}
     }))
 }
+
+/// An Anthropic streamed answer (each event's data; the fake sends no event names, which the
+/// client does not need): the text in pieces, then one tool call whose input comes in two
+/// pieces of JSON when `tool` is given, then the stop reason and usage.
+pub fn anthropic_stream(pieces: &[&str], tool: Option<(&str, Value)>) -> Answer {
+    let mut events = vec![
+        json!({"type": "message_start", "message": {"id": "msg_s", "type": "message", "role": "assistant",
+            "content": [], "model": "fake", "usage": {"input_tokens": 21, "output_tokens": 1}}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        json!({"type": "ping"}),
+    ];
+    events.extend(pieces.iter().map(|p| {
+        json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}})
+    }));
+    events.push(json!({"type": "content_block_stop", "index": 0}));
+    let stop = if let Some((name, input)) = tool {
+        let text = input.to_string();
+        let (head, tail) = text.split_at(text.len() / 2);
+        events.push(json!({"type": "content_block_start", "index": 1,
+            "content_block": {"type": "tool_use", "id": "toolu_s", "name": name, "input": {}}}));
+        for part in [head, tail] {
+            events.push(json!({"type": "content_block_delta", "index": 1,
+                "delta": {"type": "input_json_delta", "partial_json": part}}));
+        }
+        events.push(json!({"type": "content_block_stop", "index": 1}));
+        "tool_use"
+    } else {
+        "end_turn"
+    };
+    events.push(json!({"type": "message_delta", "delta": {"stop_reason": stop}, "usage": {"output_tokens": 8}}));
+    events.push(json!({"type": "message_stop"}));
+    Answer::Stream(events.iter().map(Value::to_string).collect())
+}
