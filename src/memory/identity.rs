@@ -659,26 +659,8 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
     {
         note(Reason::Relation(t.shown.clone()));
     }
-    // a number that counts on one side and labels on the other: "3 years old" / "in year 3",
-    // "5 years old" / "in grade 5"
-    const LABELS: &[&str] = &[
-        "year", "grade", "class", "level", "room", "floor", "size", "page", "stage", "season",
-        "episode", "chapter", "platform", "gate", "seat", "row", "route", "form", "standard",
-    ];
-    for (x, y) in [(a, b), (b, a)] {
-        for n in &x.numbers {
-            let Some(u) = &n.unit else { continue };
-            let label = y
-                .order
-                .windows(2)
-                .any(|w| w[1] == n.key && (w[0] == *u || LABELS.contains(&w[0].as_str())));
-            if label && y.numbers.iter().any(|m| m.key == n.key && m.unit.is_none()) {
-                note(Reason::Number(
-                    format!("{} {u}", n.shown),
-                    format!("{u} {}", n.shown),
-                ));
-            }
-        }
+    if let Some((x, y)) = numbers::label_conflict(a, b) {
+        note(Reason::Number(x, y));
     }
     if let Some(w) = compound(a, b, &rest_a).or_else(|| compound(b, a, &rest_b)) {
         note(Reason::Compound(w));
@@ -737,6 +719,23 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
         && let Some(n) = negated_extra(b, &rest_b)
     {
         return Outcome::Unsure(Reason::Negation(n));
+    }
+    // a denial with words more says less: "I don't have caffeine after lunch" does not deny
+    // caffeine, as "I don't have caffeine" does (我晚上不喝茶 / 我不喝茶, "except lamb"); a merge
+    // would keep one and lose the other
+    // (said with a word that denies, not a word that holds a denial: "vegetarian", "hates")
+    let denied = |x: &Fact| {
+        x.negations.iter().any(|n| {
+            let w = n.shown.to_lowercase();
+            matches!(w.as_str(), "not" | "n't" | "never" | "no" | "without")
+                || ["不", "没", "别", "未", "从不"]
+                    .iter()
+                    .any(|z| w.starts_with(z))
+        })
+    };
+    if denied(a) && denied(b) && rest_a.is_empty() != rest_b.is_empty() {
+        let words = shown(if rest_a.is_empty() { &rest_b } else { &rest_a });
+        return Outcome::Unsure(Reason::Negation(words));
     }
     match (rest_a.is_empty(), rest_b.is_empty()) {
         (true, true) => Outcome::Equal,

@@ -154,7 +154,7 @@ const ZH_THING_SUFFIX_WORDS: &[&str] = &[
 
 /// Chinese characters for acts, which before a thing say what is done with it (喝酒, 养猫, 看海),
 /// not what kind it is.
-const ZH_VERBS: &str = "看听读写画做煮泡品沏烧炒烤拍穿戴用带送养喂遛抱摸逗撸追骑开坐乘住去到来回找挑选买卖租借种钓抓捉逛游爬跳跑唱弹拉吹敲学教考练爱恨怕想要";
+pub(super) const ZH_VERBS: &str = "看听读写画做煮泡品沏烧炒烤拍穿戴用带送养喂遛抱摸逗撸追骑开坐乘住去到来回找挑选买卖租借种钓抓捉逛游爬跳跑唱弹拉吹敲学教考练爱恨怕想要";
 
 /// The categories of [`lexicon::CATEGORIES`] that name things (not qualities, times or acts).
 const THINGS: &[&str] = &[

@@ -344,7 +344,7 @@ pub const ZH: &str = "
 经过, 路过 => <through; 去, 到 => <to; 换成, 换到 => switch <to; 变成 => become <to;
 改成, 改为, 转成 => change <to; 转到, 转去 => transfer <to; 差点, 差一点, 几乎 => @almost; 都 => all; 大学 => university; 大厦 => building;
 机场 => airport; 医院 => hospital; 酒店 => hotel; 公园 => park; 中学 => middleschool;
-小学 => primaryschool; 为, 替, 给 => <for; 和, 跟, 同, 与 => <with; 胜过, 多过, 多于 => <than; 看 => @watch; 咖啡 => coffee; 茶 => tea; 酒 => alcohol; 啤酒 => beer; 红酒, 葡萄酒 => wine;
+小学 => primaryschool; 为, 替, 给 => <for; 和, 跟, 同, 与 => <with; 胜过, 多过, 多于, 比起 => <than; 看 => @watch; 咖啡 => coffee; 茶 => tea; 酒 => alcohol; 啤酒 => beer; 红酒, 葡萄酒 => wine;
 可乐 => cola; 果汁 => juice; 糖 => sugar; 饮料, 喝 => drink; 吃 => eat;
 // languages and countries
 英语, 英文 => english; 法语, 法文 => french; 日语, 日文 => japanese; 德语 => german; 西班牙语 => spanish;

@@ -1,8 +1,9 @@
-//! Numbers, times and dates of two facts compared as multisets.
+//! Numbers, times and dates of two facts compared as multisets; a number that labels against
+//! one that counts.
 
 use std::collections::HashMap;
 
-use super::parse::Num;
+use super::parse::{Fact, Num};
 
 pub(super) enum NumDiff {
     None,
@@ -62,6 +63,41 @@ pub(super) fn unit_conflict(a: &[Num], b: &[Num]) -> Option<(String, String)> {
                 format!("{} {u}", x.shown),
                 format!("{} {}", y.shown, y.unit.as_deref().unwrap_or_default()),
             ));
+        }
+    }
+    None
+}
+
+/// Words before a number that make it a label, not a count: "year 3", "grade 5", "room 12".
+const LABELS: &[&str] = &[
+    "year", "grade", "class", "level", "room", "floor", "size", "page", "stage", "season",
+    "episode", "chapter", "platform", "gate", "seat", "row", "route", "form", "standard",
+];
+
+/// A number that counts on one side and labels on the other: "3 years old" / "in year 3",
+/// "5 years old" / "in grade 5", "is 7" / "is in year 7" (not a year: "born in the year
+/// 1990"). The two as shown.
+pub(super) fn label_conflict(a: &Fact, b: &Fact) -> Option<(String, String)> {
+    let labelled = |f: &Fact, key: &str| {
+        f.order
+            .windows(2)
+            .any(|w| w[1] == key && LABELS.contains(&w[0].as_str()))
+    };
+    for (x, y) in [(a, b), (b, a)] {
+        for n in &x.numbers {
+            let counted = n.unit.as_ref().is_some_and(|u| {
+                y.order.windows(2).any(|w| w[1] == n.key && w[0] == *u)
+                    && y.numbers.iter().any(|m| m.key == n.key && m.unit.is_none())
+            });
+            let year = n.key.len() == 4 && n.key.starts_with(['1', '2']);
+            let label = !year && labelled(y, &n.key) && !labelled(x, &n.key);
+            if counted || label {
+                let u = n.unit.as_deref().unwrap_or_default();
+                return Some((
+                    format!("{} {u}", n.shown).trim().to_string(),
+                    format!("labels {}", n.shown),
+                ));
+            }
         }
     }
     None

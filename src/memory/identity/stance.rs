@@ -237,6 +237,11 @@ const ZH_MODALS: &[&str] = &[
     "被",
     "隔",
     "只有",
+    // not quite (不太能吃辣 / 不能吃辣); someone else's say (不让我抽烟 / 不抽烟)
+    "不太",
+    "不怎么",
+    "不大",
+    "让",
     // about to (快要签, 即将): not done yet
     "快要",
     "就要",
@@ -366,6 +371,19 @@ pub(super) fn read(text: &str) -> Stance {
         }
         if w == "not" {
             negated = true;
+        }
+    }
+    // 只 as "only" before what is done (我只在周一加班 / 我周一也加班), not a measure word
+    // (一只猫, 养了只猫)
+    let chars_all: Vec<char> = text.chars().collect();
+    for (i, c) in chars_all.iter().enumerate() {
+        let after = chars_all.get(i + 1).copied();
+        if *c == '只'
+            && after.is_some_and(|a| {
+                super::compound::ZH_VERBS.contains(a) || "在有是会能喜吃喝做上加".contains(a)
+            })
+        {
+            s.modals.insert("只".into());
         }
     }
     // a verb with 过: done once, not done now (我喜欢过小红, 我去过上海, 装修过); not 过敏,

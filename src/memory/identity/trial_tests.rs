@@ -466,3 +466,25 @@ fn plans_labels_passives_pairs_and_boxes_make_another_fact() {
         ),
     ]);
 }
+
+/// A seventh held-out trial (219 different-fact pairs, 12 merged): a number that labels
+/// against a bare one ("is 7" / "is in year 7"), a denial narrowed by words more ("I don't
+/// have caffeine after lunch", 我晚上不喝茶, "except lamb"), 只 against 也, 比起 swapped,
+/// 不太, 让. Each pair below is new, of the same kinds.
+#[test]
+fn labels_narrowed_denials_and_comparisons_make_another_fact() {
+    never_one(&[
+        ("my daughter is 9", "my daughter is in year 9"),
+        ("I don't eat sugar at breakfast", "I don't eat sugar"),
+        ("I don't eat fish except salmon", "I don't eat fish"),
+        ("我周末不喝咖啡", "我不喝咖啡"),
+        ("我只在周五健身", "我周五也健身"),
+        ("比起咖啡我更喜欢茶", "比起茶我更喜欢咖啡"),
+        ("我不太会游泳", "我不会游泳"),
+        ("我妈不让我熬夜", "我妈不熬夜"),
+    ]);
+    one_fact(&[
+        ("我家养了只狗", "我家养了一只狗"),
+        ("I was born in 1985", "I was born in the year 1985"),
+    ]);
+}
