@@ -1,8 +1,6 @@
 //! Anthropic's messages API.
 
 use async_trait::async_trait;
-use eventsource_stream::Eventsource;
-use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{Value, json};
 
@@ -69,25 +67,16 @@ impl LlmProvider for AnthropicProvider {
         req: &LlmRequest,
         on_delta: DeltaSink<'_>,
     ) -> Result<LlmResponse, LlmError> {
-        let resp = self
-            .http
-            .post(&self.url, &request_body(req, true), true)
-            .await?;
-        let mut events = resp.bytes_stream().eventsource();
+        let body = request_body(req, true);
+        let mut events = self.http.post_events(&self.url, &body).await?;
         let mut acc = Accumulator::default();
-        let mut events_seen = 0usize;
         while !acc.finished {
-            let next = tokio::time::timeout(self.http.settings.timeout, events.next())
-                .await
-                .map_err(|_| self.http.timeout())?;
-            let Some(event) = next else {
-                return Err(self.http.invalid(match events_seen {
+            let Some(event) = events.next().await? else {
+                return Err(self.http.invalid(match events.seen {
                     0 => "the answer is not an event stream (no event in it)",
                     _ => "the stream ended before the answer was complete (no message_stop)",
                 }));
             };
-            let event = event.map_err(|e| self.http.stream_error(e))?;
-            events_seen += 1;
             let data: Value = serde_json::from_str(&event.data)
                 .map_err(|e| self.http.invalid(format!("stream event is not JSON: {e}")))?;
             if let Some(piece) = acc.push(&data).map_err(|e| self.http.invalid(e))? {

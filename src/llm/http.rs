@@ -1,8 +1,11 @@
 //! The HTTP part shared by providers: timeouts, retries with backoff that honour
 //! `Retry-After`, and error texts that never carry the key.
 
+use std::pin::Pin;
 use std::time::Duration;
 
+use eventsource_stream::{Event, EventStreamError, Eventsource};
+use futures_util::{Stream, StreamExt};
 use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
 use reqwest::{Client, Response, StatusCode};
 use serde_json::Value;
@@ -90,6 +93,21 @@ impl Http {
             provider: self.provider,
             detail: self.redact(&detail),
         }
+    }
+
+    /// POSTs `body` (which asks for a streamed answer) to `url` as [`Http::post`] does, for
+    /// the answer's server-sent events.
+    pub async fn post_events(
+        &self,
+        url: &str,
+        body: &(impl serde::Serialize + ?Sized),
+    ) -> Result<Events<'_>, LlmError> {
+        let resp = self.post(url, body, true).await?;
+        Ok(Events {
+            http: self,
+            inner: Box::pin(resp.bytes_stream().eventsource()),
+            seen: 0,
+        })
     }
 
     /// POSTs `body` to `url`, retrying 429/5xx and connection failures. `streaming` lifts the
@@ -233,6 +251,29 @@ fn snippet(s: &str) -> String {
     match s.char_indices().nth(MAX) {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s.to_string(),
+    }
+}
+
+type EventItem = Result<Event, EventStreamError<reqwest::Error>>;
+
+/// A streamed answer's server-sent events ([`Http::post_events`]), each waited for at most
+/// the timeout: the longest silence allowed.
+pub struct Events<'h> {
+    http: &'h Http,
+    inner: Pin<Box<dyn Stream<Item = EventItem> + Send + 'h>>,
+    /// Events read so far.
+    pub seen: usize,
+}
+
+impl Events<'_> {
+    /// The next event, or `None` once the stream has ended.
+    pub async fn next(&mut self) -> Result<Option<Event>, LlmError> {
+        let next = tokio::time::timeout(self.http.settings.timeout, self.inner.next())
+            .await
+            .map_err(|_| self.http.timeout())?;
+        let Some(event) = next else { return Ok(None) };
+        self.seen += 1;
+        event.map(Some).map_err(|e| self.http.stream_error(e))
     }
 }
 

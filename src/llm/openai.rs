@@ -3,8 +3,6 @@
 use std::collections::BTreeMap;
 
 use async_trait::async_trait;
-use eventsource_stream::Eventsource;
-use futures_util::StreamExt;
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Value, json};
@@ -64,29 +62,22 @@ impl LlmProvider for OpenAiProvider {
         req: &LlmRequest,
         on_delta: DeltaSink<'_>,
     ) -> Result<LlmResponse, LlmError> {
-        let resp = self
+        let mut events = self
             .http
-            .post(&self.url, &request_body(req, true), true)
+            .post_events(&self.url, &request_body(req, true))
             .await?;
-        let mut events = resp.bytes_stream().eventsource();
         let mut acc = StreamAccumulator::default();
-        let mut events_seen = 0usize;
         loop {
-            let next = tokio::time::timeout(self.http.settings.timeout, events.next())
-                .await
-                .map_err(|_| self.http.timeout())?;
-            let Some(event) = next else {
+            let Some(event) = events.next().await? else {
                 // Ended without `[DONE]`: complete only if the answer said it was finished.
                 if acc.finished {
                     break;
                 }
-                return Err(self.http.invalid(match events_seen {
+                return Err(self.http.invalid(match events.seen {
                     0 => "the answer is not an event stream (no event in it)".to_string(),
                     _ => "the stream ended before the answer was complete (no finish_reason, no [DONE])".to_string(),
                 }));
             };
-            let event = event.map_err(|e| self.http.stream_error(e))?;
-            events_seen += 1;
             if event.data.trim() == "[DONE]" {
                 break;
             }
