@@ -373,11 +373,11 @@ pub(super) fn read(text: &str) -> Stance {
             negated = true;
         }
     }
+    let all: Vec<char> = text.chars().collect();
     // 只 as "only" before what is done (我只在周一加班 / 我周一也加班), not a measure word
     // (一只猫, 养了只猫)
-    let chars_all: Vec<char> = text.chars().collect();
-    for (i, c) in chars_all.iter().enumerate() {
-        let after = chars_all.get(i + 1).copied();
+    for (i, c) in all.iter().enumerate() {
+        let after = all.get(i + 1).copied();
         if *c == '只'
             && after.is_some_and(|a| {
                 super::compound::ZH_VERBS.contains(a) || "在有是会能喜吃喝做上加".contains(a)
@@ -388,7 +388,6 @@ pub(super) fn read(text: &str) -> Stance {
     }
     // a verb with 过: done once, not done now (我喜欢过小红, 我去过上海, 装修过); not 过敏,
     // 过去, 超过, 不过
-    let all: Vec<char> = text.chars().collect();
     for (i, c) in all.iter().enumerate() {
         let before = i.checked_sub(1).map(|j| all[j]);
         let after = all.get(i + 1).copied();
