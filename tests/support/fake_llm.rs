@@ -69,11 +69,30 @@ impl Seen {
     }
 }
 
+struct Raw {
+    path: String,
+    headers: HeaderMap,
+    body: String,
+}
+
+impl Raw {
+    fn parse(&self) -> Seen {
+        Seen {
+            path: self.path.clone(),
+            headers: self.headers.clone(),
+            body: serde_json::from_str(&self.body).unwrap_or(Value::Null),
+        }
+    }
+}
+
 #[derive(Default)]
 struct Inner {
     script: Mutex<VecDeque<Answer>>,
     fallback: Mutex<Option<Answer>>,
-    seen: Mutex<Vec<Seen>>,
+    /// The requests as they came: bodies are parsed only when asked for ([`FakeLlm::requests`]),
+    /// so that under load the fake spends no CPU on the daemon's requests beyond taking them in
+    /// (a real model's server is not on the machine's cores).
+    seen: Mutex<Vec<Raw>>,
     /// When each of `seen` arrived, same order.
     arrivals: Mutex<Vec<Instant>>,
     /// When each of `seen` was answered (its response handed to the server to send), same
@@ -119,7 +138,13 @@ impl FakeLlm {
     }
 
     pub fn requests(&self) -> Vec<Seen> {
-        self.inner.seen.lock().unwrap().clone()
+        self.inner
+            .seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(Raw::parse)
+            .collect()
     }
 
     /// The requests with the time each arrived and the time it was answered (`None`: not
@@ -129,7 +154,7 @@ impl FakeLlm {
         let arrivals = self.inner.arrivals.lock().unwrap();
         let answered = self.inner.answered.lock().unwrap();
         (arrivals.iter().zip(answered.iter()).zip(seen.iter()))
-            .map(|((at, done), seen)| (*at, *done, seen.clone()))
+            .map(|((at, done), seen)| (*at, *done, seen.parse()))
             .collect()
     }
 
@@ -159,11 +184,10 @@ async fn handle(
     body: String,
 ) -> Response {
     let at = Instant::now();
-    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
     let index = {
         // one lock over all three, so that they stay in the same order
         let mut seen = inner.seen.lock().unwrap();
-        seen.push(Seen {
+        seen.push(Raw {
             path: uri.path().to_string(),
             headers,
             body,
