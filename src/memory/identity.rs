@@ -525,6 +525,20 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
                 note(Reason::Roles(t.shown.clone()));
             }
         }
+        // an act against things the stemmer makes one word of: "afraid of flying" / "of
+        // flies", "loves painting" / "paintings"
+        // (not the verb a fact opens with: "User runs" / "User goes running")
+        let opens = |f: &Fact| {
+            (f.terms.iter())
+                .find(|t| t.class != Class::Kin)
+                .is_some_and(|f| f.key == t.key)
+        };
+        if !t.cjk
+            && let Some(a_acts) = words::act_and_things(&t.shown, &o.shown)
+            && !opens(if a_acts { b } else { a })
+        {
+            note(Reason::Slot(t.shown.clone(), o.shown.clone()));
+        }
         // a name is as written: "Browning" is no "Brown", whatever the stemmer makes of both
         if t.class == Class::Entity
             && o.class == Class::Entity

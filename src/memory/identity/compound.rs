@@ -149,7 +149,8 @@ fn ends_the_text(x: &Fact, t: &Term) -> bool {
 
 /// Chinese words that do the same (北京大学 is no 北京, 重庆大厦 no 重庆).
 const ZH_THING_SUFFIX_WORDS: &[&str] = &[
-    "大学", "大厦", "机场", "医院", "酒店", "公园", "中学", "小学",
+    "大学", "大厦", "机场", "医院", "酒店", "公园", "中学", "小学", "银行", "公司", "学院", "学校",
+    "集团", "商场", "超市", "书店", "餐厅", "饭店", "剧院", "车站",
 ];
 
 /// Chinese characters for acts, which before a thing say what is done with it (喝酒, 养猫, 看海),
@@ -214,7 +215,8 @@ pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
             }
         } else {
             let named = a_thing(&s.key);
-            s.class == Class::Plain
+            // a language by its capitalised name ("French literature")
+            (s.class == Class::Plain || (named && s.class == Class::Entity))
                 && (named || s.owner.is_some() || x.terms.first().is_none_or(|f| f.key != s.key))
                 && (named || categories_of(&s.key).is_empty())
         }
@@ -256,6 +258,58 @@ pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
             && kind_of_thing(s)
         {
             return Some(format!("{}{}", m.shown, s.shown));
+        }
+    }
+    modified(x, y, extra)
+}
+
+/// Chinese written into the name of a place both sides name, before its last word: 北京师范大学
+/// is no 北京大学, 中国人民银行 no 中国银行 — another institution, not the same one said more
+/// closely (as "sourdough bread" is bread). What it forms, as written.
+fn modified(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
+    for s in x.terms.iter().filter(|s| y.has(&s.key)) {
+        // the word right before the compound the thing ends ("senior" in "senior software
+        // engineer", both sides saying "software engineer")
+        let mut at = s;
+        let m = loop {
+            let Some(k) = at.left.as_deref() else {
+                break None;
+            };
+            if let Some(m) = extra.iter().find(|t| t.key == k) {
+                break Some(m);
+            }
+            match x.term(k) {
+                Some(l) if y.has(k) && l.class == Class::Plain && l.cjk == s.cjk => at = l,
+                _ => break None,
+            }
+        };
+        let Some(m) = m else { continue };
+        if m.class != Class::Plain || m.cjk != s.cjk {
+            continue;
+        }
+        // an unlisted character or word inserted before an institution's word
+        let kind = s.cjk
+            && ZH_THING_SUFFIX_WORDS.contains(&s.shown.as_str())
+            && m.key == m.shown
+            && !m
+                .key
+                .chars()
+                .any(|c| lexicon::ZH_MEASURE.contains(c) || ZH_VERBS.contains(c) || c == '的');
+        if kind {
+            // as written: the inserted characters that are one run (师范 in 北京师范大学)
+            let mut shown = m.shown.clone();
+            let mut run = *m;
+            while s.cjk
+                && let Some(l) =
+                    (run.left.as_deref()).and_then(|k| extra.iter().find(|t| t.key == k))
+                && l.cjk
+                && l.key == l.shown
+            {
+                shown.insert_str(0, &l.shown);
+                run = l;
+            }
+            let space = if s.cjk { "" } else { " " };
+            return Some(format!("{shown}{space}{}", s.shown));
         }
     }
     None

@@ -344,6 +344,8 @@ pub const ZH: &str = "
 经过, 路过 => <through; 去, 到 => <to; 换成, 换到 => switch <to; 变成 => become <to;
 改成, 改为, 转成 => change <to; 转到, 转去 => transfer <to; 差点, 差一点, 几乎 => @almost; 都 => all; 大学 => university; 大厦 => building;
 机场 => airport; 医院 => hospital; 酒店 => hotel; 公园 => park; 中学 => middleschool;
+银行 => bank; 公司 => company; 学院 => college; 学校 => school; 集团 => group; 商场 => mall;
+超市 => supermarket; 书店 => bookstore; 餐厅, 饭店 => restaurant; 剧院 => theater; 车站 => station;
 小学 => primaryschool; 为, 替, 给 => <for; 和, 跟, 同, 与 => <with; 胜过, 多过, 多于, 比起 => <than; 看 => @watch; 咖啡 => coffee; 茶 => tea; 酒 => alcohol; 啤酒 => beer; 红酒, 葡萄酒 => wine;
 可乐 => cola; 果汁 => juice; 糖 => sugar; 饮料, 喝 => drink; 吃 => eat;
 // languages and countries

@@ -488,3 +488,35 @@ fn labels_narrowed_denials_and_comparisons_make_another_fact() {
         ("I was born in 1985", "I was born in the year 1985"),
     ]);
 }
+
+/// An eighth held-out trial (225 different-fact pairs, 19 ended as one memory: 9 a denial
+/// replacing its fact, as meant; 10 merged as "more specific"): an act against things the
+/// stemmer makes one word of ("afraid of flying" / "of flies"), a language against what is
+/// written in it ("French" / "French literature"), and Chinese written into an institution's
+/// name (北京师范大学 / 北京大学, 中国人民银行 / 中国银行). Each pair below is new, of the same
+/// kinds; a common noun said more closely ("bass guitar", "sourdough bread") is still the
+/// same fact, kept in its more specific wording.
+#[test]
+fn acts_languages_and_names_of_places_make_another_fact() {
+    never_one(&[
+        ("I'm scared of sailing", "I'm scared of sails"),
+        ("my son loves drawing", "my son loves drawings"),
+        ("I hate fishing", "I hate fishes"),
+        ("I teach Spanish", "I teach Spanish history"),
+        (
+            "my wife studies German",
+            "my wife studies German literature",
+        ),
+        ("我在浙江大学工作", "我在浙江工业大学工作"),
+        ("我儿子在北京小学上学", "我儿子在北京实验小学上学"),
+        ("我在华为公司工作", "我在华为技术公司工作"),
+        ("我常去人民公园", "我常去人民文化公园"),
+    ]);
+    one_fact(&[
+        ("I love hiking", "I love to hike"),
+        ("I go running", "I run"),
+        ("I like swimming", "I like to swim"),
+        ("我在中国银行工作", "我在中国银行上班"),
+        ("I play the guitar", "I play the bass guitar"),
+    ]);
+}

@@ -109,3 +109,24 @@ pub(super) fn same_word(x: &Term, y: &Term) -> bool {
     let longest = x.key.chars().count().max(y.key.chars().count());
     common >= 5 && longest - common <= 2
 }
+
+/// One stem written once as an act and once as things: "flying" / "flies", "painting" /
+/// "paintings", "fishing" / "fish"es. The stemmer makes one word of them; "afraid of flying"
+/// is no fear of flies. (An act against the verb itself, "hiking" / "hike", is one word.)
+/// `Some(true)` when `x` is the act, `Some(false)` when `y` is.
+pub(super) fn act_and_things(x: &str, y: &str) -> Option<bool> {
+    let (x, y) = (x.to_lowercase(), y.to_lowercase());
+    // one stem, not two words a table makes one ("jogs" / "running")
+    if super::tables::stem(&x) != super::tables::stem(&y) {
+        return None;
+    }
+    let act = |w: &str| w.len() > 5 && w.ends_with("ing");
+    let things = |w: &str| !act(w) && w.len() > 3 && w.ends_with('s') && !w.ends_with("ss");
+    if act(&x) && things(&y) {
+        Some(true)
+    } else if act(&y) && things(&x) {
+        Some(false)
+    } else {
+        None
+    }
+}
