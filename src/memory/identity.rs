@@ -530,8 +530,8 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
         // (not the verb a fact opens with: "User runs" / "User goes running")
         let opens = |f: &Fact| {
             (f.terms.iter())
-                .find(|t| t.class != Class::Kin)
-                .is_some_and(|f| f.key == t.key)
+                .find(|w| w.class != Class::Kin)
+                .is_some_and(|w| w.key == t.key)
         };
         if !t.cjk
             && let Some(a_acts) = words::act_and_things(&t.shown, &o.shown)

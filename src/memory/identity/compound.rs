@@ -267,50 +267,32 @@ pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
 /// is no 北京大学, 中国人民银行 no 中国银行 — another institution, not the same one said more
 /// closely (as "sourdough bread" is bread). What it forms, as written.
 fn modified(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
-    for s in x.terms.iter().filter(|s| y.has(&s.key)) {
-        // the word right before the compound the thing ends ("senior" in "senior software
-        // engineer", both sides saying "software engineer")
-        let mut at = s;
-        let m = loop {
-            let Some(k) = at.left.as_deref() else {
-                break None;
-            };
-            if let Some(m) = extra.iter().find(|t| t.key == k) {
-                break Some(m);
-            }
-            match x.term(k) {
-                Some(l) if y.has(k) && l.class == Class::Plain && l.cjk == s.cjk => at = l,
-                _ => break None,
-            }
-        };
-        let Some(m) = m else { continue };
-        if m.class != Class::Plain || m.cjk != s.cjk {
+    let inserted = |k: Option<&str>| {
+        let t = *extra.iter().find(|t| Some(t.key.as_str()) == k)?;
+        (t.class == Class::Plain && t.cjk && t.key == t.shown).then_some(t)
+    };
+    for s in x.terms.iter().filter(|s| s.cjk && y.has(&s.key)) {
+        if !ZH_THING_SUFFIX_WORDS.contains(&s.shown.as_str()) {
             continue;
         }
-        // an unlisted character or word inserted before an institution's word
-        let kind = s.cjk
-            && ZH_THING_SUFFIX_WORDS.contains(&s.shown.as_str())
-            && m.key == m.shown
-            && !m
-                .key
-                .chars()
-                .any(|c| lexicon::ZH_MEASURE.contains(c) || ZH_VERBS.contains(c) || c == '的');
-        if kind {
-            // as written: the inserted characters that are one run (师范 in 北京师范大学)
-            let mut shown = m.shown.clone();
-            let mut run = *m;
-            while s.cjk
-                && let Some(l) =
-                    (run.left.as_deref()).and_then(|k| extra.iter().find(|t| t.key == k))
-                && l.cjk
-                && l.key == l.shown
-            {
-                shown.insert_str(0, &l.shown);
-                run = l;
-            }
-            let space = if s.cjk { "" } else { " " };
-            return Some(format!("{shown}{space}{}", s.shown));
+        // an unlisted character or word right before it, no measure word or act
+        let Some(m) = inserted(s.left.as_deref()) else {
+            continue;
+        };
+        if m.key
+            .chars()
+            .any(|c| lexicon::ZH_MEASURE.contains(c) || ZH_VERBS.contains(c) || c == '的')
+        {
+            continue;
         }
+        // the inserted characters that are one run (师范 in 北京师范大学)
+        let mut shown = m.shown.clone();
+        let mut run = m;
+        while let Some(l) = inserted(run.left.as_deref()) {
+            shown.insert_str(0, &l.shown);
+            run = l;
+        }
+        return Some(format!("{shown}{}", s.shown));
     }
     None
 }
