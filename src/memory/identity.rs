@@ -676,6 +676,20 @@ fn compare(a: &Fact, b: &Fact) -> Outcome {
     if let Some((x, y)) = numbers::label_conflict(a, b) {
         note(Reason::Number(x, y));
     }
+    // "at 6:30" / "at 6:30 pm", "7点" / "晚上7点": a time of day on one side only makes the
+    // number another hour, not the same one said more closely
+    let shared_number = a
+        .numbers
+        .iter()
+        .any(|n| b.numbers.iter().any(|m| m.key == n.key));
+    if shared_number
+        && let Some(t) = rest_a.iter().chain(&rest_b).find(|t| {
+            let c = categories_of(&t.key);
+            c.contains(&"meridiem") || c.contains(&"daytime")
+        })
+    {
+        note(Reason::Slot(t.shown.clone(), String::new()));
+    }
     if let Some(w) = compound(a, b, &rest_a).or_else(|| compound(b, a, &rest_b)) {
         note(Reason::Compound(w));
     }

@@ -153,6 +153,9 @@ const ZH_THING_SUFFIX_WORDS: &[&str] = &[
     "集团", "商场", "超市", "书店", "餐厅", "饭店", "剧院", "车站",
 ];
 
+/// The last word of a street's name: whatever is written before it names another street.
+const ZH_STREETS: &[&str] = &["路", "街", "巷", "道", "大道", "大街"];
+
 /// Chinese characters for acts, which before a thing say what is done with it (喝酒, 养猫, 看海),
 /// not what kind it is.
 pub(super) const ZH_VERBS: &str = "看听读写画做煮泡品沏烧炒烤拍穿戴用带送养喂遛抱摸逗撸追骑开坐乘住去到来回找挑选买卖租借种钓抓捉逛游爬跳跑唱弹拉吹敲学教考练爱恨怕想要";
@@ -199,7 +202,10 @@ pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
             } else {
                 !NOT_A_THING.contains(&w.as_str())
                     && !w.ends_with("ly")
-                    && categories_of(&t.key).iter().all(|c| THINGS.contains(c))
+                    // (or an allergy: "cat allergy" is no cat)
+                    && categories_of(&t.key)
+                        .iter()
+                        .all(|c| THINGS.contains(c) || *c == "allergic_immune")
             }
     };
     // a thing: in Chinese whatever the suffix follows (日本菜, 书包) but an act (喝 / 喝茶 says
@@ -265,18 +271,20 @@ pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
 
 /// Chinese written into the name of a place both sides name, before its last word: 北京师范大学
 /// is no 北京大学, 中国人民银行 no 中国银行 — another institution, not the same one said more
-/// closely (as "sourdough bread" is bread). What it forms, as written.
+/// closely (as "sourdough bread" is bread); 南京西路 is no 南京路. What it forms, as written.
 fn modified(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
-    let inserted = |k: Option<&str>| {
+    // an unlisted character or word; before a street's word, any (南京路 / 南京西路)
+    let inserted = |k: Option<&str>, street: bool| {
         let t = *extra.iter().find(|t| Some(t.key.as_str()) == k)?;
-        (t.class == Class::Plain && t.cjk && t.key == t.shown).then_some(t)
+        (t.class == Class::Plain && t.cjk && (street || t.key == t.shown)).then_some(t)
     };
     for s in x.terms.iter().filter(|s| s.cjk && y.has(&s.key)) {
-        if !ZH_THING_SUFFIX_WORDS.contains(&s.shown.as_str()) {
+        let street = ZH_STREETS.contains(&s.shown.as_str());
+        if !street && !ZH_THING_SUFFIX_WORDS.contains(&s.shown.as_str()) {
             continue;
         }
-        // an unlisted character or word right before it, no measure word or act
-        let Some(m) = inserted(s.left.as_deref()) else {
+        // right before it, no measure word or act
+        let Some(m) = inserted(s.left.as_deref(), street) else {
             continue;
         };
         if m.key
@@ -288,7 +296,7 @@ fn modified(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
         // the inserted characters that are one run (师范 in 北京师范大学)
         let mut shown = m.shown.clone();
         let mut run = m;
-        while let Some(l) = inserted(run.left.as_deref()) {
+        while let Some(l) = inserted(run.left.as_deref(), street) {
             shown.insert_str(0, &l.shown);
             run = l;
         }

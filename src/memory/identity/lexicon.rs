@@ -144,7 +144,8 @@ paternal_uncle, maternal_uncle, paternal_aunt, maternal_aunt, others, inlaw, ste
 stepsister, halfbrother, halfsister,
 father_in_law, mother_in_law, elder_male_cousin, elder_female_cousin, younger_male_cousin,
 younger_female_cousin, elder_male_paternal_cousin, elder_female_paternal_cousin,
-younger_male_paternal_cousin, younger_female_paternal_cousin, godmother, godfather
+younger_male_paternal_cousin, younger_female_paternal_cousin, godmother, godfather,
+great_grandmother, great_grandfather
 ";
 
 /// A kin word and the more precise ones it covers: "spouse" may be the wife, so the two do not
@@ -279,7 +280,7 @@ pub const ZH: &str = "
 爸爸, 父亲, 爸, 老爸 => father; 父母, 爸妈 => parents; 儿子 => son; 孩子, 小孩, 子女 => child; 宝宝, 婴儿 => baby;
 哥哥, 哥 => elder_brother; 弟弟 => younger_brother; 姐姐, 姐 => elder_sister; 妹妹 => younger_sister;
 兄弟 => brother; 兄弟姐妹 => sibling; 独生子, 独生女 => ! sibling; 姐妹 => sister; 爷爷, 祖父 => grandfather;
-奶奶, 祖母 => grandmother; 外公, 姥爷 => maternal_grandfather; 外婆, 姥姥 => maternal_grandmother;
+太奶奶, 曾祖母, 太姥姥 => great_grandmother; 太爷爷, 曾祖父, 太姥爷 => great_grandfather; 奶奶, 祖母 => grandmother; 外公, 姥爷 => maternal_grandfather; 外婆, 姥姥 => maternal_grandmother;
 叔叔, 伯伯 => paternal_uncle; 舅舅 => maternal_uncle; 姑姑 => paternal_aunt; 阿姨 => maternal_aunt;
 朋友, 好友, 好朋友 => friend; 同事 => colleague; 老板, 上司, 领导, 经理 => boss; 室友 => roommate;
 邻居 => neighbour; 家人 => family; 同学 => classmate;
@@ -370,8 +371,7 @@ pub const ZH: &str = "
 pub const ZH_STOP: &str = "的了是我你他她它们在和就也都吗呢吧啊这那个请很着过地得把被会能要还已经每些又太挺真里与跟同对为于让给所而及其之以才来有去并向呀哦嘛";
 
 /// Measure words: dropped after a number ("两个孩子" is "2 孩子").
-pub const ZH_MEASURE: &str =
-    "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元圈趟遍碗盒袋箱筐篮桶罐捆串束";
+pub const ZH_MEASURE: &str = "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元圈趟遍碗盒袋箱筐篮桶罐捆串束壶锅盘碟勺";
 
 /// Units that stay with their number: "3月" and "3日" are not "3".
 pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤站";

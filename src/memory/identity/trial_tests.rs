@@ -520,3 +520,27 @@ fn acts_languages_and_names_of_places_make_another_fact() {
         ("I play the guitar", "I play the bass guitar"),
     ]);
 }
+
+/// A ninth held-out trial, on the build with the eighth's fixes (161 different-fact pairs, 8
+/// merged as one side saying more): an allergy named after what causes it ("cat allergy"), a
+/// direction written into a street's name (南京路 / 南京西路), great-grandparents (太奶奶), a pot
+/// against a cup (一壶 / 一杯), and a time of day on one side only ("6:30" / "6:30 pm"). Each
+/// pair below is new, of the same kinds.
+#[test]
+fn allergies_streets_generations_measures_and_hours_make_another_fact() {
+    never_one(&[
+        ("I have a dog", "I have a dog allergy"),
+        ("my son has a horse", "my son has a horse allergy"),
+        ("我住在中山路", "我住在中山北路"),
+        ("我家在解放街", "我家在解放东街"),
+        ("我爷爷住在乡下", "我太爷爷住在乡下"),
+        ("我每天吃一碗米饭", "我每天吃一锅米饭"),
+        ("我周末泡一壶茶", "我周末泡一杯茶"),
+        ("my alarm is set for 7:15", "my alarm is set for 7:15 pm"),
+        (
+            "I take my pills at 9",
+            "I take my pills at 9 in the evening",
+        ),
+    ]);
+    one_fact(&[("I have a dog", "I have a small dog")]);
+}
