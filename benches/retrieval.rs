@@ -1,7 +1,7 @@
 //! Retrieval's figures: quality (recall@5 on a labelled English and Chinese set, for BM25
 //! alone, vectors alone and the hybrid), and speed at 1k / 10k / 100k memories in one chat
 //! (hybrid search p50/p99, BM25-only search, prompt build, the first search's vector load,
-//! and the process's memory).
+//! and the process's memory), and a turn's start in a chat of as many messages.
 //!
 //! `cargo bench --bench retrieval` (release). Vectors come from the local all-MiniLM-L6-v2
 //! files (`$MNEME_TEST_MODEL_DIR`, else `target/test-models/all-MiniLM-L6-v2`, which
@@ -513,6 +513,38 @@ async fn run() {
             assert!(parts.selection.omitted > 0);
         }
         print("prompt build", stats(samples));
+
+        // A turn's start in a chat whose session holds as many messages: the attempt counted,
+        // the chat, its memory count and its history's last 40 read in one write.
+        let texts: Vec<String> = (0..n).map(filler).collect();
+        let mut last = 0;
+        for chunk in texts.chunks(1_000) {
+            let arrivals: Vec<mneme::store::Arrival> = chunk
+                .iter()
+                .map(|text| mneme::store::Arrival {
+                    chat: &key,
+                    is_group: false,
+                    chat_title: None,
+                    sender_id: "1",
+                    sender_name: "Ann",
+                    text,
+                    platform_message_id: None,
+                    platform_thread_id: None,
+                    created_at: None,
+                    needs_reply: false,
+                })
+                .collect();
+            let stored = store.store_arrivals(&arrivals).await.unwrap();
+            last = stored.last().unwrap().unwrap().id;
+        }
+        let mut samples = Vec::with_capacity(runs);
+        for _ in 0..runs {
+            let t = Instant::now();
+            let turn = store.start_turn(last, 40).await.unwrap().unwrap();
+            samples.push(t.elapsed());
+            assert_eq!(turn.history.len(), 40);
+        }
+        print("turn start, N messages in session", stats(samples));
         println!(
             "{:<34} {n:>8} {:>9.0} MB   ({:.0} MB before it, at most {:.0} MB during it; filled in {:.1?})",
             "resident memory after 1st search", loaded, before, loading_peak, filled
