@@ -39,7 +39,7 @@ struct Session {
 macro_rules! owed_in_chat_sql {
     () => {
         "FROM messages
-         WHERE chat_id = $1 AND needs_reply = TRUE AND replied_at IS NULL AND created_at >= $2"
+         WHERE chat_id = $1 AND needs_reply AND replied_at IS NULL AND created_at >= $2"
     };
 }
 
