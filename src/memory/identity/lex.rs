@@ -139,6 +139,9 @@ pub fn lex(text: &str) -> Vec<Raw> {
             let mut lower: String = shown.to_lowercase().chars().map(fold_accent).collect();
             let mut possessive = false;
             let mut negated = false;
+            // "I've", "I'm", "we're", "she'll": the verb the contraction stands for, read as
+            // if spelled out ("I've lived" is "I have lived", not "I lived")
+            let mut spelled: Option<(&str, &str)> = None;
             if i + 1 < chars.len()
                 && crate::memory::text::is_apostrophe(chars[i])
                 && chars[i + 1].is_alphabetic()
@@ -159,6 +162,10 @@ pub fn lex(text: &str) -> Vec<Raw> {
                         lower = base_before_nt(&lower).to_string();
                         negated = true;
                     }
+                    "ve" => spelled = Some(("have", "'ve")),
+                    "m" => spelled = Some(("am", "'m")),
+                    "re" => spelled = Some(("are", "'re")),
+                    "ll" => spelled = Some(("will", "'ll")),
                     _ => {}
                 }
                 i = j;
@@ -187,6 +194,10 @@ pub fn lex(text: &str) -> Vec<Raw> {
             }
             out.push(w);
             pos += 1;
+            if let Some((verb, shown)) = spelled {
+                out.push(word(verb, shown, pos, false));
+                pos += 1;
+            }
             if negated {
                 out.push(word("not", "n't", pos, false));
                 pos += 1;

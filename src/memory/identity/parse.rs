@@ -281,8 +281,7 @@ fn read_word(
                     }
             )
     });
-    // "got married", "got stolen" are past; "have got a dog" ("we've got", whose "'ve" the
-    // lexer drops) is not
+    // "got married", "got stolen" are past; "have got a dog" ("we've got") is not
     let got = lower == "got"
         && next_lower(raws, i).is_some_and(|n| {
             n.ends_with("ed")
@@ -292,7 +291,9 @@ fn read_word(
                     "lost" | "hurt" | "sick" | "pregnant" | "caught" | "stuck"
                 )
         });
-    if TABLES.irregular_past.contains(&lower.as_str())
+    // "have taught", "has had": the present perfect, whose participle is spelled as the past
+    let perfect = prev_lower(1).is_some_and(|p| matches!(p, "have" | "has"));
+    if (TABLES.irregular_past.contains(&lower.as_str()) && !perfect)
         || got
         || (lower.len() > 4
             && lower.ends_with("ed")
