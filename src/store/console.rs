@@ -82,23 +82,12 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use crate::base::{ChatKey, MemoryScope};
-    use crate::store::testing::backends;
+    use crate::store::Store;
+    use crate::store::testing::{backends, said_at};
     use crate::store::tests::fact;
-    use crate::store::{Arrival, Store};
 
     async fn said(store: &Store, chat: &ChatKey, at: i64) {
-        let arrival = Arrival {
-            chat,
-            is_group: false,
-            chat_title: None,
-            sender_id: "7",
-            sender_name: "Ann",
-            text: "hello",
-            platform_message_id: None,
-            platform_thread_id: None,
-            created_at: Some(at),
-            needs_reply: false,
-        };
+        let arrival = said_at(chat, false, None, at);
         store.store_arrivals(&[arrival]).await.unwrap()[0].unwrap();
     }
 

@@ -553,7 +553,7 @@ pub(super) use bind_message;
 mod tests {
     use super::AWAITING_REPLY;
     use crate::base::ChatKey;
-    use crate::store::testing::backends;
+    use crate::store::testing::{backends, said_at};
     use crate::store::{Arrival, NewMessage, SessionId, Store};
 
     async fn stored(store: &Store, chat: &ChatKey, title: Option<&str>) -> i64 {
@@ -708,21 +708,6 @@ mod tests {
         }
     }
 
-    fn heard<'a>(chat: &'a ChatKey, id: Option<&'a str>, at: i64) -> Arrival<'a> {
-        Arrival {
-            chat,
-            is_group: chat.external_id == "2",
-            chat_title: None,
-            sender_id: "7",
-            sender_name: "Ann",
-            text: "hello",
-            platform_message_id: id,
-            platform_thread_id: None,
-            created_at: Some(at),
-            needs_reply: false,
-        }
-    }
-
     /// Where a platform picks up again: for each chat of the channel where a person wrote
     /// since the time given, the platform's id of the newest message stored from a person
     /// (not the bot's, not one without a platform id), oldest first.
@@ -732,12 +717,12 @@ mod tests {
             let keys = ["1", "2", "3"].map(|id| ChatKey::new("discord", id));
             let elsewhere = ChatKey::new("telegram", "1");
             for arrival in [
-                heard(&keys[1], Some("20"), 5_000),
-                heard(&keys[0], Some("10"), 5_000),
-                heard(&keys[0], Some("11"), 6_000),
-                heard(&keys[0], None, 7_000),
-                heard(&keys[2], Some("30"), 1_000),
-                heard(&elsewhere, Some("40"), 9_000),
+                said_at(&keys[1], true, Some("20"), 5_000),
+                said_at(&keys[0], false, Some("10"), 5_000),
+                said_at(&keys[0], false, Some("11"), 6_000),
+                said_at(&keys[0], false, None, 7_000),
+                said_at(&keys[2], false, Some("30"), 1_000),
+                said_at(&elsewhere, false, Some("40"), 9_000),
             ] {
                 store.store_arrivals(&[arrival]).await.unwrap()[0].unwrap();
             }

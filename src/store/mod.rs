@@ -99,6 +99,29 @@ pub mod testing {
         }
         stores
     }
+
+    /// A person's message in `chat` as a platform gives it: sent at `at` (ms), with the
+    /// platform's id `platform_id`, owing no answer.
+    #[cfg(test)]
+    pub(crate) fn said_at<'a>(
+        chat: &'a crate::base::ChatKey,
+        is_group: bool,
+        platform_id: Option<&'a str>,
+        at: i64,
+    ) -> super::Arrival<'a> {
+        super::Arrival {
+            chat,
+            is_group,
+            chat_title: None,
+            sender_id: "7",
+            sender_name: "Ann",
+            text: "hello",
+            platform_message_id: platform_id,
+            platform_thread_id: None,
+            created_at: Some(at),
+            needs_reply: false,
+        }
+    }
 }
 
 pub type Result<T> = std::result::Result<T, sqlx::Error>;
