@@ -100,7 +100,7 @@ flatmate, housemate => roommate; landlady => landlord;
 puppy, doggy => dog; kitten, kitty => cat; bicycle, cycle, cycling, cyclist => bike;
 automobile, drive, drove, driving => car; jog, jogging, ran, running => run;
 swimming, swam => swim; hiking, trekking, trek => hike; programmer, coder => developer;
-physician => doctor; soccer => football; gray => grey; color => colour; fall => autumn;
+physician => doctor; gray => grey; color => colour; fall => autumn;
 drank => drink; ate => eat;
 // numbers
 one, once => #1?; two, twice, second => #2; three, thrice, third => #3; four, fourth => #4;

@@ -588,3 +588,29 @@ fn contractions_and_the_present_perfect_are_read_as_spelled_out() {
         ("I've got two cats", "I have two cats"),
     ]);
 }
+
+/// The tenth trial's one wrong merge: "soccer" had been read as "football", which is the same
+/// sport in Britain and another one in America. Which one a user means is not in the words, and
+/// merging them loses the fact when they differ, so a word that names different things in
+/// different countries is not a synonym.
+#[test]
+fn a_word_that_differs_by_country_is_not_a_synonym() {
+    never_one(&[
+        ("My son plays soccer", "My son plays football"),
+        (
+            "I watch soccer every weekend",
+            "I watch football every weekend",
+        ),
+        (
+            "my favourite sport is soccer",
+            "my favourite sport is football",
+        ),
+    ]);
+    one_fact(&[
+        ("My son plays soccer", "my son is a soccer player"),
+        (
+            "I watch football every weekend",
+            "every weekend I watch football",
+        ),
+    ]);
+}
