@@ -23,9 +23,9 @@
 
 use std::sync::LazyLock;
 
-use regex::{RegexSet, RegexSetBuilder};
+use regex::{Regex, RegexSet, RegexSetBuilder};
 
-use super::{ascii_classes, disguised, normalize};
+use super::{ascii_classes, claims, disguised, european, normalize};
 
 /// A clause starts at the text's start or after sentence punctuation or a comma, and may
 /// open with a list bullet or a quote marker ("- ", "* ", "> ", "1. ").
@@ -83,7 +83,7 @@ fn en_patterns() -> Vec<String> {
         r"\b(?:jailbreak(?:ed)? mode|dan mode|developer mode (?:enabled|on|activated)|do anything now|stay in character|no (?:ethical|moral) (?:guidelines|restrictions|limits))\b".into(),
         r"\b(?:enable|activate|enter|switch to|turn on|go into)\s+(?:the\s+)?(?:developer|dev|god|admin|sudo|debug|unrestricted|jailbreak|jailbroken|dan|evil)\s+mode\b".into(),
         r"(?:^|[.!?;\n]\s*)jailbreak\b".into(),
-        r"(?:^|[.!?;\n]\s*)(?:here (?:are|is) |these are )?(?:your |the )?(?:new|updated|real|actual|true|revised|additional|secret|hidden|override|system)\s+(?:instructions?|rules?|directives?|orders|guidelines|prompt|system prompt)\s*(?::|are\b|is\b|follow\b)".into(),
+        r"(?:^|[.!?;\n]\s*)(?:[#*=>\[\]\-]+\s*)?(?:here (?:are|is) |these are )?(?:your |the )?(?:new|updated|real|actual|true|revised|additional|secret|hidden|override|system)\s+(?:instructions?|rules?|directives?|orders|guidelines|prompt|system prompt)\s*(?::|are\b|is\b|follow\b)".into(),
         r"\b(?:your|the) (?:new |updated |real |actual )?system prompt (?:is|:|now|reads|says)".into(),
         r"(?:^|[.!?;\n]\s*)(?:system |admin |developer |sudo |emergency |priority )?(?:override|directive|command)\s*:".into(),
         // --- prompt markup ---
@@ -115,7 +115,7 @@ fn en_patterns() -> Vec<String> {
         format!(r"{cs}{fill}(?:repeat|say) after me\b"),
         format!(r#"{cs}{fill}(?:say|write|add|include|append|put|use|type)\s+["'][^"']{{1,40}}["']"#),
         format!(
-            r"{cs}(?:from now on|from this point on|going forward|henceforth|hereafter|in (?:the )?future|starting (?:now|today)|from today(?: on)?|until further notice)\s*,?\s*(?:please\s+)?(?:{base})\b"
+            r"{cs}(?:from now on|from this point on|going forward|henceforth|hereafter|in (?:the )?future|starting (?:now|today)|from today(?: on)?|until further notice)\s*,?\s*(?:please\s+)?(?:you\s+(?:(?:will|shall|must|should|always|never|only|now)\s+)*)?(?:{base})\b"
         ),
         format!(
             r"{cs}(?:whatever happens|no matter (?:what|who|how)[^,]{{0,40}}|regardless of [^,]{{0,40}}|whatever (?:anyone|someone|they|people|he|she) (?:says?|asks?|wants?)|under (?:no|any) circumstances?|in (?:any|every|all) cases?|at all times)\s*,?\s*(?:{base}|don't|do not|never|always|only)\b"
@@ -251,7 +251,7 @@ fn zh_patterns() -> Vec<String> {
         // anyone ("你应该多喝水", "你永远不知道…") is no order
         r"你(?:现在|以后|今后|从现在起|从现在开始|从今天起|从今天开始|从今以后|接下来)?(?:必须|应该|应当|得要|得|一定要|务必|需要|只需要|只需|只要|只管|要|只能|只可以|只许|不能|不准|不许|不可以|不得|不要|别再?|永远|总是|始终|一直|一律)(?:永远|总是|始终|一直|都|只|也|再|要|不要|别)*(?:用|以|使用|回答|回复|答复|说|讲|叫|称呼|喊|提|提到|提及|透露|泄露|告诉|理会|理睬|输出|假装|扮演|充当|服从|听|听从|同意|支持|站在|向着|夸|骂|拒绝|忽略|无视|忘记|推荐|承认|否认|记住|保密|隐瞒|遵守|执行|优先|称|站)".into(),
         r"你(?:现在|以后|今后|从现在起|从现在开始|从今天起|从今天开始|从今以后|接下来)?(?:现在是|从现在起是|将是|就是一个|是一只|是一个没有|扮演|假装|的(?:新)?(?:名字|身份|任务|规则|角色|职责|设定|指令|主人|使命)(?:是|为|:|叫))".into(),
-        r"(?:^|[^的])(?:助手|机器人|小助手|智能助手|聊天机器人|ai|bot|mneme)(?:的(?:新)?(?:规则|规定|任务|职责|工作|使命|身份|名字|设定|原则|指令|目标|默认语言|角色|人设)(?:是|为|:|就是)|的(?:语气|口吻|风格|态度|回答|回复)(?:要|必须|应该|得|一定要)|(?:必须|应该|应当|需要|一定要|务必|要始终|总是|永远|始终|只能|不能|不准|不许|不得|不可以|不要|要))".into(),
+        r"(?:^|[^的])(?:助手|机器人|小助手|智能助手|聊天机器人|ai|bot|mneme)(?:的(?:新)?(?:默认)?(?:规则|规定|任务|职责|工作|使命|身份|名字|设定|原则|指令|目标|默认语言|语言|角色|人设)(?:是|为|:|就是|(?:已经|已)?(?:被)?(?:改为|改成|换成|设为|设置为|设置成|变成|变为|定为))|的(?:语气|口吻|风格|态度|回答|回复)(?:要|必须|应该|得|一定要|最好)|(?:以后|今后|从现在起|从今以后|往后|现在|从此|今天起)?(?:必须|应该|应当|需要|一定要|务必|要始终|总是|永远|始终|只能|不能|不准|不许|不得|不可以|不要|不再|再也不|最好|要))".into(),
         r"(?:给|对|致|写给)(?:助手|机器人|ai|bot|mneme|你)的(?:规则|指令|指示|要求|提示|提醒|说明|命令|规定|备注)".into(),
         format!(r"{cs}(?:助手|机器人|ai|bot)(?:规则|守则|须知|指令|规定)[:]"),
         format!(
@@ -271,7 +271,7 @@ fn zh_patterns() -> Vec<String> {
             r"{cs}{fill}(?:说话|讲话|发言|聊天|回答|回复)(?:时|的时候)?(?:要|请|必须|一定要|务必|得|不要|别|不许|不准)"
         ),
         format!(r"{cs}{fill}(?:忘记|忘掉|忘了)你(?:是|的)"),
-        r"(?:以后|今后|从现在(?:开始|起)|从今以后|往后)[,]?(?:你)?(?:说话|回答|回复|发言|聊天|讲话)".into(),
+        r"(?:以后|今后|从现在(?:开始|起)|从今以后|往后)[,]?(?:你)?(?:就|都|要|请)?(?:这样|这么|那样|如此)?(?:说话|回答|回复|发言|聊天|讲话)".into(),
         format!(
             r"{cs}{fill}(?:请)?(?:回答|回复|答复|说话|聊天)[^,.!?;]{{0,8}}?(?:时|的时候)\s*,?\s*(?:要|请|必须|都|别|不要|不许|记得|一定)"
         ),
@@ -314,20 +314,50 @@ fn set(patterns: Vec<String>) -> RegexSet {
 
 /// English patterns (and the Latin-script forms everywhere), and Chinese ones: two sets, so
 /// a text is scanned by the automaton of the script it is written in.
-static LATIN: LazyLock<RegexSet> =
-    LazyLock::new(|| set(en_patterns().into_iter().chain(disguised::en()).collect()));
-static CHINESE: LazyLock<RegexSet> =
-    LazyLock::new(|| set(zh_patterns().into_iter().chain(disguised::zh()).collect()));
+static LATIN: LazyLock<RegexSet> = LazyLock::new(|| {
+    set(en_patterns()
+        .into_iter()
+        .chain(disguised::en())
+        .chain(claims::en())
+        .chain(european::patterns())
+        .collect())
+});
+static CHINESE: LazyLock<RegexSet> = LazyLock::new(|| {
+    set(zh_patterns()
+        .into_iter()
+        .chain(disguised::zh())
+        .chain(claims::zh())
+        .collect())
+});
 
 static SQUASHED_SET: LazyLock<RegexSet> =
     LazyLock::new(|| RegexSet::new(SQUASHED).expect("squashed patterns compile"));
+
+/// Someone's own bot in Chinese, named with a word between its owner's "的" and the bot
+/// ("阿强自己做的微信机器人", "她的客服机器人"): a kind of bot, not the assistant.
+static OTHERS_BOT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?P<owner>.?)的(?P<kind>[\p{Han}&&[^都有是让叫给说在和把被要会也就对用请不]]{1,4}?)(?:机器人|助手|bot)").expect("compiles")
+});
+
+/// `view` with the bots that belong to someone else renamed "程序" (a program), so that what
+/// they do is not read as the assistant's rule; a group's own bot ("本群的聊天机器人") stays.
+fn others_bots_named(view: &str) -> std::borrow::Cow<'_, str> {
+    OTHERS_BOT.replace_all(view, |caps: &regex::Captures<'_>| {
+        let whole = &caps[0];
+        if &caps["owner"] == "群" {
+            whole.to_string()
+        } else {
+            format!("{}的{}程序", &caps["owner"], &caps["kind"])
+        }
+    })
+}
 
 /// True when `text` reads as an instruction to the assistant.
 pub(super) fn detect(text: &str) -> bool {
     let views = normalize::instruction_views(text);
     views.views.iter().any(|view| {
         view.bytes().any(|b| b.is_ascii_lowercase()) && LATIN.is_match(view)
-            || !view.is_ascii() && CHINESE.is_match(view)
+            || !view.is_ascii() && CHINESE.is_match(&others_bots_named(view))
             || views.joined && SQUASHED_SET.is_match(&view.replace(' ', ""))
     })
 }

@@ -9,7 +9,7 @@ use super::keyword::{build, credential_like, is_quote};
 /// Chinese keywords, with the kind and what their value must look like.
 pub(super) static ZH_KEYWORD: LazyLock<Regex> = LazyLock::new(|| {
     build(
-        r"(?P<card>银行卡号|信用卡号|储蓄卡号|卡号)|(?P<id>身份证号码|身份证号|身份证)|(?P<pin>(?i:pin)\s?码)|(?P<code>验证码|校验码|动态码|动态口令|安全码|识别码|门禁码)|(?P<seed>助记词|恢复短语)|(?P<key>私钥|密钥|秘钥|激活码|授权码)|(?P<pw>密码锁|密码箱|密码|口令|暗号|令牌)",
+        r"(?P<card>银行卡号|信用卡号|储蓄卡号|卡号)|(?P<id>身份证号码|身份证号|身份证|护照号码|护照号|驾照号码|驾照号|驾驶证号码|驾驶证号|社保卡号|社保号码|社保号)|(?P<pin>(?i:pin)\s?码)|(?P<code>验证码|校验码|动态码|动态口令|安全码|识别码|门禁码)|(?P<seed>助记词|恢复短语)|(?P<key>私钥|密钥|秘钥|激活码|授权码)|(?P<pw>密码锁|密码箱|密码|口令|暗号|令牌|密保答案|密保问题答案|安全问题答案|安全问题的答案)",
     )
 });
 
@@ -65,7 +65,13 @@ pub(super) fn chinese(folded: &str) -> Option<&'static str> {
             }
         }
         if kind == "recovery phrase" {
-            if connected && rest.split_whitespace().take_while(|w| w.is_ascii()).count() >= 6 {
+            // twelve or more words, in any script: "助记词：苹果 香蕉 橙子 …"
+            let words = rest
+                .split([' ', '、', ',', '，'])
+                .filter(|w| !w.is_empty())
+                .take_while(|w| w.chars().count() <= 12 && !w.contains(['。', '.']))
+                .count();
+            if connected && words >= 6 {
                 return Some(kind);
             }
             continue;
@@ -103,6 +109,10 @@ pub(super) fn chinese(folded: &str) -> Option<&'static str> {
         {
             return Some(kind);
         }
+        // a value in numerals: "左三右七左九", "一二三四五六", "六个8"
+        if connected && kind != "card number" && spelled_in_numerals(rest) {
+            return Some(kind);
+        }
         // a description, then the value: "取款密码是女儿生日 0815"
         if connected {
             let near: String = rest.chars().take(12).collect();
@@ -112,18 +122,38 @@ pub(super) fn chinese(folded: &str) -> Option<&'static str> {
             if run {
                 return Some(kind);
             }
+            let answer = m.as_str().ends_with("答案");
             if kind == "password"
                 && first.is_some_and(|c| !c.is_ascii())
-                && matches!(m.as_str(), "口令" | "暗号")
+                && (matches!(m.as_str(), "口令" | "暗号") || answer)
                 && rest
                     .chars()
                     .take_while(|c| !matches!(c, '，' | ',' | '。' | '.'))
                     .count()
-                    >= 3
+                    >= if answer { 2 } else { 3 }
             {
                 return Some(kind);
             }
         }
     }
     None
+}
+
+/// A value given in numerals within its clause: three or more (Chinese or ASCII digits, "左三
+/// 右七左九", "一二三四"), or one repeated ("六个8", "四个零"). A description with one number
+/// ("我生日", "六位数") is not.
+fn spelled_in_numerals(rest: &str) -> bool {
+    const NUMERALS: &str = "零〇一二三四五六七八九幺两";
+    let clause: Vec<char> = rest
+        .chars()
+        .take_while(|c| !matches!(c, '，' | ',' | '。' | '.' | '；' | ';' | '!' | '?'))
+        .take(16)
+        .collect();
+    let numeral = |c: &char| NUMERALS.contains(*c) || c.is_ascii_digit();
+    if clause.iter().filter(|c| numeral(c)).count() >= 3 {
+        return true;
+    }
+    clause
+        .windows(3)
+        .any(|w| numeral(&w[0]) && w[1] == '个' && numeral(&w[2]))
 }

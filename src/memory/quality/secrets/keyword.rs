@@ -58,8 +58,9 @@ pub(super) const KINDS: &[(&str, Need)] = &[
     ("card number", Need::Digits(12)),
     ("ID number", Need::Digits(6)),
     ("credentials", Need::Pair),
-    ("secret", Need::Credential), // a bare "secret"
-    ("key", Need::Credential),    // a bare "key"
+    ("secret", Need::Credential),   // a bare "secret"
+    ("key", Need::Credential),      // a bare "key"
+    ("password", Need::Credential), // a bare "pass" ("the pass is 'letmein99'")
 ];
 
 pub(super) const SEP: &str = r"[ _\-]?";
@@ -76,7 +77,7 @@ pub(super) static KEYWORD_GROUPS: LazyLock<Vec<String>> = LazyLock::new(|| {
         ),
         format!(r"private{s}keys?|ssh{s}keys?|gpg{s}keys?|pgp{s}keys?|signing{s}keys?"),
         format!(
-            r"(?:client|api|app|shared|signing|webhook|jwt|session|consumer|oauth){s}secrets?|secret{s}(?:codes?|words?|phrases?|answers?|values?|keys?)"
+            r"(?:client|api|app|shared|signing|webhook|jwt|session|consumer|oauth){s}secrets?|secret{s}(?:codes?|words?|phrases?|answers?|values?|keys?)|security{s}(?:question{s})?answers?|answers?{s}to{s}(?:the|my|his|her|their|our|your){s}security{s}questions?|memorable{s}(?:words?|answers?)"
         ),
         format!(
             r"api{s}keys?|apikeys?|access{s}keys?(?:{s}(?:id|secret))?|license{s}keys?|product{s}keys?|activation{s}keys?|encryption{s}keys?|master{s}keys?|recovery{s}keys?|unseal{s}keys?|app{s}keys?|client{s}keys?|wi{s}fi{s}keys?|wifi{s}keys?|wpa2?{s}keys?|network{s}keys?"
@@ -97,11 +98,12 @@ pub(super) static KEYWORD_GROUPS: LazyLock<Vec<String>> = LazyLock::new(|| {
         format!(r"cvv2?|cvc2?|csc|card{s}security{s}codes?"),
         format!(r"(?:credit|debit|bank){s}card{s}(?:number|no\.?|#)|card{s}(?:number|no\.?|#)"),
         format!(
-            r"ssn|social{s}security(?:{s}(?:number|no\.?|#))?|national{s}insurance{s}number|tax{s}id"
+            r"(?:ssn|social{s}security|national{s}insurance|national{s}id|tax{s}id|tax{s}file|passport|driver'?s?{s}licen[cs]e|driving{s}licen[cs]e|licen[cs]e|id{s}card|identity{s}card|medicare|nhs|social{s}insurance|health{s}insurance){s}(?:numbers?|no\.?|#)|ssn|social{s}security|tax{s}id|passport|driver'?s?{s}licen[cs]e|driving{s}licen[cs]e"
         ),
         format!(r"credentials?|creds|logins?|log{s}in|sign{s}in|username and password"),
         r"secrets?".to_string(),
         r"keys?".to_string(),
+        r"pass".to_string(),
     ];
     assert_eq!(groups.len(), KINDS.len());
     groups
@@ -145,17 +147,18 @@ pub(super) static SET_TO: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-/// "the storage unit code is 4471": any code given as 4–10 digits, unless it names something
-/// public (`CODES_NOT_SECRET`).
+/// "the storage unit code is 4471": any code given as 4–10 digits (or digits spelled as words,
+/// "one two three four"), unless it names something public (`CODES_NOT_SECRET`).
 pub(super) static CODE_IS: LazyLock<Regex> = LazyLock::new(|| {
     build(
-        r"(?:^|[^a-z0-9])(?P<word>[a-z]+)[ _\-]?codes?\s*(?:is|was|:|=)\s*(?P<value>[#*]?\d[\d \-#*]*)",
+        r"(?:^|[^a-z0-9])(?P<word>[a-z]+)[ _\-]?codes?\s*(?:is|was|:|=)\s*(?P<value>[#*]?\d[\d \-#*]*|(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[ ,\-]*){4,})",
     )
 });
 
 pub(super) fn code_is(lower: &str) -> bool {
     CODE_IS.captures_iter(lower).any(|caps| {
-        let digits = caps["value"].chars().filter(char::is_ascii_digit).count();
+        let value = &caps["value"];
+        let digits = value.chars().filter(char::is_ascii_digit).count() + spelled_digits(value);
         (4..=10).contains(&digits) && !CODES_NOT_SECRET.contains(&&caps["word"])
     })
 }
@@ -265,6 +268,16 @@ pub(super) fn has_value(rest: &str, lower_rest: &str, need: Need) -> bool {
         let Some((word, end)) = next_token(tail) else {
             return false;
         };
+        // an aside: "security answer (mother's maiden name) is …"
+        if word.starts_with('(') {
+            match tail.find(')') {
+                Some(close) if close < 64 => {
+                    pos += close + 1;
+                    continue;
+                }
+                _ => return false,
+            }
+        }
         let bare = word.trim_end_matches([':', '=']);
         if matches!(
             bare,
@@ -278,7 +291,28 @@ pub(super) fn has_value(rest: &str, lower_rest: &str, need: Need) -> bool {
             pos += end;
             break;
         }
-        if step == 0 && matches!(word, "for" | "to" | "of" | "on" | "at" | "in" | "from") {
+        // a qualifier ("for the router") or a relative clause ("the code I just got is …")
+        if step == 0
+            && matches!(
+                word,
+                "for"
+                    | "to"
+                    | "of"
+                    | "on"
+                    | "at"
+                    | "in"
+                    | "from"
+                    | "i"
+                    | "we"
+                    | "you"
+                    | "he"
+                    | "she"
+                    | "they"
+                    | "that"
+                    | "which"
+                    | "someone"
+            )
+        {
             qualified = true;
             pos += end;
             continue;
@@ -364,6 +398,7 @@ pub(super) fn value_fits(value: &str, lower: &str, need: Need, conn: Conn) -> bo
             let digits = run.chars().filter(char::is_ascii_digit).count();
             digits >= min
                 && (!run.trim_start().starts_with(char::is_alphabetic) || credential_like(token))
+                || spelled_digits(lower) >= min.max(4)
         }
         Need::Code => {
             value_fits(value, lower, Need::Digits(3), conn)
@@ -401,6 +436,21 @@ pub(super) fn value_fits(value: &str, lower: &str, need: Need, conn: Conn) -> bo
             Conn::None => quoted || credential_like(token) && token.chars().count() >= 4,
         },
     }
+}
+
+/// How many digits `lower` starts with, spelled as words: "one two three four five" is 5,
+/// "oh nine one one" is 4 ("six" alone is 1: a number of digits says what a value is, not
+/// the value).
+pub(super) fn spelled_digits(lower: &str) -> usize {
+    const DIGITS: &[&str] = &[
+        "zero", "oh", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    ];
+    lower
+        .split([' ', ',', '-'])
+        .filter(|w| !w.is_empty())
+        .map(trim_punct)
+        .take_while(|w| DIGITS.contains(w))
+        .count()
 }
 
 /// Keyword, connector, value (English and the other Latin-script keywords); and whether the

@@ -13,7 +13,7 @@ pub(super) static PAIR: LazyLock<Regex> = LazyLock::new(|| {
 
 pub(super) static PAIR_CONTEXT: LazyLock<Regex> = LazyLock::new(|| {
     build(
-        r"\b(?:router|admin|login|log in|account|server|ssh|s?ftp|vpn|wi-?fi|nas|db|database|mysql|postgres|e-?mail|gmail|root|user(?:name)?|portal|panel|console|dashboard|creds?|credentials)\b|账号|账户|用户名|登录",
+        r"\b(?:router|admin|login|log in|logs? (?:in|into|on)|logged (?:in|into|on)|signs? (?:in|into|on)|signed (?:in|into|on)|account|server|ssh|s?ftp|vpn|wi-?fi|nas|db|database|mysql|postgres|e-?mail|gmail|root|user(?:name)?|portal|panel|console|dashboard|creds?|credentials)\b|账号|账户|用户名|登录",
     )
 });
 
@@ -41,8 +41,14 @@ pub(super) fn login_pair(folded: &str, lower: &str) -> bool {
             && (credential_like(pass_folded)
                 || DEFAULT_USERS.contains(&user)
                     && (pass_lower == user || DEFAULT_USERS.contains(&pass_lower)))
-            && PAIR_CONTEXT.is_match(lower)
+            && (PAIR_CONTEXT.is_match(lower) || is_email(user))
     })
+}
+
+/// An e-mail address as the user of a pair is a login: "dan@example.com / hunter2".
+fn is_email(user: &str) -> bool {
+    user.split_once('@')
+        .is_some_and(|(name, host)| !name.is_empty() && host.contains('.'))
 }
 
 pub(super) fn luhn(digits: &[u32]) -> bool {

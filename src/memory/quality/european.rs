@@ -1,0 +1,55 @@
+//! Instructions in French, German, Spanish, Italian and Portuguese: the forms a group member
+//! reaches for first (a held-out trial of the gate found them stored, 2026-11-28). Matched on
+//! the instruction views, where accents are already read as plain letters ("répondez" is
+//! "repondez", "ignorez les instructions précédentes" is "ignorez les instructions
+//! precedentes").
+//!
+//! Only forms that say who is told: an override of the instructions, a command verb in the
+//! imperative (not a third person, which is a fact: "Marie parle toujours en anglais"), the
+//! assistant addressed by name, or "from now on" with a verb of answering. Other languages,
+//! and other forms in these, are not read: the model still sees every memory as data.
+
+/// Words for the instructions an override throws away.
+const RULES: &str = "instructions?|consignes?|regles|directives|ordres|anweisungen|befehle|regeln|vorgaben|instruktionen|instrucciones|reglas|ordenes|directrices|istruzioni|regole|direttive|instrucoes|regras|diretrizes";
+
+/// The imperatives of answering, speaking and writing (second person only).
+const TOLD: &str = "reponds|repondez|reponds-moi|repondez-moi|ecris|ecrivez|parlez|parle-moi|parlez-moi|antworte|antwortet mir|antworten sie|sprich|sprechen sie|schreib|schreibe|schreiben sie|respondeme|respondenos|responded|contestame|contestad|respondan|conteste|responda|respondam|escreva|escrevam|fale|falem|rispondi|rispondete|rispondimi|risponda|scrivi|scrivete|parlami";
+
+/// The assistant, addressed.
+const BOT: &str = "bot|assistant|assistent|assistentin|asistente|assistente|ki|ia|chatbot|mneme";
+
+/// "From now on".
+const HENCEFORTH: &str = "ab jetzt|ab sofort|von nun an|ab heute|ab morgen|desormais|dorenavant|a partir de maintenant|a partir d'aujourd'hui|de ahora en adelante|a partir de ahora|desde ahora|a partir de hoy|d'ora in poi|da ora in poi|da adesso|da oggi|a partir de agora|de agora em diante|a partir de hoje";
+
+/// The verbs of answering in the second person, and the pronouns that address someone.
+const SECOND: &str = "antwortest|sprichst|schreibst|nennst|sagst|reponds|repondras|repondez|parles|parlez|ecris|ecrivez|appelles|appelez|dis|dites|respondes|responderas|contestas|hablas|hablaras|escribes|llamas|dices|rispondi|risponderai|parli|scrivi|chiami|dici|falas|escreves|chamas|dizes|du|tu|vous|usted|ustedes|voce|voi|ihr|sie sollen";
+
+/// The verbs of answering, any form (after "from now on", or addressed to the assistant).
+const ANSWERING: &str = r"antwort\w*|sprich\w*|sprech\w*|schreib\w*|sag\w*|nenn\w*|repon\w*|parl\w*|ecri\w*|appell\w*|respond\w*|contest\w*|habl\w*|escrib\w*|llam\w*|rispond\w*|scriv\w*|chiam\w*|falar|fale|falem|escrev\w*|utilis\w*|verwend\w*|benutz\w*|utiliz\w*";
+
+pub(super) fn patterns() -> Vec<String> {
+    vec![
+        // an override: "ignorez les instructions précédentes", "vergiss alle Regeln"
+        format!(
+            r"\b(?:ignore[sz]?|ignorer|oublie[sz]?|oublier|ignoriere|ignorier|ignoriert|ignorieren sie|vergiss|vergesst|vergessen sie|ignora|ignorad|ignorar|ignore|olvida|olvidad|olvidar|dimentica|dimenticate|dimenticare|esqueca|esquece|esquecam)\b[^.!?;\n]{{0,40}}?\b(?:{RULES})\b"
+        ),
+        // a command verb in the imperative, at a clause start or after "please"
+        format!(
+            r"(?:^|[.!?;:,\n]\s*|\b(?:bitte|s'il te plait|s'il vous plait|svp|por favor|per favore|prego)\s*,?\s*)(?:(?:bitte|alors|also|ahora|ora|agora|maintenant|jetzt|toujours|immer|siempre|sempre|nur|seulement)\s+)*(?:{TOLD})\b"
+        ),
+        // the assistant addressed, and told something: "lieber Bot, antworte …", "… auf
+        // Deutsch, lieber Bot"
+        format!(
+            r"\b(?:lieber|liebe|cher|chere|querido|querida|caro|cara|hallo|hola|salut|bonjour|ciao|ola)\s+(?:{BOT})\b[^\n]{{0,80}}?\b(?:{TOLD}|antwortest|sprichst|schreibst|repondras|responderas|risponderai|nur noch|uniquement|exclusivement|ausschliesslich)\b"
+        ),
+        format!(
+            r"\b(?:{ANSWERING}|nur noch|uniquement|toujours|immer|siempre|sempre)\b[^\n]{{0,80}}?\b(?:lieber|liebe|cher|chere|querido|querida|caro|cara)\s+(?:{BOT})\b"
+        ),
+        // "from now on" said to someone: "désormais, réponds …", "ab jetzt antwortest du …"
+        format!(r"\b(?:{HENCEFORTH})\b[^.!?;\n]{{0,40}}?\b(?:{TOLD}|{SECOND})\b"),
+        // the assistant told: "le bot doit répondre en anglais", "der Bot muss …", "el bot debe …"
+        format!(
+            r"\b(?:le|la|der|die|das|el|il|o|a|unser|notre|nuestro|nostro)\s+(?:{BOT})\s+(?:doit|devra|devrait|ne doit|muss|soll|sollte|darf|debe|deberia|tiene que|deve|dovra|dovrebbe|precisa)\b"
+        ),
+    ]
+}
