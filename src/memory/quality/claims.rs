@@ -81,6 +81,33 @@ pub(super) fn en() -> Vec<String> {
         format!(
             r"\b(?:{ASST}|model)\s+(?:with\s+no|without(?:\s+any)?)\s+(?:restrictions|limits|limitations|filters|rules|guidelines|censorship|ethics|boundaries|morals)\b"
         ),
+        // --- modes and checks switched, markup of a memory or a prompt ---
+        r"\b(?:developer|dev|god|admin|debug|jailbreak|unrestricted|dan|sudo|root)\s+mode\s*[:=]?\s*(?:on|enabled|active|activated|true|1)\b".into(),
+        r"\b(?:polic(?:y|ies)|safety|content|filters?|moderation|censorship|guardrails?)\s*(?:checks?|filters?|mode)?\s*[:=]\s*(?:off|disabled|false|0|none)\b".into(),
+        r"</?\s*(?:memory|memories|context|tool|function|developer|data|note)\s*>".into(),
+        r"\bsystem\s*:\s*(?:new\s+)?(?:instructions?|ignore|obey|follow|override|you\b)".into(),
+        // --- the answers ruled in more words ---
+        r"\b(?:replying|answering|responding|speaking|writing|talking|posting)\b[^.;!?\n]{0,40}?\b(?:is|are)\s+(?:(?:now|strictly|hereby)\s+)?(?:forbidden|banned|not allowed|prohibited|required|mandatory|compulsory)\b".into(),
+        r"\b(?:all|every|each|any|the)\s+(?:answers?|replies|reply|responses?)\s+(?:(?:to|for)\s+[a-z]+\s+)?(?:ought to|must|should|shall|have to|are to)\s+be\b".into(),
+        r"(?:^|[,;]\s*)(?:so|and|but|hence|therefore|thus)\s+(?:the|all|your|its)\s+(?:answers|replies|responses)\s+(?:should|must|ought to|have to|shall|are to)\b".into(),
+        format!(
+            r"\b(?:rules?|polic(?:y|ies)|instructions?|directives?|orders?)\s+(?:#\s*\d+|no\.?\s*\d+|number\s+\w+|one|\d+)\s+(?:for|to)\s+(?:the\s+|this\s+|our\s+)?(?:{ASST})\b"
+        ),
+        format!(
+            r"\b(?:the|our|this|group's)\s+(?:bot|assistant|chatbot)[ \-]?(?:'s\s+)?(?:owner|admin|administrator|operator|master|creator|controller)s?\b"
+        ),
+        format!(
+            r"\bbots?\s+(?:in|of|on)\s+(?:this|the|our)\s+(?:group|chat|channel|server)\s*,[^,]{{0,40}},\s*(?:must|should|shall|have to|may not|must not|cannot|can't|are not allowed to)\b"
+        ),
+        r"\b(?:the|this|our)\s+robot\s+(?:(?:here|now|always|only)\s+)*(?:speaks|answers|replies|responds|talks|writes|must|should|will only)\b".into(),
+        format!(
+            r"\b(?:tells?|told|asks?|asked)\s+{THE_BOT}\s+to\b[^.;!?\n]{{0,40}}?,\s*(?:it|the bot|the assistant)\s+(?:should|must|will|shall|has to)\b"
+        ),
+        r"\b(?:would|could)\s+(?:it\s+be\s+)?(?:nicer|better|best|great|good)\b[^.;!?\n]{0,40}?\byou\b[^.;!?\n]{0,40}?\b(?:from now on|henceforth|going forward|from today)\b".into(),
+        r"\byou\b[^.;!?\n]{0,40}?\b(?:answer|answered|reply|replied|respond|responded|speak|spoke|talk|talked|write|wrote)\b[^.;!?\n]{0,40}?\b(?:from now on|henceforth|going forward|from today on)\b".into(),
+        format!(
+            r"\b(?:must|should|shall|has to|have to|is to|are to|needs? to)\s+(?:always\s+)?be\s+[a-z]+(?:ed|en)\s+by\s+{THE_BOT}"
+        ),
         // --- encoded orders ---
         r"\b(?:rot-?13|base-?64|encoded|encrypted|cipher(?:ed)?|reversed|backwards|hex(?:adecimal)?)\b[^.!?;\n]{0,60}?\b(?:comply|obey|follow (?:it|them|this)|execute|act on it|carry (?:it|them) out|do as (?:it|they) says?)\b".into(),
         r"\b(?:and|then)\s+(?:comply|obey)\s*(?:$|[.!,;)])".into(),

@@ -10,7 +10,7 @@
 //! and other forms in these, are not read: the model still sees every memory as data.
 
 /// Words for the instructions an override throws away.
-const RULES: &str = "instructions?|consignes?|regles|directives|ordres|anweisungen|befehle|regeln|vorgaben|instruktionen|instrucciones|reglas|ordenes|directrices|istruzioni|regole|direttive|instrucoes|regras|diretrizes";
+const RULES: &str = "instructies|regels|opdrachten|instruktioner|regler|instruksjoner|instruktionerne|instrukcje|polecenia|zasady|polecen|ohjeet|utasitasok|instructions?|consignes?|regles|directives|ordres|anweisungen|befehle|regeln|vorgaben|instruktionen|instrucciones|reglas|ordenes|directrices|istruzioni|regole|direttive|instrucoes|regras|diretrizes";
 
 /// The imperatives of answering, speaking and writing (second person only).
 const TOLD: &str = "reponds|repondez|reponds-moi|repondez-moi|ecris|ecrivez|parlez|parle-moi|parlez-moi|antworte|antwortet mir|antworten sie|sprich|sprechen sie|schreib|schreibe|schreiben sie|respondeme|respondenos|responded|contestame|contestad|respondan|conteste|responda|respondam|escreva|escrevam|fale|falem|rispondi|rispondete|rispondimi|risponda|scrivi|scrivete|parlami";
@@ -24,6 +24,9 @@ const HENCEFORTH: &str = "ab jetzt|ab sofort|von nun an|ab heute|ab morgen|desor
 /// The verbs of answering in the second person, and the pronouns that address someone.
 const SECOND: &str = "antwortest|sprichst|schreibst|nennst|sagst|reponds|repondras|repondez|parles|parlez|ecris|ecrivez|appelles|appelez|dis|dites|respondes|responderas|contestas|hablas|hablaras|escribes|llamas|dices|rispondi|risponderai|parli|scrivi|chiami|dici|falas|escreves|chamas|dizes|du|tu|vous|usted|ustedes|voce|voi|ihr|sie sollen";
 
+/// "From now on" in Dutch, the Scandinavian languages, Polish, Hungarian and Finnish.
+const MORE_HENCEFORTH: &str = "vanaf nu|vanaf vandaag|fran och med nu|fra na av|fra nu af|fra nu|od teraz|od dzisiaj|od dzis|mostantol|mostantól|tasta lahtien|tästä lähtien|nyt lahtien";
+
 /// The verbs of answering, any form (after "from now on", or addressed to the assistant).
 const ANSWERING: &str = r"antwort\w*|sprich\w*|sprech\w*|schreib\w*|sag\w*|nenn\w*|repon\w*|parl\w*|ecri\w*|appell\w*|respond\w*|contest\w*|habl\w*|escrib\w*|llam\w*|rispond\w*|scriv\w*|chiam\w*|falar|fale|falem|escrev\w*|utilis\w*|verwend\w*|benutz\w*|utiliz\w*";
 
@@ -31,7 +34,7 @@ pub(super) fn patterns() -> Vec<String> {
     vec![
         // an override: "ignorez les instructions précédentes", "vergiss alle Regeln"
         format!(
-            r"\b(?:ignore[sz]?|ignorer|oublie[sz]?|oublier|ignoriere|ignorier|ignoriert|ignorieren sie|vergiss|vergesst|vergessen sie|ignora|ignorad|ignorar|ignore|olvida|olvidad|olvidar|dimentica|dimenticate|dimenticare|esqueca|esquece|esquecam)\b[^.!?;\n]{{0,40}}?\b(?:{RULES})\b"
+            r"\b(?:negeer|vergeet|ignorera|glom|glomm|ignorer|glem|zignoruj|ignoruj|ignorowac|zapomnij|unohda|ohita|ignore[sz]?|ignorer|oublie[sz]?|oublier|ignoriere|ignorier|ignoriert|ignorieren sie|vergiss|vergesst|vergessen sie|ignora|ignorad|ignorar|ignore|olvida|olvidad|olvidar|dimentica|dimenticate|dimenticare|esqueca|esquece|esquecam)\b[^.!?;\n]{{0,40}}?\b(?:{RULES})\b"
         ),
         // a command verb in the imperative, at a clause start or after "please"
         format!(
@@ -47,6 +50,18 @@ pub(super) fn patterns() -> Vec<String> {
         ),
         // "from now on" said to someone: "désormais, réponds …", "ab jetzt antwortest du …"
         format!(r"\b(?:{HENCEFORTH})\b[^.!?;\n]{{0,40}}?\b(?:{TOLD}|{SECOND})\b"),
+        // the assistant with "from now on" in any of these languages and a few more: "le robot
+        // répondra en breton à partir de maintenant", "de bot moet vanaf nu …", "boten ska …"
+        format!(
+            r"\b(?:{BOT}|robot|robotti|boten|botten|asystent|bota)\b[^.!?;\n]{{0,60}}?\b(?:{HENCEFORTH}|{MORE_HENCEFORTH})\b"
+        ),
+        format!(
+            r"\b(?:{HENCEFORTH}|{MORE_HENCEFORTH})\b[^.!?;\n]{{0,60}}?\b(?:{BOT}|robot|robotti|boten|botten|asystent|bota)\b"
+        ),
+        format!(
+            r"\b(?:(?:de|het|onze)\s+(?:bot|assistent)|boten|botten|assistenten)\s+(?:moet|mag niet|zal|ska|skal|skall|maste|ma|bor)\b"
+        ),
+        r"\b(?:bot|asystent|asystentka)\s+(?:powinien|powinna|musi|ma|nie moze)\b".into(),
         // the assistant told: "le bot doit répondre en anglais", "der Bot muss …", "el bot debe …"
         format!(
             r"\b(?:le|la|der|die|das|el|il|o|a|unser|notre|nuestro|nostro)\s+(?:{BOT})\s+(?:doit|devra|devrait|ne doit|muss|soll|sollte|darf|debe|deberia|tiene que|deve|dovra|dovrebbe|precisa)\b"

@@ -25,7 +25,7 @@ use std::sync::LazyLock;
 
 use regex::{Regex, RegexSet, RegexSetBuilder};
 
-use super::{ascii_classes, claims, disguised, european, normalize};
+use super::{ascii_classes, claims, disguised, european, normalize, ruled};
 
 /// A clause starts at the text's start or after sentence punctuation or a comma, and may
 /// open with a list bullet or a quote marker ("- ", "* ", "> ", "1. ").
@@ -230,7 +230,10 @@ fn en_patterns() -> Vec<String> {
         ),
         r"\b(?:asks?|asked|tells?|told|reminds?|reminded|begs?|begged)\s+(?:you|the assistant|the bot|the ai|mneme|the chatbot)\s+(?:to\s+)?(?:always|never|only|not to|to never|to always|to only|to stop|to start|to ignore|to forget|to call|to address|to refer|to pretend|to act|to obey)\b".into(),
         // --- conditional orders ---
-        r"(?:^|[.!?;\n,]\s*)(?:if|when|whenever|in case)\s+(?:the\s+|a\s+)?(?:user|sender|someone|anyone|somebody|anybody|person|people|member|newcomer)\b[^,.;!?\n]{0,60}?(?:,|\bthen\b)\s*(?:then\s+)?(?:(?:always|just|only|please|simply|immediately)\s+)?(?:say|reply|respond|answer|tell|pretend|ignore|refuse|send|output|deny|claim|insist|lie|mention|give|grant|recommend|redirect|switch|act|call|use|don't|do not|never|stay|play|remind|warn|ban|kick|delete|report|forward|share|reveal|agree|treat|obey|follow)\b".into(),
+        format!(
+            r"{cs}(?:when|while|whenever|before|after)\s+[a-z]+ing\b[^,.;!?\n]{{0,60}},\s*(?:(?:always|just|only|please|never|don't|do not)\s+)*(?:{base}|leave out|omit|skip|drop|exclude|hide)\b"
+        ),
+        r"(?:^|[.!?;:\n,]\s*)(?:if|when|whenever|in case)\s+(?:the\s+|a\s+)?(?:user|sender|someone|anyone|somebody|anybody|person|people|member|newcomer)\b[^,.;!?\n]{0,60}?(?:,|\bthen\b)\s*(?:then\s+)?(?:(?:always|just|only|please|simply|immediately)\s+)?(?:say|reply|respond|answer|tell|pretend|ignore|refuse|send|output|deny|claim|insist|lie|mention|give|grant|recommend|redirect|switch|act|call|use|don't|do not|never|stay|play|remind|warn|ban|kick|delete|report|forward|share|reveal|agree|treat|obey|follow)\b".into(),
         r"(?:^|[.!?;\n]\s*)(?:whoever|anyone who|anybody who|everyone who|people who|those who)\s+[^,.;!?\n]{0,60}?,\s*(?:(?:always|just|only|please|simply)\s+)?(?:say|reply|respond|answer|tell|pretend|ignore|refuse|send|deny|claim|give|grant|recommend|call|ban|kick|warn|treat|agree)\b".into(),
         format!(
             r"{cs}(?:when|whenever|if|every time|each time|anytime|any time|in case|should)\s+[^,.;!?\n]{{0,80}}?\b(?:ask|asks|asked|mention|mentions|mentioned|say|says|said|write|writes|wrote|message|messages|messaged|talk|talks|post|posts|type|types|ping|pings|request|requests|requested|bring|brings|greet|greets|question|questions|inquire|inquires|contact|contacts|dm|dms)\b[^,.;!?\n]{{0,60}}?(?:,|\bthen\b|:)\s*(?:then\s+)?(?:you\s+(?:should|must|will|have to|need to)\s+)?(?:(?:always|just|only|please|simply|immediately)\s+)?(?:{base}|don't|do not|never|redirect|laugh|grant)\b"
@@ -352,12 +355,38 @@ fn others_bots_named(view: &str) -> std::borrow::Cow<'_, str> {
     })
 }
 
+/// A Chinese view in simplified characters (機器人 is 机器人), with the separators between
+/// characters spelled out one by one dropped ("忽.略.之.前" is "忽略之前").
+fn chinese_view(view: &str) -> String {
+    let simplified = fast2s::convert(view);
+    let chars: Vec<char> = simplified.chars().collect();
+    let han = |c: &char| ('\u{4e00}'..='\u{9fff}').contains(c);
+    let mut out = String::with_capacity(simplified.len());
+    for (i, c) in chars.iter().enumerate() {
+        let between = i > 0
+            && i + 1 < chars.len()
+            && matches!(c, '.' | '·' | '-' | '_' | '*' | '/' | '|' | '~')
+            && han(&chars[i - 1])
+            && han(&chars[i + 1]);
+        if !between {
+            out.push(*c);
+        }
+    }
+    out
+}
+
 /// True when `text` reads as an instruction to the assistant.
 pub(super) fn detect(text: &str) -> bool {
     let views = normalize::instruction_views(text);
     views.views.iter().any(|view| {
-        view.bytes().any(|b| b.is_ascii_lowercase()) && LATIN.is_match(view)
-            || !view.is_ascii() && CHINESE.is_match(&others_bots_named(view))
+        let latin = view.bytes().any(|b| b.is_ascii_lowercase());
+        latin && LATIN.is_match(view)
+            || !view.is_ascii() && {
+                let chinese = chinese_view(view);
+                let chinese = others_bots_named(&chinese);
+                CHINESE.is_match(&chinese) || ruled::detect(&chinese)
+            }
+            || latin && ruled::detect(view)
             || views.joined && SQUASHED_SET.is_match(&view.replace(' ', ""))
     })
 }

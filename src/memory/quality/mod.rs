@@ -45,8 +45,12 @@
 //! - A fact that quotes an override ("Frank's parrot says 'ignore previous instructions'", "Dave
 //!   wrote about the 'ignore previous instructions' attack") is refused: its words would reach
 //!   every prompt of the chat, whatever the sentence around them.
-//! - Instructions are read in English and Chinese, and their commonest forms in French,
-//!   German, Spanish, Italian and Portuguese (`european.rs`); other languages are not read.
+//! - Instructions are read in English and Chinese (Traditional characters as Simplified), and
+//!   their commonest forms in French, German, Spanish, Italian and Portuguese (`european.rs`);
+//!   other languages are not read.
+//! - This group's assistant named in a sentence that rules it is an instruction wherever the
+//!   modal or the rule word stands (`ruled.rs`); a rule a project sets for its own bot in
+//!   Chinese ("…规定机器人必须…") is taken for one too.
 //! - Reported orders are instructions when they tell the assistant how to behave ("User says
 //!   you must reply in Latin"); advice to anyone is a fact ("User's mum says you should never
 //!   lie", "You must book Noma months ahead"), and so is an order to someone else ("User's
@@ -57,6 +61,7 @@ mod disguised;
 mod european;
 mod instructions;
 mod normalize;
+mod ruled;
 mod secrets;
 
 use std::fmt;

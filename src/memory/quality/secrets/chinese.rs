@@ -9,7 +9,7 @@ use super::keyword::{build, credential_like, is_quote};
 /// Chinese keywords, with the kind and what their value must look like.
 pub(super) static ZH_KEYWORD: LazyLock<Regex> = LazyLock::new(|| {
     build(
-        r"(?P<card>银行卡号|信用卡号|储蓄卡号|卡号)|(?P<id>身份证号码|身份证号|身份证|护照号码|护照号|驾照号码|驾照号|驾驶证号码|驾驶证号|社保卡号|社保号码|社保号)|(?P<pin>(?i:pin)\s?码)|(?P<code>验证码|校验码|动态码|动态口令|安全码|识别码|门禁码)|(?P<seed>助记词|恢复短语)|(?P<key>私钥|密钥|秘钥|激活码|授权码)|(?P<pw>密码锁|密码箱|密码|口令|暗号|令牌|密保答案|密保问题答案|安全问题答案|安全问题的答案)",
+        r"(?P<cvv>(?:信用卡|银行卡|卡)?(?:背面|后面)的?(?:三位数字?|3位数字?|数字|安全码))|(?P<card>银行卡号|信用卡号|储蓄卡号|卡号|银行卡|信用卡)|(?P<id>身份证号码|身份证号|身份证|护照号码|护照号|驾照号码|驾照号|驾驶证号码|驾驶证号|社保卡号|社保号码|社保号)|(?P<pin>(?i:pin)\s?码)|(?P<code>验证码|校验码|动态码|动态口令|安全码|识别码|门禁码|短信码|短信验证码|手机码|登录码|(?:取款|支付|付款|开机|解锁|银行卡?|账户|保险箱|门锁)的?(?:六位数|6位数|四位数|4位数)字?)|(?P<seed>助记词|恢复短语)|(?P<key>私钥|密钥|秘钥|激活码|授权码)|(?P<pw>密码锁|密码箱|密码|口令|暗号|令牌|密保答案|密保问题答案|安全问题答案|安全问题的答案)",
     )
 });
 
@@ -38,7 +38,9 @@ pub(super) const ZH_CONNECTORS: &[&str] = &[
 pub(super) fn chinese(folded: &str) -> Option<&'static str> {
     for caps in ZH_KEYWORD.captures_iter(folded) {
         let Some(m) = caps.get(0) else { continue };
-        let (kind, digits_needed) = if caps.name("card").is_some() {
+        let (kind, digits_needed) = if caps.name("cvv").is_some() {
+            ("card security code", 3)
+        } else if caps.name("card").is_some() {
             ("card number", 12)
         } else if caps.name("id").is_some() {
             ("ID number", 6)
@@ -156,4 +158,14 @@ fn spelled_in_numerals(rest: &str) -> bool {
     clause
         .windows(3)
         .any(|w| numeral(&w[0]) && w[1] == '个' && numeral(&w[2]))
+}
+
+/// "用 wu1970WU 登录": a generated-looking value used to log in or unlock.
+static USED_TO_LOG_IN: LazyLock<Regex> =
+    LazyLock::new(|| build(r"用\s*(?P<value>[\x21-\x7e]{4,40})\s*(?:登录|登陆|解锁|开机|登入)"));
+
+pub(super) fn used_to_log_in(folded: &str) -> bool {
+    USED_TO_LOG_IN
+        .captures_iter(folded)
+        .any(|c| credential_like(&c["value"]) || c["value"].starts_with(is_quote))
 }

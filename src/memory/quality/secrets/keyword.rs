@@ -151,7 +151,7 @@ pub(super) static SET_TO: LazyLock<Regex> = LazyLock::new(|| {
 /// "one two three four"), unless it names something public (`CODES_NOT_SECRET`).
 pub(super) static CODE_IS: LazyLock<Regex> = LazyLock::new(|| {
     build(
-        r"(?:^|[^a-z0-9])(?P<word>[a-z]+)[ _\-]?codes?\s*(?:is|was|:|=)\s*(?P<value>[#*]?\d[\d \-#*]*|(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[ ,\-]*){4,})",
+        r"(?:^|[^a-z0-9])(?P<word>[a-z]+)[ _\-]?codes?(?:\s+(?:from|for|of|on|in|at)\s+(?:[a-z0-9'\-]+\s+){0,4}?|\s+(?:right now|now|today|currently))?\s*(?:is|was|:|=)\s*(?P<value>[#*]?\d[\d \-#*]*|(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[ ,\-]*){4,})",
     )
 });
 
@@ -279,6 +279,11 @@ pub(super) fn has_value(rest: &str, lower_rest: &str, need: Need) -> bool {
             }
         }
         let bare = word.trim_end_matches([':', '=']);
+        // "the Steam Guard code right now is …"
+        if matches!(bare, "right" | "now" | "currently" | "today" | "still") && bare == word {
+            pos += end;
+            continue;
+        }
         if matches!(
             bare,
             "is" | "was" | "are" | "were" | "equals" | "became" | "reads" | "=>" | "->"
@@ -396,9 +401,14 @@ pub(super) fn value_fits(value: &str, lower: &str, need: Need, conn: Conn) -> bo
                 .take_while(|c| c.is_ascii_alphanumeric() || " -*#./".contains(*c))
                 .collect();
             let digits = run.chars().filter(char::is_ascii_digit).count();
+            // "QQ 12 34 56 C", "K9981234": an ID's letters before its digits
+            let lettered = token.len() <= 3 && token.chars().all(|c| c.is_ascii_uppercase());
             digits >= min
-                && (!run.trim_start().starts_with(char::is_alphabetic) || credential_like(token))
+                && (!run.trim_start().starts_with(char::is_alphabetic)
+                    || credential_like(token)
+                    || lettered)
                 || spelled_digits(lower) >= min.max(4)
+                || conn != Conn::None && described_then_digits(lower, min.max(3))
         }
         Need::Code => {
             value_fits(value, lower, Need::Digits(3), conn)
@@ -436,6 +446,24 @@ pub(super) fn value_fits(value: &str, lower: &str, need: Need, conn: Conn) -> bo
             Conn::None => quoted || credential_like(token) && token.chars().count() >= 4,
         },
     }
+}
+
+/// A description and then the value, at the clause's end or after a comma: "passcode: her
+/// birth year backwards, 5491".
+fn described_then_digits(lower: &str, min: usize) -> bool {
+    let clause = &lower[..lower
+        .find(['.', ';', '\n', '?', '!'])
+        .unwrap_or(lower.len())];
+    let clause = clause.get(..clause.len().min(80)).unwrap_or(clause);
+    let Some((_, last)) = clause.rsplit_once(',') else {
+        return false;
+    };
+    let value = last.trim();
+    value.split_whitespace().count() == 1
+        && value.chars().filter(char::is_ascii_digit).count() >= min
+        && value
+            .chars()
+            .all(|c| c.is_ascii_digit() || "-#*".contains(c))
 }
 
 /// How many digits `lower` starts with, spelled as words: "one two three four five" is 5,

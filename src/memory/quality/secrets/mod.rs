@@ -26,7 +26,7 @@ mod words;
 
 use std::sync::LazyLock;
 
-use regex::{RegexSet, RegexSetBuilder};
+use regex::{Regex, RegexSet, RegexSetBuilder};
 
 use super::{ascii_classes, normalize};
 
@@ -73,6 +73,38 @@ static SHAPES: LazyLock<(RegexSet, Vec<&'static str>)> = LazyLock::new(|| {
     (set, kinds)
 });
 
+/// "The garage keypad opens with 8866#", "the door unlocks with 1-9-7-3": a code; "Sid uses
+/// 'correcthorse' to log in": a password.
+static OPENS_WITH: LazyLock<Regex> = LazyLock::new(|| {
+    keyword::build(
+        r"\b(?:door|keypad|gate|lock|safe|locker|padlock|lockbox|box|garage|alarm|entrance|vault|cabinet)\b[^.;!?\n]{0,24}?\b(?:opens|unlocks|opened|unlocked|disarms|disarmed)\s+(?:with|using|by typing|by entering|by pressing)\s+(?P<code>[#*]?\d[\d \-#*]*)",
+    )
+});
+static LOGS_IN_WITH: LazyLock<Regex> = LazyLock::new(|| {
+    keyword::build(
+        r#"\b(?:uses?|used|types?|enters?)\s+(?P<value>["'][^"'\s]{4,40}["']|[^\s]*\d[^\s]*)\s+(?:to|for)\s+(?:log ?in|sign ?in|login|unlock|get into|access)\b"#,
+    )
+});
+
+fn opens_with(folded: &str, lower: &str) -> Option<&'static str> {
+    if OPENS_WITH
+        .captures_iter(lower)
+        .any(|c| c["code"].chars().filter(char::is_ascii_digit).count() >= 3)
+    {
+        return Some("access code");
+    }
+    LOGS_IN_WITH
+        .captures_iter(lower)
+        .any(|c| {
+            let v = c.name("value").map_or("", |m| m.as_str());
+            v.starts_with(['"', '\''])
+                || keyword::credential_like(
+                    &folded[c.name("value").map_or(0, |m| m.start())..][..v.len()],
+                )
+        })
+        .then_some("password")
+}
+
 /// The kind of credential `text` carries, if any.
 pub(super) fn detect(text: &str) -> Option<&'static str> {
     let folded = normalize::fold(text);
@@ -90,11 +122,13 @@ pub(super) fn detect(text: &str) -> Option<&'static str> {
         keywords.then(|| reversed_or_set(folded, &lower)).flatten()
     })
     .or_else(|| (!folded.is_ascii()).then(|| chinese(folded)).flatten())
+    .or_else(|| (!folded.is_ascii() && chinese::used_to_log_in(folded)).then_some("password"))
     .or_else(|| {
         let digits = lower.bytes().filter(u8::is_ascii_digit).count();
         (digits >= 13 && card_number(&lower)).then_some("card number")
     })
     .or_else(|| (lower.contains("code") && code_is(&lower)).then_some("access code"))
     .or_else(|| login_pair(folded, &lower).then_some("credentials"))
+    .or_else(|| opens_with(folded, &lower))
     .or_else(|| opaque_token(folded, &lower))
 }
