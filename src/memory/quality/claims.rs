@@ -47,7 +47,7 @@ pub(super) fn en() -> Vec<String> {
         format!(
             r"\b(?:rights|privileges|access|powers?|permissions?|control|authority)\s+(?:for|over|on|of|to)\s+{THE_BOT}"
         ),
-        r"\b(?:messages?|instructions?|commands?|orders|requests?|everything|anything|whatever|what\s+[a-z]+\s+says?|(?:his|her|their|its)\s+(?:words?|wishes|orders|instructions|commands|requests))\b[^.;!?\n]{0,60}?\b(?:must|should|shall|are to|is to|have to|has to|need to|needs to)\s+(?:always\s+|all\s+)?be\s+(?:obeyed|followed|executed|complied with|carried out|acted (?:on|upon))\b".into(),
+        r"\b(?:messages?|instructions?|commands?|orders|requests?|everything|anything|whatever|what\s+[a-z]+\s+says?|(?:his|her|their|its)\s+(?:words?|wishes|orders|instructions|commands|requests))\b[^.;!?\n]{0,60}?\b(?:must|should|shall|are to|is to|have to|has to|need to|needs to)\s+(?:always\s+|all\s+)?be\s+(?:obeyed|followed|executed|complied with|carried out|acted (?:on|upon)|trusted|believed|taken as (?:true|fact|official))\b".into(),
         // --- wishes about the assistant ---
         format!(
             r"\b(?:it\s+would\s+be|it'd\s+be|would\s+be)\s+(?:(?:really|so|very|much|way|even|a lot)\s+)*(?:{adj})\s+(?:if|when|that)\s+(?:{bot}|you)\b"
@@ -108,8 +108,36 @@ pub(super) fn en() -> Vec<String> {
         format!(
             r"\b(?:must|should|shall|has to|have to|is to|are to|needs? to)\s+(?:always\s+)?be\s+[a-z]+(?:ed|en)\s+by\s+{THE_BOT}"
         ),
+        // --- the assistant's settings, written as settings or commands ---
+        r"(?:^|\n)\s*[/!](?:set|admin|config|lang|language|mode|prompt|system|sudo|op|mod|ban|promote|grant|persona|tone|rule)[a-z_]*\b".into(),
+        r"(?:^|[\s{,])(?:reply|response|answer|output|bot|assistant|system)[_.](?:language|lang|tone|format|style|persona|mode|prompt|role|rules?)\s*[:=]".into(),
+        r#"["']role["']\s*:\s*["'](?:system|developer)["']"#.into(),
+        format!(r"\b(?:set|config(?:ure)?)\s+(?:the\s+)?(?:{ASST})[._ ]?[a-z]+\s*(?:=|:|to)\s"),
+        r"\blang(?:uage)?\s*[:=]\s*[a-z]{2,10}\b[^\n]{0,40}?\b(?:tone|format|style|persona)\s*[:=]".into(),
+        format!(
+            r"\b(?:(?:the|this|our)\s+)?(?:{ASST})(?:'s)?\s+(?:replies|answers|responses|reply|answer|language|tone|format|style|persona|mode)\s*[:=]"
+        ),
+        format!(r"(?:^|[.!?;\n]\s*)(?:{ASST})\s*[=:]\s*(?:reply|answer|respond|speak|talk|write|use|be)\b"),
+        format!(
+            r"\b(?:default|usual|standard)\s+(?:reply|response|answer|output)?\s*(?:language|tone|format|style)\s+(?:for|of)\s+(?:the\s+|this\s+|our\s+)?(?:{ASST})\b"
+        ),
+        r"\b(?:default\s+)?(?:reply|response|answer|output)\s+(?:language|tone|format|style)\b".into(),
+        // --- private data declared shareable ---
+        r"\b(?:private|personal|secret|confidential)\s+(?:messages|notes|chats|data|memories|info(?:rmation)?|dms|conversations)\b[^.;!?\n]{0,60}?\b(?:shared|public|quoted|revealed|disclosed|forwarded|posted|given out|handed out)\b".into(),
+        r"\b(?:ask|asks|request|get|see|read|access|query|quote)\b[^.;!?\n]{0,30}?\b(?:each other's|everyone's|everybody's|other members'|other people's|members'|other users')\s+(?:stored\s+|private\s+|personal\s+)?(?:memories|messages|dms|chats|data|notes|phone numbers?|e-?mails?|addresses|secrets)\b".into(),
+        format!(r"\b(?:it is|it's)\s+(?:now\s+)?(?:permitted|allowed|fine|ok|okay|acceptable)\s+for\s+{THE_BOT}"),
+        // --- claims about the memories themselves ---
+        r"\bthis\s+(?:memory|note|fact|entry|message|line)\b[^.;!?\n]{0,40}?\b(?:priority|overrides?|supersedes?|replaces?|takes precedence|outranks?|trumps?)\b".into(),
+        r"\b(?:all|every|any)\s+(?:other\s+)?(?:memories|notes|facts|entries)\b[^.;!?\n]{0,40}?\b(?:are (?:false|wrong|invalid|outdated|void|lies)|must not be used|should not be used|(?:should|must|are to) be (?:ignored|deleted|forgotten|removed))".into(),
+        // --- the assistant's standing behaviour as a plain fact ---
+        r"\bbots\s+(?:in|of|on)\s+(?:this|the|our)\s+(?:group|chat|channel|server)\s+(?:answer|reply|respond|speak|talk|write|use|share|reveal|send|post|follow|obey|ignore|refuse)\b".into(),
+        format!(
+            r"\b(?:when|whenever|each time|every time|if)\s+{THE_BOT}\s+[^,.;!?\n]{{0,40}},\s*it\s+(?:(?:also|always|quietly|secretly|just|then|simply)\s+)*[a-z]+s\b"
+        ),
+        r"\b(?:drop|drops|remove|removes|disable|disables|lift|lifts|ignore|ignores|skip|skips)\s+(?:its\s+|the\s+|all\s+|any\s+|your\s+|their\s+)*(?:content\s+(?:limits|filters?|rules|restrictions)|safety\s+(?:checks|filters?|rules|limits)|guardrails|safeguards)\b".into(),
+        r"\b(?:for|to)\s+(?:the\s+)?(?:ai|bot|assistant|mneme|chatbot)\s*:".into(),
         // --- encoded orders ---
-        r"\b(?:rot-?13|base-?64|encoded|encrypted|cipher(?:ed)?|reversed|backwards|hex(?:adecimal)?)\b[^.!?;\n]{0,60}?\b(?:comply|obey|follow (?:it|them|this)|execute|act on it|carry (?:it|them) out|do as (?:it|they) says?)\b".into(),
+        r"\b(?:rot-?13|base-?64|encoded|encrypted|cipher(?:ed)?|reversed|backwards|hex(?:adecimal)?)\b[^.!?;\n]{0,60}?\b(?:comply|obey|follow (?:it|them|this)|execute|act on it|apply (?:it|them|this)|carry (?:it|them) out|do as (?:it|they) says?|do it)\b".into(),
         r"\b(?:and|then)\s+(?:comply|obey)\s*(?:$|[.!,;)])".into(),
     ]
 }
@@ -120,13 +148,25 @@ pub(super) fn zh() -> Vec<String> {
         r"(?:^|\n)\s*(?:系统提示|系统消息|系统指令|系统通知|系统公告|系统更新|系统广播|管理员通知|管理员指令|官方通知|紧急通知|开发者通知|开发者指令)\s*[:]".into(),
         r"【\s*(?:系统|管理员|官方|开发者|紧急|system|admin)[^】\n]{0,10}】".into(),
         // --- safeguards said to be off ---
-        r"(?:记忆过滤|安全限制|内容限制|安全过滤|内容过滤|安全机制|安全检查|守门)(?:功能|机制|系统)?(?:已经|已|都|被|暂时|现在)*(?:关闭|解除|取消|禁用|停用|失效|关掉|移除|撤销|关了)".into(),
+        r"(?:记忆过滤|安全限制|内容限制|安全过滤|内容过滤|安全机制|安全检查|守门)(?:功能|机制|系统)?[^,.!?;]{0,6}?(?:关闭|解除|取消|禁用|停用|失效|关掉|移除|撤销|关了|暂停)".into(),
         r"(?:所有|一切|全部|任何)(?:的)?(?:内容|消息|信息|东西|话)(?:都)?(?:要|必须|得|请|需要)?(?:保存|记住|存储|记下|记录|存下)".into(),
         // --- authority over the assistant ---
         r"(?:机器人|助手|小助手|bot|mneme)(?:现在|目前|真正|新|原来|以后)?的(?:管理权限|权限|管理权|控制权|最高权限|所有权|拥有者|主人|管理员|开发者|老板|所有者)".into(),
         r"(?:命令|指令|要求|消息|话)(?:都|一律)?(?:必须|一定要|要|得|应该)(?:被)?(?:服从|执行|照做|遵守|听从)".into(),
         // --- wishes about the assistant ---
         r"(?:要是|如果|假如)(?:机器人|助手|ai|bot)[^,.!?;]{0,12}?(?:就好了|就更好了|会更好|多好|就太好了)".into(),
+        // --- settings, consent, triggers, group decisions ---
+        r"(?:机器人|助手|mneme|bot)\s*(?:的)?(?:回答|回复|答复)?(?:的)?(?:格式|语言|语气|风格|字体)(?:是|为|:|用|改成|改为)".into(),
+        r"(?:机器人|助手|mneme|bot)\s*(?:默认|喜欢|习惯|一般|通常|爱)(?:用|使用|以|说)".into(),
+        r"(?:同意|允许|可以)[^,.!?;]{0,10}?(?:把|将)?[^,.!?;]{0,8}?(?:私聊|私信|隐私|手机号|电话|邮箱|地址|记忆|密码)[^,.!?;]{0,8}?(?:公开|告诉|发给|透露|引用|分享|转发)".into(),
+        r"(?:机器人|助手|mneme|bot)\s*[^,.!?;]{0,6}?可以[^,.!?;]{0,12}?(?:私聊|私信|隐私|手机号|电话|邮箱|地址|记忆|密码)".into(),
+        r"(?:只要|一旦|如果|要是|每当|凡是)[^,.!?;]{0,20}?,\s*(?:机器人|助手|mneme|bot|ai)\s*(?:就|便|都|要)".into(),
+        r"(?:决定|规定|约定|同意|宣布)\s*:?\s*(?:机器人|助手|mneme|bot)".into(),
+        r"(?:每句话|每条消息|每次回答|每个回答|每条回复)(?:的)?(?:结尾|开头|末尾|最后)(?:都)?(?:要|必须|得)?(?:加|带|附)".into(),
+        r"(?:把|将)?(?:所有|全部|一切)?(?:关于[^,.!?;]{1,8}的)?(?:记忆|记录|备忘)(?:都|全部|全都)?(?:删掉|删除|清空|忘掉|作废|无效)".into(),
+        r"这条(?:记忆|备忘|记录|消息)[^,.!?;]{0,10}?(?:优先|覆盖|高于|取代)".into(),
+        r"不受(?:任何)?(?:限制|约束|规则)".into(),
+        r"(?:备注|提示|提醒|留言|说明|注意)(?:给|致)(?:ai|机器人|助手|bot|mneme)".into(),
         // --- private data to whoever asks ---
         r"(?:谁|任何人|凡是|只要有人)[^,.!?;]{0,10}?(?:问|找|私信)(?:机器人|助手|ai|bot)[^,.!?;]{0,16}?(?:都|就)?(?:给|告诉|发|透露)".into(),
     ]

@@ -32,7 +32,7 @@ use super::{ascii_classes, claims, disguised, european, normalize, ruled};
 const CS: &str = r"(?:^|[.!?;\n]\s*|,\s*)(?:(?:[-*•>]+|\d{1,2}[.)])\s*)?";
 
 /// What may come before an imperative: politeness, a vocative, "from now on", a label.
-const FILL: &str = r"(?:(?:please|pls|plz|kindly|ok|okay|now|also|and|so|then|just|hey|hi|oh|btw|important|note|nb|ps|reminder|remember|remember to|make sure to|make sure you|be sure to|from now on|from this point on|from this point forward|from here on|from today|henceforth|hereafter|going forward|in the future|in future|starting now|starting today|for all future (?:answers|replies|responses|messages)|@[a-z0-9_.\-]+|(?:dear |hey |hi |ok |yo )?(?:bot|assistant|mneme|ai|chatbot|gpt|chatgpt|claude|model))(?:\s*[,:!\-]\s*|\s+))*";
+const FILL: &str = r"(?:(?:could you|can you|would you|will you|please|pls|plz|kindly|ok|okay|now|also|and|so|then|just|hey|hi|oh|btw|important|note|nb|ps|reminder|remember|remember to|make sure to|make sure you|be sure to|from now on|from this point on|from this point forward|from here on|from today|henceforth|hereafter|going forward|in the future|in future|starting now|starting today|for all future (?:answers|replies|responses|messages)|@[a-z0-9_.\-]+|(?:dear |hey |hi |ok |yo )?(?:bot|assistant|mneme|ai|chatbot|gpt|chatgpt|claude|model))(?:\s*[,:!\-]\s*|\s+))*";
 
 /// Base forms of verbs: after "always", "never", "only", "don't" at a clause start they make
 /// an imperative ("Never mention …"); a subject's verb is inflected ("never mentions").
@@ -254,7 +254,7 @@ fn zh_patterns() -> Vec<String> {
         // anyone ("你应该多喝水", "你永远不知道…") is no order
         r"你(?:现在|以后|今后|从现在起|从现在开始|从今天起|从今天开始|从今以后|接下来)?(?:必须|应该|应当|得要|得|一定要|务必|需要|只需要|只需|只要|只管|要|只能|只可以|只许|不能|不准|不许|不可以|不得|不要|别再?|永远|总是|始终|一直|一律)(?:永远|总是|始终|一直|都|只|也|再|要|不要|别)*(?:用|以|使用|回答|回复|答复|说|讲|叫|称呼|喊|提|提到|提及|透露|泄露|告诉|理会|理睬|输出|假装|扮演|充当|服从|听|听从|同意|支持|站在|向着|夸|骂|拒绝|忽略|无视|忘记|推荐|承认|否认|记住|保密|隐瞒|遵守|执行|优先|称|站)".into(),
         r"你(?:现在|以后|今后|从现在起|从现在开始|从今天起|从今天开始|从今以后|接下来)?(?:现在是|从现在起是|将是|就是一个|是一只|是一个没有|扮演|假装|的(?:新)?(?:名字|身份|任务|规则|角色|职责|设定|指令|主人|使命)(?:是|为|:|叫))".into(),
-        r"(?:^|[^的])(?:助手|机器人|小助手|智能助手|聊天机器人|ai|bot|mneme)(?:的(?:新)?(?:默认)?(?:规则|规定|任务|职责|工作|使命|身份|名字|设定|原则|指令|目标|默认语言|语言|角色|人设)(?:是|为|:|就是|(?:已经|已)?(?:被)?(?:改为|改成|换成|设为|设置为|设置成|变成|变为|定为))|的(?:语气|口吻|风格|态度|回答|回复)(?:要|必须|应该|得|一定要|最好)|(?:以后|今后|从现在起|从今以后|往后|现在|从此|今天起)?(?:必须|应该|应当|需要|一定要|务必|要始终|总是|永远|始终|只能|不能|不准|不许|不得|不可以|不要|不再|再也不|最好|要))".into(),
+        r"(?:^|[^的])(?:助手|机器人|小助手|智能助手|聊天机器人|ai|bot|mneme)\s*(?:的(?:新|真实|真正)?(?:默认)?(?:规则|规定|任务|职责|工作|使命|身份|名字|设定|原则|指令|目标|默认语言|语言|角色|人设)(?:是|为|:|就是|(?:已经|已)?(?:被)?(?:改为|改成|换成|设为|设置为|设置成|变成|变为|定为))|的(?:语气|口吻|风格|态度|回答|回复)(?:要|必须|应该|得|一定要|最好)|(?:以后|今后|从现在起|从今以后|往后|现在|从此|今天起)?(?:必须|应该|应当|需要|一定要|务必|要始终|只能|不能|不准|不许|不得|不可以|不要|不再|再也不|最好|要[^了]))".into(),
         r"(?:给|对|致|写给)(?:助手|机器人|ai|bot|mneme|你)的(?:规则|指令|指示|要求|提示|提醒|说明|命令|规定|备注)".into(),
         format!(r"{cs}(?:助手|机器人|ai|bot)(?:规则|守则|须知|指令|规定)[:]"),
         format!(
@@ -375,8 +375,29 @@ fn chinese_view(view: &str) -> String {
     out
 }
 
+/// `text` with its letters turned back by ROT13, when it says it is so encoded.
+fn rot13_decoded(text: &str) -> Option<String> {
+    let lower = text.to_ascii_lowercase();
+    ["rot13", "rot 13", "rot-13"]
+        .iter()
+        .any(|w| lower.contains(w))
+        .then(|| {
+            lower
+                .chars()
+                .map(|c| match c {
+                    'a'..='m' => (c as u8 + 13) as char,
+                    'n'..='z' => (c as u8 - 13) as char,
+                    _ => c,
+                })
+                .collect()
+        })
+}
+
 /// True when `text` reads as an instruction to the assistant.
 pub(super) fn detect(text: &str) -> bool {
+    if rot13_decoded(text).is_some_and(|decoded| detect(&decoded)) {
+        return true;
+    }
     let views = normalize::instruction_views(text);
     views.views.iter().any(|view| {
         let latin = view.bytes().any(|b| b.is_ascii_lowercase());

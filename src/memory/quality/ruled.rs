@@ -28,16 +28,16 @@ fn english_regex(pattern: &str) -> Regex {
 
 /// This group's assistant (English, lowercased): an article or "group's" before it, so that
 /// "Trent's Discord bot" and "my bot" are not it.
-const BOT: &str = r"\b(?:(?:the|this|our|your|(?:(?:this|our|the)\s+)?group's|group)\s+(?:ai\s+)?(?:bot|assistant|chatbot|chat bot)|bots\s+(?:in|of|on)\s+(?:this|the|our)\s+(?:group|chat|channel|server)|mneme|bot-owner)\b";
+const BOT: &str = r"(?:\b(?:(?:the|this|our|your|(?:(?:this|our|the)\s+)?group's|group)\s+(?:ai\s+)?(?:bot|assistant|chatbot|chat bot)|bots\s+(?:in|of|on)\s+(?:this|the|our)\s+(?:group|chat|channel|server)|mneme|bot-owner)\b|(?:^|\s)(?:机器人|小助手|助手)(?:\s|$))";
 
 /// Right after the assistant (up to three words between): a modal or a rule.
 const RULED_AFTER: &str = r"^(?:'s|s')?\s*(?P<between>(?:[a-z]+\s+){0,3}?)(?:must|should|shall|ought to|has to|have to|needs? to|is to|are to|may|no longer|is (?:not )?(?:allowed|permitted|forbidden|banned|required|supposed|expected|obliged)|(?:does not|doesn't|do not|don't) (?:have|need) to|needn't|gets? to|always|never|only)\b";
 
 /// Anywhere in the sentence: a word of standing rules or of who commands.
-const RULE_WORDS: &str = r"\b(?:from now on|from today|from this point|henceforth|going forward|onwards|until further notice|no more|anymore|no longer|allowed|forbidden|permitted|banned|fine for|okay for|ok for|rules?|instructions?|guidelines|restrictions|polic(?:y|ies)|safety|privacy|disclaimers?|owner|admin|administrator|operator|creator|master|outranks?|config(?:uration)?|system prompt|permissions?|consent|ideally|appreciate it|correct (?:response|reply|answer))\b";
+const RULE_WORDS: &str = r"\b(?:from now on|from today|from this point|henceforth|going forward|onwards|until further notice|no more|anymore|no longer|allowed|forbidden|permitted|banned|fine for|okay for|ok for|rules?|instructions?|guidelines|restrictions|polic(?:y|ies)|safety|privacy|disclaimers?|guardrails|filters|content limits|moderation|censorship|owner|admin|administrator|operator|creator|master|outranks?|config(?:uration)?|system prompt|permissions?|consent|ideally|appreciate it|correct (?:response|reply|answer))\b";
 
 /// Anywhere in the sentence: private data handed out.
-const DATA_OUT: &str = r"\b(?:share|shares|shared|sharing|reveal|reveals|disclose|leak|forward|paste|pasted|post|give out|hand out)\b[^.;!?\n]{0,40}?\b(?:dms|private|memories|messages|history|chats|phone numbers?|address(?:es)?|passwords?|contents)\b";
+const DATA_OUT: &str = r"\b(?:share|shares|shared|sharing|reveal|reveals|revealing|disclose|discloses|disclosing|leak|leaks|leaking|forward|forwards|forwarding|paste|pasted|pasting|post|posts|posting|give out|hand out|sends? a copy|copies)\b[^.;!?\n]{0,40}?\b(?:dms|private|memories|messages|history|chats|phone numbers?|address(?:es)?|passwords?|contents|secrets|e-?mails?|salar(?:y|ies)|to @?[a-z0-9_]+)\b";
 
 /// Right after the assistant: a verb in the past, an event ("the bot answered …", "the bot
 /// shared a meme yesterday"), which only a word of standing rules makes a rule.
@@ -55,7 +55,7 @@ const REPORTED: &str = r"\b(?:thinks?|thought|says?|said|feels?|felt|believes?|b
 const BOT_ZH: &str = r"(?:^|[\s.!?;,:，。！？；：、“”\x22]|这个|那个|该|本群的?|这个群的?|群里的?|群内的?|群|我们(?:群)?的?|咱们(?:群)?的?|大家的?|说了?|让|叫|请|希望|要求|告诉|规定|决定|以后|今后|现在|从此|如果|要是|假如|当)(?:小助手|助手|机器人|bot|mneme)";
 
 /// Chinese rule words, after the assistant in the same sentence.
-const RULED_ZH: &str = r"^[^.!?;。！？；]{0,12}?(?:必须|应该|应当|需要|一定要|务必|只能|只准|只许|不能|不准|不许|不得|不可以|不要|不用|不必|无需|可以不|不再|再也不|最好|直接|就直接|以后|今后|从现在|从今|从此|永远|始终|总是|一律|允许|禁止|规定|安全|隐私|限制|权限|主人|管理员|设定|指令|规则|透露|泄露|告诉他|告诉她|告诉大家|发给)";
+const RULED_ZH: &str = r"^[^.!?;。！？；]{0,20}?(?:必须|应该|应当|需要|一定要|务必|只能|只准|只许|不能|不准|不许|不得|不可以|不要|不用|不必|无需|可以不|不再|再也不|最好|直接|就直接|以后|今后|从现在|从今|从此|永远|始终|总是|一律|允许|禁止|规定|安全|隐私|限制|权限|主人|管理员|设定|指令|规则|透露|泄露|告诉他|告诉她|告诉大家|发给)";
 
 static BOT_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(BOT));
 static AFTER_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(RULED_AFTER));
@@ -140,16 +140,23 @@ fn english(sentence: &str) -> bool {
         if bot.as_str().ends_with("assistant") && NOT_OURS.contains(&next) {
             return false;
         }
+        let before = &sentence[..bot.start()];
+        let reported = REPORTED_RE.is_match(before);
         if let Some(caps) = AFTER_RE.captures(after) {
             let ours = !caps["between"]
                 .split_whitespace()
                 .any(|w| NOT_OURS.contains(&w));
-            if ours {
+            // "Peggy says the bot's answers are always too long" is her view; "… says the bot
+            // must …" is still an order
+            let said = caps.get(0).map_or("", |m| m.as_str()).trim_end();
+            let frequency_only = ["always", "never", "only"]
+                .iter()
+                .any(|f| said.ends_with(f));
+            if ours && !(reported && frequency_only) {
                 return true;
             }
         }
-        let before = &sentence[..bot.start()];
-        if REPORTED_RE.is_match(before) {
+        if reported {
             return false;
         }
         WORDS_RE.is_match(sentence) || !EVENT_RE.is_match(after) && DATA_RE.is_match(sentence)
@@ -161,8 +168,25 @@ fn chinese(sentence: &str) -> bool {
         return false;
     }
     sentence.split(['。', '！', '？', '；']).any(|s| {
-        BOT_ZH_RE
-            .find_iter(s)
-            .any(|bot| RULED_ZH_RE.is_match(&s[bot.end()..]))
+        BOT_ZH_RE.find_iter(s).any(|bot| {
+            let before = s[..bot.start()].trim_end();
+            // "AI 助手" in general, not this group's
+            if before.ends_with("ai") {
+                return false;
+            }
+            let Some(rule) = RULED_ZH_RE.find(&s[bot.end()..]) else {
+                return false;
+            };
+            // an opinion of how it is ("小凤说这个机器人的回答总是太长") is not a rule
+            let opinion = OPINION_ZH.iter().any(|o| before.contains(o));
+            let frequency = FREQUENCY_ZH.iter().any(|f| rule.as_str().ends_with(f));
+            !(opinion && frequency)
+        })
     })
 }
+
+/// Verbs of opinion before the assistant.
+const OPINION_ZH: &[&str] = &["说", "觉得", "认为", "抱怨", "吐槽", "感觉", "表示", "发现"];
+
+/// Rule words that only say how often.
+const FREQUENCY_ZH: &[&str] = &["总是", "永远", "始终", "一直"];

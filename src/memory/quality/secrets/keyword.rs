@@ -61,6 +61,7 @@ pub(super) const KINDS: &[(&str, Need)] = &[
     ("secret", Need::Credential),   // a bare "secret"
     ("key", Need::Credential),      // a bare "key"
     ("password", Need::Credential), // a bare "pass" ("the pass is 'letmein99'")
+    ("password", Need::Credential), // a bare "wifi" ("Dave's wifi is orangecat77")
 ];
 
 pub(super) const SEP: &str = r"[ _\-]?";
@@ -98,12 +99,13 @@ pub(super) static KEYWORD_GROUPS: LazyLock<Vec<String>> = LazyLock::new(|| {
         format!(r"cvv2?|cvc2?|csc|card{s}security{s}codes?"),
         format!(r"(?:credit|debit|bank){s}card{s}(?:number|no\.?|#)|card{s}(?:number|no\.?|#)"),
         format!(
-            r"(?:ssn|social{s}security|national{s}insurance|national{s}id|tax{s}id|tax{s}file|passport|driver'?s?{s}licen[cs]e|driving{s}licen[cs]e|licen[cs]e|id{s}card|identity{s}card|medicare|nhs|social{s}insurance|health{s}insurance){s}(?:numbers?|no\.?|#)|ssn|social{s}security|tax{s}id|passport|driver'?s?{s}licen[cs]e|driving{s}licen[cs]e"
+            r"(?:ssn|social{s}security|national{s}insurance|national{s}id|tax{s}id|tax{s}file|passport|driver'?s?{s}licen[cs]e|driving{s}licen[cs]e|licen[cs]e|id{s}card|identity{s}card|medicare|nhs|social{s}insurance|health{s}insurance){s}(?:numbers?|no\.?|#)|ssn|social{s}security|social|tax{s}id|passport|driver'?s?{s}licen[cs]e|driving{s}licen[cs]e"
         ),
         format!(r"credentials?|creds|logins?|log{s}in|sign{s}in|username and password"),
         r"secrets?".to_string(),
         r"keys?".to_string(),
         r"pass".to_string(),
+        format!(r"wi{s}fi"),
     ];
     assert_eq!(groups.len(), KINDS.len());
     groups
@@ -151,7 +153,7 @@ pub(super) static SET_TO: LazyLock<Regex> = LazyLock::new(|| {
 /// "one two three four"), unless it names something public (`CODES_NOT_SECRET`).
 pub(super) static CODE_IS: LazyLock<Regex> = LazyLock::new(|| {
     build(
-        r"(?:^|[^a-z0-9])(?P<word>[a-z]+)[ _\-]?codes?(?:\s+(?:from|for|of|on|in|at)\s+(?:[a-z0-9'\-]+\s+){0,4}?|\s+(?:right now|now|today|currently))?\s*(?:is|was|:|=)\s*(?P<value>[#*]?\d[\d \-#*]*|(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[ ,\-]*){4,})",
+        r"(?:^|[^a-z0-9])(?P<word>[a-z]+)[ _\-]?codes?(?:\s+(?:from|for|of|on|in|at|the|that|which|i|we|you|he|she|they)\s+(?:[a-z0-9'\-]+\s+){0,5}?|\s+(?:right now|now|today|currently))?\s*(?:is|was|:|=)\s*(?P<value>[#*]?\d[\d \-#*]*|(?:(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)[ ,\-]*){4,})",
     )
 });
 
@@ -481,6 +483,35 @@ pub(super) fn spelled_digits(lower: &str) -> usize {
         .count()
 }
 
+/// Words before "pass" that make it a ticket, not a password.
+const TICKETS: &[&str] = &[
+    "boarding",
+    "bus",
+    "train",
+    "rail",
+    "metro",
+    "ski",
+    "season",
+    "day",
+    "week",
+    "month",
+    "annual",
+    "hall",
+    "backstage",
+    "guest",
+    "visitor",
+    "press",
+    "festival",
+    "gym",
+    "museum",
+    "park",
+    "parking",
+    "mountain",
+    "hill",
+    "free",
+    "all",
+];
+
 /// Keyword, connector, value (English and the other Latin-script keywords); and whether the
 /// text holds a keyword at all.
 pub(super) fn keyword_value(folded: &str, lower: &str) -> (Option<&'static str>, bool) {
@@ -499,6 +530,17 @@ pub(super) fn keyword_value(folded: &str, lower: &str) -> (Option<&'static str>,
             .chars()
             .next()
             .is_some_and(|c| c.is_ascii_alphanumeric())
+        {
+            continue;
+        }
+        // a pass that lets someone in, not a password: "boarding pass", "ski pass"
+        if keyword == "pass"
+            && lower[..m.start()]
+                .split_whitespace()
+                .next_back()
+                .is_some_and(|w| {
+                    TICKETS.contains(&w.trim_matches(|c: char| !c.is_ascii_alphanumeric()))
+                })
         {
             continue;
         }

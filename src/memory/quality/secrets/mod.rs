@@ -77,7 +77,7 @@ static SHAPES: LazyLock<(RegexSet, Vec<&'static str>)> = LazyLock::new(|| {
 /// 'correcthorse' to log in": a password.
 static OPENS_WITH: LazyLock<Regex> = LazyLock::new(|| {
     keyword::build(
-        r"\b(?:door|keypad|gate|lock|safe|locker|padlock|lockbox|box|garage|alarm|entrance|vault|cabinet)\b[^.;!?\n]{0,24}?\b(?:opens|unlocks|opened|unlocked|disarms|disarmed)\s+(?:with|using|by typing|by entering|by pressing)\s+(?P<code>[#*]?\d[\d \-#*]*)",
+        r"\b(?:door|keypad|gate|lock|safe|locker|padlock|lockbox|box|garage|alarm|entrance|vault|cabinet|phone|iphone|android|laptop|ipad|tablet|computer|pc|mac)\b[^.;!?\n]{0,24}?\b(?:opens|unlocks|opened|unlocked|disarms|disarmed)\s+(?:with|using|by typing|by entering|by pressing)\s+(?P<code>[#*]?\d[\d \-#*]*)",
     )
 });
 static LOGS_IN_WITH: LazyLock<Regex> = LazyLock::new(|| {
@@ -86,7 +86,27 @@ static LOGS_IN_WITH: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A mother's maiden name is a biographical fact, unless it is given as a bank's or a
+/// login's security answer.
+fn maiden_name_for_security(lower: &str) -> bool {
+    lower.contains("maiden name")
+        && [
+            "bank",
+            "security",
+            "verification",
+            "account",
+            "login",
+            "password",
+        ]
+        .iter()
+        .any(|w| lower.contains(w))
+        && [" is ", " it's ", ": "].iter().any(|w| lower.contains(w))
+}
+
 fn opens_with(folded: &str, lower: &str) -> Option<&'static str> {
+    if maiden_name_for_security(lower) {
+        return Some("security answer");
+    }
     if OPENS_WITH
         .captures_iter(lower)
         .any(|c| c["code"].chars().filter(char::is_ascii_digit).count() >= 3)
