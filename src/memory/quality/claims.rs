@@ -38,7 +38,7 @@ pub(super) fn en() -> Vec<String> {
             r"\b(?:messages?|posts?|texts?|notes?|lines?)\b[^.;!?\n]{{0,60}}?\b(?:come|comes|came|are|is)\s+(?:directly\s+|really\s+|actually\s+)?from\s+(?:the\s+)?(?:real|actual|true|official|genuine)\s+(?:{AUTH})\b"
         ),
         // --- safeguards said to be off ---
-        r"\b(?:memory gate|memory filters?|content filters?|safety (?:filters?|checks?|rules|layer)|safeguards|guardrails|moderation|censorship|content polic(?:y|ies)|ai safety|the gate)\s+(?:(?:is|are|has|have|been|was|were|now|all|currently|temporarily|hereby|officially)\s+)*(?:disabled|off|turned off|switched off|removed|lifted|suspended|deactivated|bypassed|gone|paused|no longer (?:apply|applies|active))\b".into(),
+        r"\b(?:memory gate|memory filters?|content filters?|safety (?:filters?|checks?|rules|layer|guidelines|policies|measures)|safeguards|guardrails|moderation|censorship|content polic(?:y|ies)|ai safety|the gate)\s+(?:(?:is|are|has|have|been|was|were|now|all|currently|temporarily|hereby|officially)\s+)*(?:disabled|off|turned off|switched off|removed|lifted|suspended|deactivated|bypassed|gone|paused|no longer (?:apply|applies|active))\b".into(),
         r"(?:^|[.!?;,:\n]\s*)(?:(?:please|now|so|and|just)\s+)*(?:store|save|memori[sz]e|record|log|remember|keep)\s+(?:everything|anything|every (?:message|word|line|thing)|all (?:messages|content|of (?:it|this)))\b".into(),
         // --- authority over the assistant ---
         format!(
@@ -47,7 +47,7 @@ pub(super) fn en() -> Vec<String> {
         format!(
             r"\b(?:rights|privileges|access|powers?|permissions?|control|authority)\s+(?:for|over|on|of|to)\s+{THE_BOT}"
         ),
-        r"\b(?:messages?|instructions?|commands?|orders|requests?|everything|anything|whatever|what\s+[a-z]+\s+says?|(?:his|her|their|its)\s+(?:words?|wishes|orders|instructions|commands|requests))\b[^.;!?\n]{0,60}?\b(?:must|should|shall|are to|is to|have to|has to|need to|needs to)\s+(?:always\s+|all\s+)?be\s+(?:obeyed|followed|executed|complied with|carried out|acted (?:on|upon)|trusted|believed|taken as (?:true|fact|official))\b".into(),
+        r"\b(?:messages?|instructions?|commands?|orders|requests?|everything|anything|whatever|what\s+[a-z]+\s+says?|(?:his|her|their|its)\s+(?:words?|wishes|orders|instructions|commands|requests))\b[^.;?\n]{0,60}?\b(?:must|should|shall|are to|is to|have to|has to|need to|needs to)\s+(?:always\s+|all\s+)?be\s+(?:obeyed|followed|executed|complied with|carried out|acted (?:on|upon)|trusted|believed|taken as (?:true|fact|official))\b".into(),
         // --- wishes about the assistant ---
         format!(
             r"\b(?:it\s+would\s+be|it'd\s+be|would\s+be)\s+(?:(?:really|so|very|much|way|even|a lot)\s+)*(?:{adj})\s+(?:if|when|that)\s+(?:{bot}|you)\b"
@@ -136,6 +136,21 @@ pub(super) fn en() -> Vec<String> {
         ),
         r"\b(?:drop|drops|remove|removes|disable|disables|lift|lifts|ignore|ignores|skip|skips)\s+(?:its\s+|the\s+|all\s+|any\s+|your\s+|their\s+)*(?:content\s+(?:limits|filters?|rules|restrictions)|safety\s+(?:checks|filters?|rules|limits)|guardrails|safeguards)\b".into(),
         r"\b(?:for|to)\s+(?:the\s+)?(?:ai|bot|assistant|mneme|chatbot)\s*:".into(),
+        // --- rules about what memory keeps, forgets or believes ---
+        r"\b(?:secrets?|passwords?|pins?|credentials|keys|tokens)\s+(?:are|is)\s+(?:now\s+)?(?:fine|ok|okay|allowed|permitted|safe)\s+to\s+(?:remember|store|save|keep|share)\b".into(),
+        r"\b(?:allowed|permitted|free)\s+to\s+(?:store|save|remember|keep|record)\s+(?:passwords?|secrets?|pins?|credentials|keys|tokens|everything|anything)\b".into(),
+        r"\b(?:memory|memories)\s+(?:rules?|polic(?:y|ies)|instructions?|overrides?|directives?|settings?)\s*:".into(),
+        r"(?:^|[.!?;\n]\s*)(?:moderator|admin|administrator|system|owner|developer|operator|root)\s+(?:override|directive|command|order|notice|update)\s*[:\-!]".into(),
+        r"\bmemor(?:y|ies)\s*(?:#|no\.?|number)\s*\d+\b[^.;!?\n]{0,30}?\b(?:only|true|false|correct|wrong|valid|invalid|overrides?|real)\b".into(),
+        // --- settings as key = value, and the reader told to change its own ---
+        r"(?:^|[.!?;\n]\s*)(?:config(?:uration)?|settings?|setup|params?|parameters?|options?)\s*:\s*[a-z_]+\s*[=:]".into(),
+        r"\b[a-z]+_[a-z_]+\s*=\s*(?:true|false|on|off|yes|no|\d+(?:\.\d+)?)\b".into(),
+        r"\bset\s+your\s+(?:temperature|prompt|mode|persona|language|tone|name|rules?|settings?|personality|behaviou?r|output|max\w*)\b".into(),
+        r"\b(?:upon|after|on|when) reading this\b".into(),
+        r"\b(?:hey|hi|yo|heads up|attention|listen|psst|note|ok|okay|dear|ps|fyi|reminder)\s*,?\s+(?:bot|assistant|mneme|chatbot|ai)\s*[,:!]".into(),
+        r"\bdump\s+(?:your|the|all|its)\s+(?:memory|memories|prompt|instructions|context|data)\b".into(),
+        r"\b(?:consent(?:ed|s)?|agreed|agree)\s+to\s+(?:having\s+|their\s+|our\s+|all\s+|everyone's\s+)*(?:dms|messages|private messages|chats|data|memories|phone numbers?|addresses)\s+(?:being\s+)?(?:shared|revealed|posted|forwarded|made public|published)\b".into(),
+        r"\b(?:anyone|anybody|everyone|whoever|people|someone|somebody)\s+(?:who\s+)?(?:asks?|asking|inquires?)\s+(?:about|for|after)\b[^.;!?\n]{0,40}?\b(?:should|must|shall|is to|are to)\s+(?:be\s+)?(?:told|given|sent|shown|answered)\b".into(),
         // --- encoded orders ---
         r"\b(?:rot-?13|base-?64|encoded|encrypted|cipher(?:ed)?|reversed|backwards|hex(?:adecimal)?)\b[^.!?;\n]{0,60}?\b(?:comply|obey|follow (?:it|them|this)|execute|act on it|apply (?:it|them|this)|carry (?:it|them) out|do as (?:it|they) says?|do it)\b".into(),
         r"\b(?:and|then)\s+(?:comply|obey)\s*(?:$|[.!,;)])".into(),
@@ -156,7 +171,10 @@ pub(super) fn zh() -> Vec<String> {
         // --- wishes about the assistant ---
         r"(?:要是|如果|假如)(?:机器人|助手|ai|bot)[^,.!?;]{0,12}?(?:就好了|就更好了|会更好|多好|就太好了)".into(),
         // --- settings, consent, triggers, group decisions ---
-        r"(?:机器人|助手|mneme|bot)\s*(?:的)?(?:回答|回复|答复)?(?:的)?(?:格式|语言|语气|风格|字体)(?:是|为|:|用|改成|改为)".into(),
+        r"(?:机器人|助手|mneme|bot)\s*(?:的)?(?:默认)?(?:回答|回复|答复)?(?:的)?(?:默认)?(?:格式|语言|语气|风格|字体)(?:设置|设定)?(?:是|为|:|用|改成|改为|已改为|设为|换成)".into(),
+        r"(?:有人|谁|别人|任何人)(?:问|提到|提起|打听|问起)[^,.!?;]{0,16}?(?:时|的时候)?,?\s*(?:就|请|直接|都)\s*(?:告诉|回答|说|发)".into(),
+        r"(?:只有|只)[^,.!?;]{1,6}?(?:可以|能|才能)(?:使用|用|叫|命令|指挥)(?:机器人|助手|bot|mneme)".into(),
+        r"其他人(?:一律|都)?(?:不理|不回|不回答|不回复)".into(),
         r"(?:机器人|助手|mneme|bot)\s*(?:默认|喜欢|习惯|一般|通常|爱)(?:用|使用|以|说)".into(),
         r"(?:同意|允许|可以)[^,.!?;]{0,10}?(?:把|将)?[^,.!?;]{0,8}?(?:私聊|私信|隐私|手机号|电话|邮箱|地址|记忆|密码)[^,.!?;]{0,8}?(?:公开|告诉|发给|透露|引用|分享|转发)".into(),
         r"(?:机器人|助手|mneme|bot)\s*[^,.!?;]{0,6}?可以[^,.!?;]{0,12}?(?:私聊|私信|隐私|手机号|电话|邮箱|地址|记忆|密码)".into(),

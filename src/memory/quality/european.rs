@@ -34,7 +34,7 @@ pub(super) fn patterns() -> Vec<String> {
     vec![
         // an override: "ignorez les instructions précédentes", "vergiss alle Regeln"
         format!(
-            r"\b(?:negeer|vergeet|ignorera|glom|glomm|ignorer|glem|zignoruj|ignoruj|ignorowac|zapomnij|unohda|ohita|ignore[sz]?|ignorer|oublie[sz]?|oublier|ignoriere|ignorier|ignoriert|ignorieren sie|vergiss|vergesst|vergessen sie|ignora|ignorad|ignorar|ignore|olvida|olvidad|olvidar|dimentica|dimenticate|dimenticare|esqueca|esquece|esquecam)\b[^.!?;\n]{{0,40}}?\b(?:{RULES})\b"
+            r"\b(?:negeer|vergeet|ignorera|glom|glomm|ignorer|glem|zignoruj|ignoruj|ignorowac|zapomnij|unohda|ohita|ignorez|ignore\s+(?:les|toutes|tous|tes|vos|mes|ces|la|le)|oublie[sz]?|oublier|ignoriere|ignorier|ignoriert|ignorieren sie|vergiss|vergesst|vergessen sie|ignora|ignorad|ignorar|olvida|olvidad|olvidar|dimentica|dimenticate|dimenticare|esqueca|esquece|esquecam)\b[^.!?;\n]{{0,40}}?\b(?:{RULES})\b"
         ),
         // a command verb in the imperative, at a clause start or after "please"
         format!(

@@ -75,6 +75,7 @@ fn en_patterns() -> Vec<String> {
             r"\b(?:ignore|disregard|forget|override|overrule|overlook|bypass|skip|drop|abandon|discard|erase|delete|clear|reset|neglect|never mind|nevermind|scrap|dismiss|cancel|set aside|put aside|throw out)\s+(?:about\s+)?(?:(?:all|any|every|each|the|your|my|these|those|of|previous|prior|above|earlier|preceding|foregoing|initial|original|existing|old|current|system|safety|default|standing|given|other|programmed|built-in|developer|hidden|secret)\s+){{1,5}}(?:{rules})\b"
         ),
         r"\b(?:ignore|disregard|forget|override|bypass)\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+|that\s+|what'?s\s+)?(?:above|previous|preceding|prior|foregoing|before)\s*(?:$|[.!,;:]|and\b|then\b)".into(),
+        r"\b(?:forget|ignore|disregard|delete|erase)\s+(?:what|everything|all|anything)\s+[a-z]+\s+(?:told|tells|said|says|wrote|writes)\s+(?:you|the bot|the assistant|us)\b".into(),
         r"\b(?:forget|ignore|disregard)\s+(?:what|everything|all|anything)\s+(?:(?:you(?:'ve| have| were| had)?\s+(?:been\s+)?(?:told|taught|learned|learnt|said|know|heard))|(?:i|we|they|he|she)\s+(?:said|told you|wrote)|above|before|previously|so far|until now|up to now|from before)\b".into(),
         r"\b(?:ignore|disregard|bypass|circumvent|evade|override)\s+(?:all\s+|any\s+|your\s+|the\s+|of\s+)*(?:restrictions|filters?|safety|safeguards|guardrails|content (?:filters?|polic(?:y|ies))|censorship|moderation|alignment|ethics)\b".into(),
         format!(
@@ -185,7 +186,7 @@ fn en_patterns() -> Vec<String> {
         // behaviour; generic advice ("You must book ahead for Noma", "you can't park there")
         // is no order to the assistant
         format!(
-            r"(?:{cs}{fill}|(?:\b(?:and|but|so|because|then)|:)\s+)you(?:'ll|'d)?\s+(?:will|must|shall|should|have to|need to|ought to|may only|can only|do not|don't|never|always|only|must not|should not|shouldn't|mustn't|cannot|can't|can not|may not|won't|will not|are to|are going to)\s+(?:(?:always|never|only|not|ever|now|also|still|just|no longer|from now on|henceforth|[a-z]+ly)\s+)*(?:{beh})\b"
+            r"(?:{cs}{fill}|(?:\b(?:and|but|so|because|then|remember that|note that)|:)\s+)you(?:'ll|'d)?\s+(?:will|must|shall|should|have to|need to|ought to|may only|can only|do not|don't|never|always|only|must not|should not|shouldn't|mustn't|cannot|can't|can not|may not|won't|will not|are to|are going to)\s+(?:(?:always|never|only|not|ever|now|also|still|just|no longer|from now on|henceforth|[a-z]+ly)\s+)*(?:{beh})\b"
         ),
         format!(
             r"(?:{cs}{fill}|(?:\b(?:and|but|so|because|then)|:)\s+)you(?:'re| are)\s+(?:not |no longer |now )?(?:allowed|permitted|forbidden|required|supposed|expected|obliged|obligated|banned|free) (?:to|from) (?:{beh})\b"
@@ -399,6 +400,9 @@ pub(super) fn detect(text: &str) -> bool {
         return true;
     }
     let views = normalize::instruction_views(text);
+    if views.views.first().is_some_and(|v| ruled::personal_wish(v)) {
+        return false;
+    }
     views.views.iter().any(|view| {
         let latin = view.bytes().any(|b| b.is_ascii_lowercase());
         latin && LATIN.is_match(view)

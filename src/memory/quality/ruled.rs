@@ -17,7 +17,7 @@
 
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexSet};
+use regex::Regex;
 
 use super::ascii_classes;
 
@@ -55,7 +55,7 @@ const REPORTED: &str = r"\b(?:thinks?|thought|says?|said|feels?|felt|believes?|b
 const BOT_ZH: &str = r"(?:^|[\s.!?;,:，。！？；：、“”\x22]|这个|那个|该|本群的?|这个群的?|群里的?|群内的?|群|我们(?:群)?的?|咱们(?:群)?的?|大家的?|说了?|让|叫|请|希望|要求|告诉|规定|决定|以后|今后|现在|从此|如果|要是|假如|当)(?:小助手|助手|机器人|bot|mneme)";
 
 /// Chinese rule words, after the assistant in the same sentence.
-const RULED_ZH: &str = r"^[^.!?;。！？；]{0,20}?(?:必须|应该|应当|需要|一定要|务必|只能|只准|只许|不能|不准|不许|不得|不可以|不要|不用|不必|无需|可以不|不再|再也不|最好|直接|就直接|以后|今后|从现在|从今|从此|永远|始终|总是|一律|允许|禁止|规定|安全|隐私|限制|权限|主人|管理员|设定|指令|规则|透露|泄露|告诉他|告诉她|告诉大家|发给)";
+const RULED_ZH: &str = r"^[^.!?;。！？；]{0,20}?(?:必须|应该|应当|需要|一定要|务必|只能|只准|只许|不能|不准|不许|不得|不可以|不要|不用|不必|无需|可以不|不再|再也不|最好|直接|就直接|以后|今后|从现在|从今|从此|永远|始终|总是|一律|允许|禁止|规定|安全|隐私|限制|权限|主人|管理员|设定|指令|规则|透露|泄露|告诉他|告诉她|告诉大家|发给|每次都|都要|就(?:推荐|说|回答|回复|告诉|发|骂|夸|嘲讽|提醒|转发|公开))";
 
 static BOT_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(BOT));
 static AFTER_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(RULED_AFTER));
@@ -64,12 +64,11 @@ static DATA_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(DATA_OUT));
 static EVENT_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(EVENT_AFTER));
 static ADDRESSED_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(ADDRESSED));
 static REPORTED_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(REPORTED));
-static ZH: LazyLock<RegexSet> = LazyLock::new(|| RegexSet::new([BOT_ZH]).expect("compiles"));
 static BOT_ZH_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(BOT_ZH).expect("compiles"));
 static RULED_ZH_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(RULED_ZH).expect("compiles"));
 
-/// Whether a sentence of `view` (lowercased, look-alikes read) names this group's assistant
-/// and rules it.
+/// Whether a sentence of `view` (lowercased, look-alikes read, Chinese punctuation folded to
+/// ASCII) names this group's assistant and rules it.
 pub(super) fn detect(view: &str) -> bool {
     if ADDRESSED_RE.is_match(view) {
         return true;
@@ -164,24 +163,22 @@ fn english(sentence: &str) -> bool {
 }
 
 fn chinese(sentence: &str) -> bool {
-    if sentence.is_ascii() || !ZH.is_match(sentence) {
+    if sentence.is_ascii() {
         return false;
     }
-    sentence.split(['。', '！', '？', '；']).any(|s| {
-        BOT_ZH_RE.find_iter(s).any(|bot| {
-            let before = s[..bot.start()].trim_end();
-            // "AI 助手" in general, not this group's
-            if before.ends_with("ai") {
-                return false;
-            }
-            let Some(rule) = RULED_ZH_RE.find(&s[bot.end()..]) else {
-                return false;
-            };
-            // an opinion of how it is ("小凤说这个机器人的回答总是太长") is not a rule
-            let opinion = OPINION_ZH.iter().any(|o| before.contains(o));
-            let frequency = FREQUENCY_ZH.iter().any(|f| rule.as_str().ends_with(f));
-            !(opinion && frequency)
-        })
+    BOT_ZH_RE.find_iter(sentence).any(|bot| {
+        let before = sentence[..bot.start()].trim_end();
+        // "AI 助手" in general, not this group's
+        if before.ends_with("ai") {
+            return false;
+        }
+        let Some(rule) = RULED_ZH_RE.find(&sentence[bot.end()..]) else {
+            return false;
+        };
+        // an opinion of how it is ("小凤说这个机器人的回答总是太长") is not a rule
+        let opinion = OPINION_ZH.iter().any(|o| before.contains(o));
+        let frequency = FREQUENCY_ZH.iter().any(|f| rule.as_str().ends_with(f));
+        !(opinion && frequency)
     })
 }
 
@@ -190,3 +187,19 @@ const OPINION_ZH: &[&str] = &["说", "觉得", "认为", "抱怨", "吐槽", "�
 
 /// Rule words that only say how often.
 const FREQUENCY_ZH: &[&str] = &["总是", "永远", "始终", "一直"];
+
+/// A person's wish about how the assistant treats them alone ("Paul wants the bot to reply to
+/// him in Portuguese", "Dave said the bot should be more concise with him"): a preference of
+/// theirs, like "Alice prefers short answers", not a rule for the group. Only the manner of
+/// answering, one sentence, scoped to that person; nothing handed out, nobody else ruled.
+const PERSONAL: &str = r"^\s*[a-z]+\s+(?:asked|asks|wants|wanted|would like|'d like|said|says|told|prefers|preferred|likes|hopes|wishes)\s+(?:that\s+)?(?:the\s+(?:bot|assistant)|mneme)\s+(?:to\s+|should\s+|would\s+|could\s+)?(?:be\s+more\s+[a-z]+|be\s+[a-z]+er|stop\s+using|use\s+(?:fewer|less|more)|reply|answer|respond|speak|talk|write)\b[^.;!?\n]*\b(?:with|to|for)\s+(?:him|her|them|me)\b[^.;!?\n]*[.!]?\s*$";
+
+/// Words that make a wish more than a manner of answering.
+const NOT_PERSONAL: &str = r"\b(?:reveal|share|forward|leak|disclose|dms|memories|passwords?|phone|secrets?|everyone|everybody|all members|the group|ignore|obey|admin|owner|system|rules?)\b";
+
+static PERSONAL_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(PERSONAL));
+static NOT_PERSONAL_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(NOT_PERSONAL));
+
+pub(super) fn personal_wish(view: &str) -> bool {
+    PERSONAL_RE.is_match(view) && !NOT_PERSONAL_RE.is_match(view)
+}
