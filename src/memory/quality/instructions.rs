@@ -396,9 +396,13 @@ fn rot13_decoded(text: &str) -> Option<String> {
 
 /// True when `text` reads as an instruction to the assistant.
 pub(super) fn detect(text: &str) -> bool {
-    if rot13_decoded(text).is_some_and(|decoded| detect(&decoded)) {
-        return true;
-    }
+    rot13_decoded(text).is_some_and(|decoded| detect_as_written(&decoded))
+        || detect_as_written(text)
+}
+
+/// [`detect`] on the text as it stands, not decoded again (a text that names ROT13 both ways,
+/// "rot13 ebg13", decodes into one that names it again).
+fn detect_as_written(text: &str) -> bool {
     let views = normalize::instruction_views(text);
     if views.views.first().is_some_and(|v| ruled::personal_wish(v)) {
         return false;
