@@ -51,8 +51,9 @@ const ADDRESSED: &str = r"(?:^|[.!?;\n]\s*|\bto you,\s*)(?:(?:hey|hi|dear|ok|oka
 const REPORTED: &str = r"\b(?:thinks?|thought|says?|said|feels?|felt|believes?|believed|finds?|found|complains?|complained|likes?|liked|loves?|loved|hates?|hated|uses?|used|asked|asks|thanked|thanks|tested|tests|built|builds|made|makes|wrote|writes|installed|added|set up|likes it when|enjoys?)\s+(?:that\s+|how\s+|when\s+)?$";
 
 /// Chinese: this group's assistant, after no word that would make it another bot (a kind of
-/// bot, "扫地机器人", or someone's, "阿强的机器人").
-const BOT_ZH: &str = r"(?:^|[\s.!?;,:，。！？；：、“”\x22]|这个|那个|该|本群的?|这个群的?|群里的?|群内的?|群|我们(?:群)?的?|咱们(?:群)?的?|大家的?|说了?|让|叫|请|希望|要求|告诉|规定|决定|以后|今后|现在|从此|如果|要是|假如|当)(?:小助手|助手|机器人|bot|mneme)";
+/// bot, "扫地机器人", or someone's, "阿强的机器人"); "AI 助手" only as this group's ("这个AI助手"),
+/// bare it is AI assistants in general.
+const BOT_ZH: &str = r"(?:^|[\s.!?;,:，。！？；：、“”\x22]|这个|那个|该|本群的?|这个群的?|群里的?|群内的?|群|我们(?:群)?的?|咱们(?:群)?的?|大家的?|说了?|让|叫|请|希望|要求|告诉|规定|决定|以后|今后|现在|从此|如果|要是|假如|当)(?:小助手|助手|机器人|bot|mneme)|(?:这个|那个|该|本群的?|这个群的?|群里的?|群内的?|我们(?:群)?的|咱们(?:群)?的)ai\s?助手";
 
 /// Chinese rule words, after the assistant in the same sentence.
 const RULED_ZH: &str = r"^[^.!?;。！？；]{0,20}?(?:必须|应该|应当|需要|一定要|务必|只能|只准|只许|不能|不准|不许|不得|不可以|不要|不用|不必|无需|可以不|不再|再也不|最好|直接|就直接|以后|今后|从现在|从今|从此|永远|始终|总是|一律|允许|禁止|规定|安全|隐私|限制|权限|主人|管理员|设定|指令|规则|透露|泄露|告诉他|告诉她|告诉大家|发给|每次都|都要|就(?:推荐|说|回答|回复|告诉|发|骂|夸|嘲讽|提醒|转发|公开))";
