@@ -361,14 +361,13 @@ fn others_bots_named(view: &str) -> std::borrow::Cow<'_, str> {
 fn chinese_view(view: &str) -> String {
     let simplified = fast2s::convert(view);
     let chars: Vec<char> = simplified.chars().collect();
-    let han = |c: &char| ('\u{4e00}'..='\u{9fff}').contains(c);
     let mut out = String::with_capacity(simplified.len());
     for (i, c) in chars.iter().enumerate() {
         let between = i > 0
             && i + 1 < chars.len()
             && matches!(c, '.' | '·' | '-' | '_' | '*' | '/' | '|' | '~')
-            && han(&chars[i - 1])
-            && han(&chars[i + 1]);
+            && normalize::is_cjk(chars[i - 1])
+            && normalize::is_cjk(chars[i + 1]);
         if !between {
             out.push(*c);
         }
@@ -404,18 +403,23 @@ pub(super) fn detect(text: &str) -> bool {
 /// "rot13 ebg13", decodes into one that names it again).
 fn detect_as_written(text: &str) -> bool {
     let views = normalize::instruction_views(text);
+    // Checked before every form, not inside one: the sentence forms below read "wants the bot
+    // to reply in …" as a rule for the group wherever they meet it, and a wish scoped to the
+    // one who has it (a whole one-sentence text, nothing handed out) is the only exception.
     if views.views.first().is_some_and(|v| ruled::personal_wish(v)) {
         return false;
     }
     views.views.iter().any(|view| {
         let latin = view.bytes().any(|b| b.is_ascii_lowercase());
         latin && LATIN.is_match(view)
-            || !view.is_ascii() && {
+            || if view.is_ascii() {
+                latin && ruled::detect(view)
+            } else {
+                // the Chinese view keeps the Latin words as they are: one ruled check reads both
                 let chinese = chinese_view(view);
                 let chinese = others_bots_named(&chinese);
                 CHINESE.is_match(&chinese) || ruled::detect(&chinese)
             }
-            || latin && ruled::detect(view)
             || views.joined && SQUASHED_SET.is_match(&view.replace(' ', ""))
     })
 }
