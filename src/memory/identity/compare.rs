@@ -15,6 +15,7 @@ use super::reason::Reason;
 use super::roles;
 use super::tables::{self, categories_of};
 use super::words::{self, DEGREE_WORDS, modifies_shared, opposite, same_word};
+use crate::memory::text::is_cjk;
 
 /// What the words of two facts say about them, before the stance and the embedding are heard.
 pub(super) enum Outcome {
@@ -261,6 +262,22 @@ fn people(a: &Fact, b: &Fact, only: &OneSided<'_>, soft: &mut Soft) -> Step {
     if let Some(t) = either().find(|t| t.owned) {
         soft.note(Reason::Subject(t.shown.clone()));
     }
+    // what someone or something both name has, on one side only: 我喜欢小明的车 / 我喜欢小明
+    // (in English the possessive marks it owned: "Bob's car"); not 我的 / 他的, whose owner is
+    // a person the stance reads, nor what a verb qualifies (最喜欢的水果: the owner is `like`)
+    let possessed = |only: &[&Term], other: &Fact| {
+        only.iter()
+            .find(|t| {
+                t.cjk
+                    && t.owner
+                        .as_deref()
+                        .is_some_and(|o| o.chars().any(is_cjk) && other.has(o))
+            })
+            .map(|t| t.shown.clone())
+    };
+    if let Some(t) = possessed(&only.a, b).or_else(|| possessed(&only.b, a)) {
+        soft.note(Reason::Subject(t));
+    }
     ControlFlow::Continue(())
 }
 
@@ -404,6 +421,73 @@ fn word_order(a: &Fact, b: &Fact, soft: &mut Soft) {
     if names(a, b) != names(b, a) {
         soft.note(Reason::Roles(names(a, b).join(", ")));
     }
+    if let Some(crossing) = crossed(a, b) {
+        soft.note(Reason::Roles(crossing));
+    }
+}
+
+/// Two of the words both say crossing a third that stays between them: "my dog bit my son" /
+/// "my son bit my dog", 我上班喝茶在家喝咖啡 / 我上班喝咖啡在家喝茶, 我只吃鱼不吃肉 / 我只吃肉不吃鱼 —
+/// which goes with which has changed. A phrase moved whole ("on Sundays I go to church" / "I
+/// go to church on Sundays", 周末我在家 / 我在家周末) crosses nothing: whatever it passes
+/// moves the one way only; nor does a time. Each repeat of a word counts as a word of its own (the second 喝).
+/// The crossing as shown, if any.
+fn crossed(a: &Fact, b: &Fact) -> Option<String> {
+    fn tagged(order: &[String]) -> Vec<(&str, usize)> {
+        let mut seen: Vec<(&str, usize)> = Vec::with_capacity(order.len());
+        for k in order {
+            let nth = seen.iter().filter(|(s, _)| *s == k.as_str()).count();
+            seen.push((k.as_str(), nth));
+        }
+        seen
+    }
+    let (tx, ty) = (tagged(&a.order), tagged(&b.order));
+    let tx: Vec<_> = tx.iter().filter(|t| ty.contains(t)).collect();
+    let ty: Vec<_> = ty.iter().filter(|t| tx.contains(t)).collect();
+    // a time or a quantity moves freely ("in the evenings I play chess online" / "I play
+    // online chess in the evenings"), and a name with what bears it ("Rex is the name of my
+    // dog" / "my dog is named Rex")
+    let moves_freely = |k: &str| {
+        k.starts_with('%')
+            || categories_of(k)
+                .iter()
+                .any(|c| matches!(*c, "daytime" | "season" | "period" | "quantity" | "timing"))
+    };
+    for (i, pivot) in tx.iter().enumerate() {
+        let Some(j) = ty.iter().position(|t| t == pivot) else {
+            continue;
+        };
+        if pivot.0 == "name" {
+            continue;
+        }
+        let (before_x, before_y) = (&tx[..i], &ty[..j]);
+        let went_after = (before_x.iter()).find(|t| !before_y.contains(t) && !moves_freely(t.0));
+        let came_before = (before_y.iter()).find(|t| !before_x.contains(t) && !moves_freely(t.0));
+        if let (Some(u), Some(v)) = (went_after, came_before) {
+            let [u, pivot, v] = [u.0, pivot.0, v.0].map(|k| shown_key(a, k));
+            return Some(format!("{u} {pivot} {v} / {v} {pivot} {u}"));
+        }
+    }
+    None
+}
+
+/// A key of `f`'s order as written.
+fn shown_key<'f>(f: &'f Fact, key: &'f str) -> &'f str {
+    f.term(key)
+        .map(|t| t.shown.as_str())
+        .or_else(|| {
+            f.numbers
+                .iter()
+                .find(|n| n.key == key)
+                .map(|n| n.shown.as_str())
+        })
+        .or_else(|| {
+            f.markers
+                .iter()
+                .find(|m| m.what == key)
+                .map(|m| m.shown.as_str())
+        })
+        .unwrap_or(key)
 }
 
 /// Of the terms one side only has, those that are not people it is about (someone it is done

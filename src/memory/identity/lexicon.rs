@@ -32,7 +32,7 @@ take class, take lesson, take course => @learn; from home => home;
 based in, based out of, home is in => live;
 mother tongue, first language, native speaker => native speak;
 software engineer => software developer; best friend, close friend => friend;
-time zone => timezone; night owl, stay up late, go to bed late => sleep late;
+little bit => little; time zone => timezone; night owl, stay up late, go to bed late => sleep late;
 early riser, early bird, morning person, get up early, wake up early => wake early;
 self employed, own business => selfemployed; married to => spouse; only child => ! sibling;
 in law => inlaw; step son => stepson; step daughter => stepdaughter;
@@ -127,7 +127,7 @@ very, really, quite, extremely, truly, absolutely, definitely, totally, highly, 
 especially, usually, often, always, generally, typically, normally, regularly, currently,
 now, mostly, mainly, actually, mine, one's, than, over, rather, instead, from, to,
 anymore, these, those, around, about, approximately, roughly, lot, lots,
-bit, sort, thing, things, time, times, aged, age, become, becomes, became, becoming, m, s,
+sort, thing, things, time, times, aged, age, become, becomes, became, becoming, m, s,
 come, comes, came, originally, hails, hail
 ";
 

@@ -78,7 +78,7 @@ pub struct Fact {
     /// Each role with the word right after it ("for" and "oat" in "swapped cow's milk for oat
     /// milk"): what the role is of, where `Term::role` holds for every word after it.
     pub heads: Vec<(&'static str, String)>,
-    /// The terms' and numbers' keys in the order read, repeats kept.
+    /// The terms', numbers' and relation markers' keys in the order read, repeats kept.
     pub order: Vec<String>,
     /// Said in two clauses or more ("football on Tuesday and piano on Thursday", 书法，围棋):
     /// which goes with which is in the order.
@@ -366,6 +366,8 @@ fn read_word(
         "against" => Some("against"),
         "out" if next_lower(raws, i) == Some("of") => Some("out"),
         "until" | "till" => Some("until"),
+        // "a meeting with Tom" / "a meeting about Tom" (not "about to", nor "about 5 km")
+        "about" if next_lower(raws, i) != Some("to") => Some("about"),
         // when, against another time: "met my wife at / after university"
         "after" => Some("after"),
         "before" => Some("before"),
@@ -760,15 +762,20 @@ fn bind(toks: Vec<Tok>, past: bool) -> Fact {
                 fact.numbers.push(n);
             }
             Tok::Neg(s) => negs.push(s),
-            Tok::Mark(w, s) => match w.strip_prefix('<') {
-                // a marker after its word (X附近): binds to the term before
-                Some(what) => fact.markers.push(Mark {
-                    what: what.to_string(),
-                    shown: s,
-                    target: fact.terms.last().map(|t| t.key.clone()),
-                }),
-                None => marks.push((w, s)),
-            },
+            Tok::Mark(w, s) => {
+                // in the order too: "my wife is a teacher and I am a nurse" / "I am a teacher
+                // and my wife is a nurse" differ in where the teaching stands
+                fact.order.push(w.trim_start_matches('<').to_string());
+                match w.strip_prefix('<') {
+                    // a marker after its word (X附近): binds to the term before
+                    Some(what) => fact.markers.push(Mark {
+                        what: what.to_string(),
+                        shown: s,
+                        target: fact.terms.last().map(|t| t.key.clone()),
+                    }),
+                    None => marks.push((w, s)),
+                }
+            }
             Tok::Role(r) => {
                 role = Some(r);
                 head = Some(r);

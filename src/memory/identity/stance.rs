@@ -349,7 +349,14 @@ pub(super) fn read(text: &str) -> Stance {
             && !(w == "can" && denied)
             && !only_child
         {
-            s.modals.insert(w.to_string());
+            // "only" with what it restricts: "I only eat fish on Fridays" / "I eat only fish
+            // on Fridays", "not only my son" / "not only chess"
+            if w == "only" {
+                let next = words.get(i + 1).map_or("", String::as_str);
+                s.modals.insert(format!("only {next}"));
+            } else {
+                s.modals.insert(w.to_string());
+            }
         }
         let next = words.get(i + 1).map_or("", String::as_str);
         if matches!(w, "have" | "has" | "had" | "ve")

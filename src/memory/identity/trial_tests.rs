@@ -614,3 +614,61 @@ fn a_word_that_differs_by_country_is_not_a_synonym() {
         ),
     ]);
 }
+
+/// An eleventh held-out trial (2026-11-28: 500 new pairs, 22 of 330 different facts merged):
+/// the same words where two of them cross a third ("my dog bit my son" / "my son bit my dog",
+/// 我上班喝茶在家喝咖啡 / 我上班喝咖啡在家喝茶), "only" before another word, "about" against
+/// "with", and what someone both name has, in Chinese (小明的车 / 小明), each another fact; a
+/// phrase or a time moved whole, and a name with what bears it, are still one.
+#[test]
+fn crossed_words_scope_topics_and_possessions_make_another_fact() {
+    never_one(&[
+        // two words crossing a third that stays
+        ("My dog bit my son", "My son bit my dog"),
+        ("The cat chased the dog", "The dog chased the cat"),
+        ("My son kicked my nephew", "My nephew kicked my son"),
+        ("我上班喝茶在家喝咖啡", "我上班喝咖啡在家喝茶"),
+        ("我早上喝咖啡晚上喝茶", "我早上喝茶晚上喝咖啡"),
+        ("我周三学钢琴周六学画画", "我周三学画画周六学钢琴"),
+        ("我只吃鱼不吃肉", "我只吃肉不吃鱼"),
+        ("我在北京工作在上海住", "我在上海工作在北京住"),
+        (
+            "My wife is a teacher and I am a nurse",
+            "I am a teacher and my wife is a nurse",
+        ),
+        // what "only" restricts
+        ("I only eat fish on Fridays", "I eat only fish on Fridays"),
+        ("Not only my son plays chess", "My son plays not only chess"),
+        (
+            "Not only my wife speaks French",
+            "My wife speaks not only French",
+        ),
+        // with someone, or about them
+        (
+            "I have a meeting with Tom at 2",
+            "I have a meeting about Tom at 2",
+        ),
+        ("I argued with my brother", "I argued about my brother"),
+        (
+            "I wrote a book with my father",
+            "I wrote a book about my father",
+        ),
+        // what someone has, against them
+        ("我喜欢小明的车", "我喜欢小明"),
+        ("我最喜欢周杰伦的歌", "我最喜欢周杰伦"),
+    ]);
+    one_fact(&[
+        ("I call my mom every Sunday", "Every Sunday I call my mom"),
+        (
+            "On Sundays I go to church with my family",
+            "I go to church with my family on Sundays",
+        ),
+        (
+            "In the evenings I play chess online",
+            "I play online chess in the evenings",
+        ),
+        ("我周末在家看书", "周末我在家看书"),
+        ("My dog is named Rex", "Rex is the name of my dog"),
+        ("I read about history", "I read about history every night"),
+    ]);
+}
