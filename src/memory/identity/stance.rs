@@ -382,15 +382,16 @@ pub(super) fn read(text: &str) -> Stance {
     }
     let all: Vec<char> = text.chars().collect();
     // 只 as "only" before what is done (我只在周一加班 / 我周一也加班), not a measure word
-    // (一只猫, 养了只猫)
+    // (一只猫, 养了只猫); with the word it restricts (我只给我妈打电话 / 我只打电话给我妈)
     for (i, c) in all.iter().enumerate() {
         let after = all.get(i + 1).copied();
         if *c == '只'
-            && after.is_some_and(|a| {
-                super::compound::ZH_VERBS.contains(a) || "在有是会能喜吃喝做上加".contains(a)
+            && let Some(a) = after.filter(|a| {
+                super::compound::ZH_VERBS.contains(*a)
+                    || "在有是会能喜吃喝做上加给打和跟对".contains(*a)
             })
         {
-            s.modals.insert("只".into());
+            s.modals.insert(format!("只{a}"));
         }
     }
     // a verb with 过: done once, not done now (我喜欢过小红, 我去过上海, 装修过); not 过敏,
