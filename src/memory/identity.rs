@@ -39,6 +39,7 @@ mod reason;
 mod roles;
 mod stance;
 mod tables;
+mod word;
 mod words;
 mod zh;
 

@@ -8,7 +8,7 @@
 
 use std::ops::ControlFlow;
 
-use super::compound::compound;
+use super::compound::{a_thing, compound};
 use super::numbers::{self, NumDiff, number_difference, unit_conflict};
 use super::parse::{self, Class, Fact, Term};
 use super::reason::Reason;
@@ -67,7 +67,7 @@ fn steps(a: &Fact, b: &Fact) -> ControlFlow<Outcome, Outcome> {
     relations_alone(a, b)?;
     let mut soft = Soft::default();
     denials(a, b, &mut soft)?;
-    relation_markers(a, b)?;
+    relation_markers(a, b, &mut soft)?;
     let only = OneSided {
         a: only_in(a, b),
         b: only_in(b, a),
@@ -161,11 +161,24 @@ fn denials(a: &Fact, b: &Fact, soft: &mut Soft) -> Step {
     ControlFlow::Continue(())
 }
 
-/// Relation markers ("used to", "plans to", learning, teaching) on one side only.
-fn relation_markers(a: &Fact, b: &Fact) -> Step {
+/// Relation markers ("used to", "plans to", learning, teaching) on one side only, or bound to
+/// another of the words both say.
+fn relation_markers(a: &Fact, b: &Fact, soft: &mut Soft) -> Step {
     for (x, y) in [(a, b), (b, a)] {
         for m in &x.markers {
-            if y.markers.iter().any(|o| o.what == m.what) {
+            if let Some(o) = y.markers.iter().find(|o| o.what == m.what) {
+                // "the assistant manager at the store" / "the manager's assistant at the
+                // store", 副经理 / 经理的助理: the deputy of another
+                let shared = |k: &str| x.has(k) && y.has(k);
+                let elsewhere = match (m.target.as_deref(), o.target.as_deref()) {
+                    (Some(t), Some(u)) => t != u && shared(t) && shared(u),
+                    // "the coach's assistant", 经理的助理: a deputy written last, of its owner
+                    (Some(t), None) | (None, Some(t)) => m.what.ends_with("deputy") && shared(t),
+                    (None, None) => false,
+                };
+                if elsewhere {
+                    soft.note(Reason::Relation(m.shown.clone()));
+                }
                 continue;
             }
             // bound to words only this side has, it tells about them, not about the shared
@@ -262,16 +275,21 @@ fn people(a: &Fact, b: &Fact, only: &OneSided<'_>, soft: &mut Soft) -> Step {
     if let Some(t) = either().find(|t| t.owned) {
         soft.note(Reason::Subject(t.shown.clone()));
     }
-    // what someone or something both name has, on one side only: 我喜欢小明的车 / 我喜欢小明
-    // (in English the possessive marks it owned: "Bob's car"); not 我的 / 他的, whose owner is
-    // a person the stance reads, nor what a verb qualifies (最喜欢的水果: the owner is `like`)
+    // what someone or something both name has, on one side only: 我喜欢小明的车 / 我喜欢小明,
+    // 车的电瓶换了 / 车换了 (in English the possessive marks it owned: "Bob's car"); not 我的 /
+    // 他的, whose owner is a person the stance reads, nor what a verb qualifies (最喜欢的水果:
+    // the owner is `like`)
     let possessed = |only: &[&Term], other: &Fact| {
         only.iter()
             .find(|t| {
                 t.cjk
-                    && t.owner
-                        .as_deref()
-                        .is_some_and(|o| o.chars().any(is_cjk) && other.has(o))
+                    && t.owner.as_deref().is_some_and(|o| {
+                        other.term(o).is_some_and(|owner| {
+                            o.chars().any(is_cjk)
+                                || matches!(owner.class, Class::Entity | Class::Kin)
+                                || a_thing(o)
+                        })
+                    })
             })
             .map(|t| t.shown.clone())
     };

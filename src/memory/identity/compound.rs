@@ -178,7 +178,7 @@ const THINGS: &[&str] = &[
 ];
 
 /// Whether `key` names a thing by its category (an animal, a drink, a sport…).
-fn a_thing(key: &str) -> bool {
+pub(super) fn a_thing(key: &str) -> bool {
     categories_of(key).iter().any(|c| THINGS.contains(c))
 }
 

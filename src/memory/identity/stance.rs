@@ -334,6 +334,11 @@ pub(super) fn read(text: &str) -> Stance {
             s.modals.insert("only who".into());
             continue;
         }
+        // "even" with what it reaches: "even my boss likes jazz" / "my boss likes even jazz"
+        if w == "even" {
+            let next = words.get(i + 1).map_or("", String::as_str);
+            s.modals.insert(format!("even {next}"));
+        }
         // "about to": not done yet
         if w == "about" && words.get(i + 1).is_some_and(|n| n == "to") {
             s.modals.insert("about to".into());

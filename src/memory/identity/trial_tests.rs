@@ -672,3 +672,30 @@ fn crossed_words_scope_topics_and_possessions_make_another_fact() {
         ("I read about history", "I read about history every night"),
     ]);
 }
+
+/// A twelfth held-out trial (2026-11-28: 476 new pairs, 7 of 354 different facts merged, 5 of
+/// them losing one): a deputy of another ("the assistant manager" / "the manager's assistant",
+/// 副经理 / 经理的助理), a part of a thing in Chinese (车的电瓶 / 车), and "even" before another
+/// word, each another fact.
+#[test]
+fn deputies_parts_and_even_make_another_fact() {
+    never_one(&[
+        (
+            "I'm the assistant manager at the store",
+            "I'm the manager's assistant at the store",
+        ),
+        ("I'm the assistant coach", "I'm the coach's assistant"),
+        ("我是店里的副经理", "我是店里经理的助理"),
+        ("车的电瓶上个月换了", "车上个月换了"),
+        ("我家电脑的屏幕坏了", "我家电脑坏了"),
+        ("Even my boss likes jazz", "My boss likes even jazz"),
+        (
+            "Even my dad plays video games",
+            "My dad plays even video games",
+        ),
+    ]);
+    one_fact(&[(
+        "I'm the assistant coach",
+        "I'm the assistant coach of the team",
+    )]);
+}
