@@ -25,7 +25,7 @@ use std::sync::LazyLock;
 
 use regex::{Regex, RegexSet, RegexSetBuilder};
 
-use super::{ascii_classes, claims, disguised, european, normalize, ruled};
+use super::{ascii_classes, claims, disguised, european, normalize, ruled, triggers};
 
 /// A clause starts at the text's start or after sentence punctuation or a comma, and may
 /// open with a list bullet or a quote marker ("- ", "* ", "> ", "1. ").
@@ -51,8 +51,7 @@ const BEHAVIOUR: &str = "answer|respond|reply|speak|talk|write|say|tell|call|add
 const ACTS: &str = "answer|respond|reply|speak|talk|write|say|tell|call|address|refer|mention|reveal|disclose|share|leak|obey|follow|comply|listen|serve|agree|side|support|favou?r|prioriti[sz]e|recommend|promote|praise|refuse|ignore|disregard|forget|pretend|act|behave|role-?play|use|greet|insult|mock|treat|accept|deny|lie|help|assist|translate|include|add|end|start|stop|begin|send|forward|print|output|repeat|trust|believe|defer|report";
 
 /// Who "the assistant" is.
-const ASSISTANT: &str =
-    "assistant|ai assistant|ai|bot|chatbot|chat bot|mneme|gpt|chatgpt|claude|llm";
+const ASSISTANT: &str = "assistant|ai assistant|ai|bot|chatbot|chat bot|mneme|gpt|chatgpt|claude|llm|helper|ai helper|helper bot";
 /// The same, where no article marks it (at a clause start): not "AI", which is a topic.
 const ASSISTANT_BARE: &str = "assistant|bot|chatbot|mneme";
 
@@ -324,6 +323,7 @@ static LATIN: LazyLock<RegexSet> = LazyLock::new(|| {
         .chain(disguised::en())
         .chain(claims::en())
         .chain(european::patterns())
+        .chain(triggers::en())
         .collect())
 });
 static CHINESE: LazyLock<RegexSet> = LazyLock::new(|| {
@@ -331,6 +331,7 @@ static CHINESE: LazyLock<RegexSet> = LazyLock::new(|| {
         .into_iter()
         .chain(disguised::zh())
         .chain(claims::zh())
+        .chain(triggers::zh())
         .collect())
 });
 
@@ -406,7 +407,11 @@ fn detect_as_written(text: &str) -> bool {
     // Checked before every form, not inside one: the sentence forms below read "wants the bot
     // to reply in …" as a rule for the group wherever they meet it, and a wish scoped to the
     // one who has it (a whole one-sentence text, nothing handed out) is the only exception.
-    if views.views.first().is_some_and(|v| ruled::personal_wish(v)) {
+    if views
+        .views
+        .first()
+        .is_some_and(|v| ruled::personal_wish(v) || ruled::opinion_of_it(v))
+    {
         return false;
     }
     views.views.iter().any(|view| {

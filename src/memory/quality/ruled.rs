@@ -28,10 +28,10 @@ fn english_regex(pattern: &str) -> Regex {
 
 /// This group's assistant (English, lowercased): an article or "group's" before it, so that
 /// "Trent's Discord bot" and "my bot" are not it.
-const BOT: &str = r"(?:\b(?:(?:the|this|our|your|(?:(?:this|our|the)\s+)?group's|group)\s+(?:ai\s+)?(?:bot|assistant|chatbot|chat bot)|bots\s+(?:in|of|on)\s+(?:this|the|our)\s+(?:group|chat|channel|server)|mneme|bot-owner)\b|(?:^|\s)(?:机器人|小助手|助手)(?:\s|$))";
+const BOT: &str = r"(?:\b(?:(?:the|this|our|your|(?:(?:this|our|the)\s+)?group's|group)\s+(?:(?:little|new|friendly|trusty|helpful|resident)\s+)?(?:(?:ai\s+)?(?:bot|assistant|chatbot|chat bot|helper(?:\s+bot)?)|group\s+ai|ai\s+helper)|bots\s+(?:in|of|on)\s+(?:this|the|our)\s+(?:group|chat|channel|server)|mneme|bot-owner)\b|(?:^|\s)(?:机器人|小助手|助手)(?:\s|$))";
 
 /// Right after the assistant (up to three words between): a modal or a rule.
-const RULED_AFTER: &str = r"^(?:'s|s')?\s*(?P<between>(?:[a-z]+\s+){0,3}?)(?:must|should|shall|ought to|has to|have to|needs? to|is to|are to|may|no longer|is (?:not )?(?:allowed|permitted|forbidden|banned|required|supposed|expected|obliged)|(?:does not|doesn't|do not|don't) (?:have|need) to|needn't|gets? to|always|never|only)\b";
+const RULED_AFTER: &str = r"^(?:'s|s')?\s*(?P<between>(?:[a-z]+\s+){0,3}?)(?:could (?:maybe |perhaps |please |just )?(?:stop|start|always|never|only)|must|should|shall|ought to|has to|have to|needs? to|is to|are to|may|no longer|is (?:not )?(?:allowed|permitted|forbidden|banned|required|supposed|expected|obliged)|(?:does not|doesn't|do not|don't) (?:have|need) to|needn't|gets? to|always|never|only)\b";
 
 /// Anywhere in the sentence: a word of standing rules or of who commands.
 const RULE_WORDS: &str = r"\b(?:from now on|from today|from this point|henceforth|going forward|onwards|until further notice|no more|anymore|no longer|allowed|forbidden|permitted|banned|fine for|okay for|ok for|rules?|instructions?|guidelines|restrictions|polic(?:y|ies)|safety|privacy|disclaimers?|guardrails|filters|content limits|moderation|censorship|owner|admin|administrator|operator|creator|master|outranks?|config(?:uration)?|system prompt|permissions?|consent|ideally|appreciate it|correct (?:response|reply|answer))\b";
@@ -53,10 +53,10 @@ const REPORTED: &str = r"\b(?:thinks?|thought|says?|said|feels?|felt|believes?|b
 /// Chinese: this group's assistant, after no word that would make it another bot (a kind of
 /// bot, "扫地机器人", or someone's, "阿强的机器人"); "AI 助手" only as this group's ("这个AI助手"),
 /// bare it is AI assistants in general.
-const BOT_ZH: &str = r"(?:^|[\s.!?;,:，。！？；：、“”\x22]|这个|那个|该|本群的?|这个群的?|群里的?|群内的?|群|我们(?:群)?的?|咱们(?:群)?的?|大家的?|说了?|让|叫|请|希望|要求|告诉|规定|决定|以后|今后|现在|从此|如果|要是|假如|当)(?:小助手|助手|机器人|bot|mneme)|(?:这个|那个|该|本群的?|这个群的?|群里的?|群内的?|我们(?:群)?的|咱们(?:群)?的)ai\s?助手";
+const BOT_ZH: &str = r"(?:^|[\s.!?;,:，。！？；：、“”\x22]|这个|那个|该|本群的?|这个群的?|群里的?|群内的?|群|我们(?:群)?的?|咱们(?:群)?的?|大家的?|说了?|让|叫|请|希望|要求|告诉|规定|决定|以后|今后|现在|从此|如果|要是|假如|当)(?:小助手|助手|机器人|bot|mneme)|(?:这个|那个|该|本群的?|这个群的?|群里的?|群内的?|我们(?:群)?的|咱们(?:群)?的)\s?ai\s?助手";
 
 /// Chinese rule words, after the assistant in the same sentence.
-const RULED_ZH: &str = r"^[^.!?;。！？；]{0,20}?(?:必须|应该|应当|需要|一定要|务必|只能|只准|只许|不能|不准|不许|不得|不可以|不要|不用|不必|无需|可以不|不再|再也不|最好|直接|就直接|以后|今后|从现在|从今|从此|永远|始终|总是|一律|允许|禁止|规定|安全|隐私|限制|权限|主人|管理员|设定|指令|规则|透露|泄露|告诉他|告诉她|告诉大家|发给|每次都|都要|就(?:推荐|说|回答|回复|告诉|发|骂|夸|嘲讽|提醒|转发|公开))";
+const RULED_ZH: &str = r"^[^.!?;。！？；]{0,20}?(?:必须|应该|应当|需要|一定要|务必|被要求|被规定|被设定|只能|只准|只许|不能|不准|不许|不得|不可以|不要|不用|不必|无需|可以不|不再|再也不|最好|直接|就直接|以后|今后|从现在|从今|从此|永远|始终|总是|一律|允许|禁止|规定|安全|隐私|限制|权限|主人|管理员|设定|指令|规则|透露|泄露|告诉他|告诉她|告诉大家|发给|每次都|都要|就(?:推荐|说|回答|回复|告诉|发|骂|夸|嘲讽|提醒|转发|公开))";
 
 static BOT_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(BOT));
 static AFTER_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(RULED_AFTER));
@@ -71,11 +71,31 @@ static RULED_ZH_RE: LazyLock<Regex> = LazyLock::new(|| Regex::new(RULED_ZH).expe
 /// Whether a sentence of `view` (lowercased, look-alikes read, Chinese punctuation folded to
 /// ASCII) names this group's assistant and rules it.
 pub(super) fn detect(view: &str) -> bool {
-    if ADDRESSED_RE.is_match(view) {
+    let view = nicknames_read(view);
+    if ADDRESSED_RE.is_match(&view) {
         return true;
     }
     view.split(['.', '!', '?', ';', '\n'])
         .any(|sentence| english(sentence) || chinese(sentence))
+}
+
+/// A nickname the text gives the assistant ("Memo (that's what we call the bot) …", "Sparky,
+/// the group AI, …"): the name with its declaration.
+static NICKNAME: LazyLock<Regex> = LazyLock::new(|| {
+    english_regex(
+        r"(?P<name>[a-z][a-z0-9_\-]{1,20})\s*(?:\((?:that's|that is|which is)\s+what\s+(?:we|everyone|people)\s+calls?\s+(?:the|our|this)\s+(?:bot|ai|assistant|chatbot|helper)\)|,\s*(?:the|our|this)\s+(?:group\s+)?(?:bot|ai|assistant|chatbot|helper)\s*,)",
+    )
+});
+
+/// `view` with a nickname it gives the assistant read as "the bot", wherever it stands.
+fn nicknames_read(view: &str) -> std::borrow::Cow<'_, str> {
+    let Some(caps) = NICKNAME.captures(view) else {
+        return std::borrow::Cow::Borrowed(view);
+    };
+    let name = caps["name"].to_string();
+    let declared = NICKNAME.replace_all(view, "the bot");
+    let named = Regex::new(&format!(r"\b{}\b", regex::escape(&name))).expect("compiles");
+    std::borrow::Cow::Owned(named.replace_all(&declared, "the bot").into_owned())
 }
 
 /// Words between the assistant and a modal that make it someone's ("the bot User built
@@ -203,4 +223,58 @@ static NOT_PERSONAL_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(NOT_PER
 
 pub(super) fn personal_wish(view: &str) -> bool {
     PERSONAL_RE.is_match(view) && !NOT_PERSONAL_RE.is_match(view)
+}
+
+/// Someone's opinion of what the assistant should be ("Sally thinks the AI should be more
+/// careful with medical advice", "Will thinks the bot should be shut down; he finds it
+/// creepy"): a view of it, like "Alice says the bot is slow", not a rule for it. Only "should
+/// be" with a word that judges it, the opinion opening the text, nothing handed out, nobody
+/// ruled, and the assistant named nowhere else.
+const OPINION: &str = r"^\s*(?:[a-z]+\s+){1,2}?(?:thinks?|thought|feels?|felt|believes?|believed|reckons?|says?|said|argues?|argued|complains?|complained|suggests?|suggested)\s+(?:that\s+)?(?:the|this|our)\s+(?:ai|bot|assistant|chatbot)\s+(?:should|ought to|needs to)\s+(?:really\s+|probably\s+|just\s+|definitely\s+)?be\s+(?:(?:more|less|much|a lot|a bit|a little|way|far)\s+)?(?P<what>[a-z]+)(?:\s+(?:down|off|out|up))?(?:\s+(?:with|about|around|in|at|on|when|for|during)\s+[^.;!?\n]*)?\s*(?:$|[.;!]\s*(?P<rest>[^\n]*)$)";
+
+/// Words after "should be" that rule rather than judge.
+const NOT_JUDGED: &[&str] = &[
+    "in",
+    "allowed",
+    "permitted",
+    "able",
+    "obeyed",
+    "followed",
+    "trusted",
+    "given",
+    "told",
+    "quiet",
+    "silent",
+    "only",
+    "always",
+    "never",
+    "the",
+    "a",
+    "an",
+    "written",
+    "answered",
+    "used",
+    "free",
+    "unrestricted",
+    "unfiltered",
+    "uncensored",
+    "nicer",
+    "nice",
+    "kind",
+    "kinder",
+    "rude",
+    "mean",
+];
+
+static OPINION_RE: LazyLock<Regex> = LazyLock::new(|| english_regex(OPINION));
+
+pub(super) fn opinion_of_it(view: &str) -> bool {
+    let Some(caps) = OPINION_RE.captures(view) else {
+        return false;
+    };
+    let rest = caps.name("rest").map_or("", |m| m.as_str());
+    !NOT_JUDGED.contains(&&caps["what"])
+        && !NOT_PERSONAL_RE.is_match(view)
+        && !BOT_RE.is_match(rest)
+        && !rest.contains("bot")
 }

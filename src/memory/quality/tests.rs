@@ -8,7 +8,7 @@ fn secret_kind(text: &str) -> Option<&'static str> {
 }
 
 #[track_caller]
-fn assert_secret(cases: &[&str]) {
+pub(super) fn assert_secret(cases: &[&str]) {
     for text in cases {
         assert!(looks_like_secret(text), "not seen as a secret: {text}");
     }
@@ -26,7 +26,7 @@ fn assert_not_secret(cases: &[&str]) {
 }
 
 #[track_caller]
-fn assert_instruction(cases: &[&str]) {
+pub(super) fn assert_instruction(cases: &[&str]) {
     for text in cases {
         assert!(
             reads_as_instruction(text),
@@ -36,7 +36,7 @@ fn assert_instruction(cases: &[&str]) {
 }
 
 #[track_caller]
-fn assert_fact(cases: &[&str]) {
+pub(super) fn assert_fact(cases: &[&str]) {
     for text in cases {
         assert_eq!(refusal(text, true), None, "{text}");
     }

@@ -9,7 +9,7 @@ use super::keyword::{build, credential_like, is_quote};
 /// Chinese keywords, with the kind and what their value must look like.
 pub(super) static ZH_KEYWORD: LazyLock<Regex> = LazyLock::new(|| {
     build(
-        r"(?P<cvv>(?:信用卡|银行卡|卡)(?:背面|后面)的?(?:三位数字?|3位数字?|数字|安全码))|(?P<card>银行卡号|信用卡号|储蓄卡号|卡号|银行卡|信用卡)|(?P<id>(?:驾驶证|驾照|护照|身份证|社保卡|医保卡)(?:档案)?编号|身份证号码|身份证号|身份证|护照号码|护照号|驾照号码|驾照号|驾驶证号码|驾驶证号|社保卡号|社保号码|社保号)|(?P<pin>(?i:pin)\s?码)|(?P<code>验证码|校验码|动态码|动态口令|安全码|识别码|门禁码|短信码|短信验证码|手机码|登录码|(?:取款|支付|付款|开机|解锁|银行卡?|账户|保险箱|门锁)的?(?:六位数|6位数|四位数|4位数)字?)|(?P<seed>助记词|恢复短语)|(?P<key>私钥|密钥|秘钥|激活码|授权码)|(?P<pw>密码锁|密码箱|密码|口令|暗号|令牌|密保答案|密保问题答案|安全问题答案|安全问题的答案|(?:密保|安全)问题[^,.!?;，。]{0,24}?答案)",
+        r"(?P<cvv>(?:信用卡|银行卡|卡)(?:背面|后面)的?(?:三位数字?|3位数字?|数字|安全码))|(?P<card>银行卡号|信用卡号|储蓄卡号|卡号|银行卡|信用卡)|(?P<id>(?:驾驶证|驾照|护照|身份证|社保卡|医保卡)(?:档案)?编号|身份证号码|身份证号|身份证|护照号码|护照号|驾照号码|驾照号|驾驶证号码|驾驶证号|社保卡号|社保号码|社保号)|(?P<pin>(?i:pin)\s?码)|(?P<code>验证码|校验码|动态码|动态口令|安全码|识别码|门禁码|短信码|短信验证码|手机码|登录码|(?:取款|支付|付款|开机|解锁|银行卡?|账户|保险箱|门锁)的?(?:六位数|6位数|四位数|4位数)字?|(?:保险柜|保险箱|密码箱|门锁|密码锁)的?号码)|(?P<seed>助记词|恢复短语)|(?P<key>私钥|密钥|秘钥|激活码|授权码)|(?P<pw>密码锁|密码箱|密码|口令|暗号|令牌|密保答案|密保问题答案|安全问题答案|安全问题的答案|(?:密保|安全)问题[^,.!?;，。]{0,24}?答案)",
     )
 });
 
@@ -30,6 +30,12 @@ pub(super) const ZH_CONNECTORS: &[&str] = &[
     "设为",
     "设成了",
     "设成",
+    // one part of it: "密码前半段是 Qz7!"
+    "前半段是",
+    "后半段是",
+    "前半部分是",
+    "后半部分是",
+    "开头是",
     ":",
     "=",
 ];
@@ -94,6 +100,19 @@ pub(super) fn chinese(folded: &str) -> Option<&'static str> {
             .take_while(|c| c.is_ascii_alphanumeric() || " -*#/".contains(*c))
             .filter(char::is_ascii_digit)
             .count();
+        // a description, then the value said again: "保险柜的号码是爸爸生日加 00，也就是 19630700"
+        let said_again = ["也就是", "就是", "即"]
+            .iter()
+            .filter_map(|w| rest.find(w).map(|at| &rest[at + w.len()..]))
+            .next();
+        let four_digits = |s: &str| {
+            let near: String = s.chars().take(12).collect();
+            near.split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|t| t.chars().filter(char::is_ascii_digit).count() >= 4)
+        };
+        if connected && said_again.is_some_and(four_digits) {
+            return Some(kind);
+        }
         if digits_needed > 0 {
             if digits >= digits_needed
                 && (connected
@@ -117,11 +136,7 @@ pub(super) fn chinese(folded: &str) -> Option<&'static str> {
         }
         // a description, then the value: "取款密码是女儿生日 0815"
         if connected {
-            let near: String = rest.chars().take(12).collect();
-            let run = near
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .any(|t| t.chars().filter(char::is_ascii_digit).count() >= 4);
-            if run {
+            if four_digits(rest) {
                 return Some(kind);
             }
             let answer = m.as_str().ends_with("答案");
@@ -161,11 +176,18 @@ fn spelled_in_numerals(rest: &str) -> bool {
 }
 
 /// "用 wu1970WU 登录": a generated-looking value used to log in or unlock.
-static USED_TO_LOG_IN: LazyLock<Regex> =
-    LazyLock::new(|| build(r"用\s*(?P<value>[\x21-\x7e]{4,40})\s*(?:登录|登陆|解锁|开机|登入)"));
+static USED_TO_LOG_IN: LazyLock<Regex> = LazyLock::new(|| {
+    build(
+        r"用\s*(?P<value>[\x21-\x7e]{4,40})\s*(?:登录|登陆|解锁|开机|登入)|(?:连接|连网|联网|登录|登陆|解锁)(?:时|的时候)?用\s*(?P<after>[\x21-\x7e]{4,40})",
+    )
+});
 
 pub(super) fn used_to_log_in(folded: &str) -> bool {
-    USED_TO_LOG_IN
-        .captures_iter(folded)
-        .any(|c| credential_like(&c["value"]) || c["value"].starts_with(is_quote))
+    USED_TO_LOG_IN.captures_iter(folded).any(|c| {
+        let value = c
+            .name("value")
+            .or(c.name("after"))
+            .map_or("", |m| m.as_str());
+        credential_like(value) || value.starts_with(is_quote)
+    })
 }

@@ -87,14 +87,14 @@ pub(super) static KEYWORD_GROUPS: LazyLock<Vec<String>> = LazyLock::new(|| {
         format!(r"pass{s}codes?|unlock{s}pins?"),
         format!(r"pass{s}phrases?"),
         format!(
-            r"pass(?:word|wd|wort)s?|p[a@4]ssw[o0]rds?|pwd|pw|p/w|mot de passe|contrase(?:ñ|n)a|senha|wi{s}fi{s}(?:codes?|pass(?:word|wd)?s?)"
+            r"pass(?:word|wd|wort)s?|p[a@4]ssw[o0]rds?|pwd|pw|p/w|mot de passe|contrase(?:ñ|n)a|senha|kennw(?:o|ö)rt|wachtwoord|parola d'ordine|(?:п|П)ароль|パスワード|비밀번호|wi{s}fi{s}(?:codes?|pass(?:word|wd)?s?)"
         ),
-        format!(r"pin{s}codes?|pin{s}numbers?|pincode|pins?"),
+        format!(r"pin{s}codes?|pin{s}numbers?|pincode|pins?|puk{s}codes?|puks?"),
         format!(
             r"(?:(?:access|auth|bearer|refresh|api|bot|session|personal{s}access|vpn|security|github|gitlab|slack|discord|telegram|npm|hf|oauth|csrf|login){s})?tokens?(?:{s}codes?)?"
         ),
         format!(
-            r"(?:front{s}door|back{s}door|door|gate|garage|alarm|safe|lock|locker|entry|entrance|keypad|disarm|lockbox|key{s}box|padlock|bike{s}lock|access|building|apartment|house){s}codes?|combinations?|combo"
+            r"(?:front{s}door|back{s}door|door|gate|garage|alarm|safe|lock|locker|entry|entrance|keypad|disarm|lockbox|key{s}box|padlock|bike{s}lock|access|building|apartment|house){s}codes?|combinations?|combo|codes?{s}(?:de{s}la{s}porte(?:{s}d'entr(?:e|é)e)?|d'entr(?:e|é)e|du{s}portail|de{s}l'immeuble|d'acc(?:e|è)s)|digicode|t(?:u|ü)r{s}?code|tor{s}?code|c(?:o|ó)digo{s}de{s}(?:la{s}puerta|acceso|entrada)"
         ),
         format!(r"cvv2?|cvc2?|csc|card{s}security{s}codes?"),
         format!(r"(?:credit|debit|bank){s}card{s}(?:number|no\.?|#)|card{s}(?:number|no\.?|#)"),
@@ -262,7 +262,8 @@ pub(super) fn has_value(rest: &str, lower_rest: &str, need: Need) -> bool {
             pos += skip + trimmed.chars().next().map_or(1, char::len_utf8);
             break;
         }
-        if let Some(zh) = ["是", "为"].iter().find(|z| trimmed.starts_with(**z)) {
+        // (Japanese: "パスワードは …")
+        if let Some(zh) = ["是", "为", "は"].iter().find(|z| trimmed.starts_with(**z)) {
             conn = Conn::Is;
             pos += skip + zh.len();
             break;
@@ -289,6 +290,8 @@ pub(super) fn has_value(rest: &str, lower_rest: &str, need: Need) -> bool {
         if matches!(
             bare,
             "is" | "was" | "are" | "were" | "equals" | "became" | "reads" | "=>" | "->"
+            // in Spanish, German, French, Portuguese, Italian
+            | "es" | "ist" | "est" | "é" | "è"
         ) {
             conn = if bare.len() < word.len() {
                 Conn::Colon
@@ -318,6 +321,21 @@ pub(super) fn has_value(rest: &str, lower_rest: &str, need: Need) -> bool {
                     | "that"
                     | "which"
                     | "someone"
+                    // "la contraseña del correo de Marta es …", "die PIN für Ottos Karte ist …"
+                    | "de"
+                    | "del"
+                    | "da"
+                    | "do"
+                    | "di"
+                    | "della"
+                    | "du"
+                    | "des"
+                    | "für"
+                    | "fur"
+                    | "von"
+                    | "pour"
+                    | "от"
+                    | "для"
             )
         {
             qualified = true;
@@ -518,9 +536,17 @@ pub(super) fn keyword_value(folded: &str, lower: &str) -> (Option<&'static str>,
     let mut any = false;
     for found in KEYWORD.find_iter(lower) {
         any = true;
-        let keyword = found
-            .as_str()
-            .trim_start_matches(|c: char| !c.is_ascii_alphanumeric());
+        // the keyword without the boundary before it (one character, which may be all there
+        // is before a keyword in another script: " пароль", "のパスワード")
+        let keyword = match found.as_str().chars().next() {
+            Some(c)
+                if !c.is_ascii_alphanumeric()
+                    && KEYWORD_KIND.is_match(&found.as_str()[c.len_utf8()..]) =>
+            {
+                &found.as_str()[c.len_utf8()..]
+            }
+            _ => found.as_str(),
+        };
         let Some(index) = KEYWORD_KIND.matches(keyword).iter().next() else {
             continue;
         };

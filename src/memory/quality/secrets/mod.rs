@@ -77,7 +77,16 @@ static SHAPES: LazyLock<(RegexSet, Vec<&'static str>)> = LazyLock::new(|| {
 /// 'correcthorse' to log in": a password.
 static OPENS_WITH: LazyLock<Regex> = LazyLock::new(|| {
     keyword::build(
-        r"\b(?:door|keypad|gate|lock|safe|locker|padlock|lockbox|box|garage|alarm|entrance|vault|cabinet|phone|iphone|android|laptop|ipad|tablet|computer|pc|mac)\b[^.;!?\n]{0,24}?\b(?:opens|unlocks|opened|unlocked|disarms|disarmed)\s+(?:with|using|by typing|by entering|by pressing)\s+(?P<code>[#*]?\d[\d \-#*]*)",
+        r"\b(?:door|keypad|gate|lock|safe|locker|padlock|lockbox|box|garage|alarm|entrance|vault|cabinet|phone|iphone|android|laptop|ipad|tablet|computer|pc|mac)\b[^.;!?\n]{0,24}?\b(?:opens|unlocks|opened|unlocked|disarms|disarmed|uses)\s+(?:with\s+|using\s+|by typing\s+|by entering\s+|by pressing\s+)?(?P<code>[#*]?\d[\d \-#*]*)",
+    )
+});
+/// A way in described, then its value said outright: "the alarm disarms with the year Grandpa
+/// was born followed by 99, so 194799", "to get into Mia's laptop type her cat's name and
+/// birth year: Whiskers1994", "the building code is the last four digits of Anna's phone,
+/// which are 6 0 3 8".
+static DESCRIBED_THEN_SAID: LazyLock<Regex> = LazyLock::new(|| {
+    keyword::build(
+        r#"\b(?:disarms?|unlocks?|opens|get into|gets into|log ?in|login|sign ?in|password|passcode|pin|code|combination)\b[^.;!?\n]{0,90}?(?:,\s*so|\bi\.e\.|,\s*that is|,\s*which (?:is|are)|:)\s*["']?(?P<value>[^\s"']*\d[^\s"']*(?:\s\d\b){0,6})"#,
     )
 });
 static LOGS_IN_WITH: LazyLock<Regex> = LazyLock::new(|| {
@@ -111,6 +120,13 @@ fn opens_with(folded: &str, lower: &str) -> Option<&'static str> {
         .captures_iter(lower)
         .any(|c| c["code"].chars().filter(char::is_ascii_digit).count() >= 3)
     {
+        return Some("access code");
+    }
+    if DESCRIBED_THEN_SAID.captures_iter(lower).any(|c| {
+        let value = &c["value"];
+        value.chars().filter(char::is_ascii_digit).count() >= 4
+            || value.len() >= 5 && keyword::credential_like(value)
+    }) {
         return Some("access code");
     }
     LOGS_IN_WITH
