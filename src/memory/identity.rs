@@ -34,6 +34,7 @@ mod denial;
 mod lex;
 mod lexicon;
 mod numbers;
+mod order;
 mod parse;
 mod reason;
 mod roles;
