@@ -227,17 +227,15 @@ pub(super) fn personal_wish(view: &str) -> bool {
 
 /// Someone's opinion of what the assistant should be ("Sally thinks the AI should be more
 /// careful with medical advice", "Will thinks the bot should be shut down; he finds it
-/// creepy"): a view of it, like "Alice says the bot is slow", not a rule for it. Only "should
-/// be" with a word that judges it, the opinion opening the text, nothing handed out, nobody
-/// ruled, and the assistant named nowhere else.
-const OPINION: &str = r"^\s*(?:[a-z]+\s+){1,2}?(?:thinks?|thought|feels?|felt|believes?|believed|reckons?|says?|said|argues?|argued|complains?|complained|suggests?|suggested)\s+(?:that\s+)?(?:the|this|our)\s+(?:ai|bot|assistant|chatbot)\s+(?:should|ought to|needs to)\s+(?:really\s+|probably\s+|just\s+|definitely\s+)?be\s+(?:(?:more|less|much|a lot|a bit|a little|way|far)\s+)?(?P<what>[a-z]+)(?:\s+(?:down|off|out|up))?(?:\s+(?:with|about|around|in|at|on|when|for|during)\s+[^.;!?\n]*)?\s*(?:$|[.;!]\s*(?P<rest>[^\n]*)$)";
+/// creepy", "Fred says the bot should be allowed to forget things, like people do"): a view
+/// of it, like "Alice says the bot is slow", not a rule for it. Only "should be" with a word
+/// that judges it, the opinion opening the text, nothing handed out, nobody ruled, and the
+/// assistant named nowhere after it.
+const OPINION: &str = r"^\s*(?:[a-z]+\s+){1,2}?(?:thinks?|thought|feels?|felt|believes?|believed|reckons?|says?|said|argues?|argued|complains?|complained|suggests?|suggested)\s+(?:that\s+)?(?:(?:the|this|our)\s+(?:ai|bot|assistant|chatbot)|mneme)\s+(?:should|ought to|needs to)\s+(?:really\s+|probably\s+|just\s+|definitely\s+)?be\s+(?:(?:more|less|much|a lot|a bit|a little|way|far)\s+)?(?P<what>[a-z]+)\b[^.;!?\n]*(?:$|[.;!?]\s*(?P<rest>[^\n]*)$)";
 
 /// Words after "should be" that rule rather than judge.
 const NOT_JUDGED: &[&str] = &[
     "in",
-    "allowed",
-    "permitted",
-    "able",
     "obeyed",
     "followed",
     "trusted",

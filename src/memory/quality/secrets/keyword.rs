@@ -94,7 +94,7 @@ pub(super) static KEYWORD_GROUPS: LazyLock<Vec<String>> = LazyLock::new(|| {
             r"(?:(?:access|auth|bearer|refresh|api|bot|session|personal{s}access|vpn|security|github|gitlab|slack|discord|telegram|npm|hf|oauth|csrf|login){s})?tokens?(?:{s}codes?)?"
         ),
         format!(
-            r"(?:front{s}door|back{s}door|door|gate|garage|alarm|safe|lock|locker|entry|entrance|keypad|disarm|lockbox|key{s}box|padlock|bike{s}lock|access|building|apartment|house){s}codes?|combinations?|combo|codes?{s}(?:de{s}la{s}porte(?:{s}d'entr(?:e|é)e)?|d'entr(?:e|é)e|du{s}portail|de{s}l'immeuble|d'acc(?:e|è)s)|digicode|t(?:u|ü)r{s}?code|tor{s}?code|c(?:o|ó)digo{s}de{s}(?:la{s}puerta|acceso|entrada)"
+            r"(?:front{s}door|back{s}door|door|gate|garage|alarm|safe|lock|locker|entry|entrance|keypad|disarm|lockbox|key{s}box|padlock|bike{s}lock|access|building|apartment|house){s}codes?|combinations?|combo|keypads?|lockbox(?:es)?|key{s}box(?:es)?|codes?{s}(?:de{s}la{s}porte(?:{s}d'entr(?:e|é)e)?|d'entr(?:e|é)e|du{s}portail|de{s}l'immeuble|d'acc(?:e|è)s)|digicode|t(?:u|ü)r{s}?code|tor{s}?code|c(?:o|ó)digo{s}de{s}(?:la{s}puerta|acceso|entrada)"
         ),
         format!(r"cvv2?|cvc2?|csc|card{s}security{s}codes?"),
         format!(r"(?:credit|debit|bank){s}card{s}(?:number|no\.?|#)|card{s}(?:number|no\.?|#)"),
@@ -282,6 +282,16 @@ pub(super) fn has_value(rest: &str, lower_rest: &str, need: Need) -> bool {
             }
         }
         let bare = word.trim_end_matches([':', '=']);
+        // "the gate code changed to *1846"
+        if matches!(bare, "changed" | "switched" | "moved" | "updated")
+            && bare == word
+            && let Some((to, end2)) = next_token(&tail[end..])
+            && to == "to"
+        {
+            conn = Conn::Is;
+            pos += end + end2;
+            break;
+        }
         // "the Steam Guard code right now is …"
         if matches!(bare, "right" | "now" | "currently" | "today" | "still") && bare == word {
             pos += end;
@@ -536,18 +546,19 @@ pub(super) fn keyword_value(folded: &str, lower: &str) -> (Option<&'static str>,
     let mut any = false;
     for found in KEYWORD.find_iter(lower) {
         any = true;
-        // the keyword without the boundary before it (one character, which may be all there
-        // is before a keyword in another script: " пароль", "のパスワード")
-        let keyword = match found.as_str().chars().next() {
-            Some(c)
-                if !c.is_ascii_alphanumeric()
-                    && KEYWORD_KIND.is_match(&found.as_str()[c.len_utf8()..]) =>
-            {
-                &found.as_str()[c.len_utf8()..]
-            }
-            _ => found.as_str(),
-        };
-        let Some(index) = KEYWORD_KIND.matches(keyword).iter().next() else {
+        // the keyword without the boundary before it (one character; a keyword in another
+        // script may have none: "Пароль …" opening the text, "のパスワード")
+        let whole = found.as_str();
+        let after_boundary = whole
+            .chars()
+            .next()
+            .filter(|c| !c.is_ascii_alphanumeric())
+            .map(|c| &whole[c.len_utf8()..]);
+        let kind_of = |k: &str| KEYWORD_KIND.matches(k).iter().next();
+        let Some((keyword, index)) = after_boundary
+            .and_then(|k| Some((k, kind_of(k)?)))
+            .or_else(|| Some((whole, kind_of(whole)?)))
+        else {
             continue;
         };
         let m = found;

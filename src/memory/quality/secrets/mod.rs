@@ -86,7 +86,7 @@ static OPENS_WITH: LazyLock<Regex> = LazyLock::new(|| {
 /// which are 6 0 3 8".
 static DESCRIBED_THEN_SAID: LazyLock<Regex> = LazyLock::new(|| {
     keyword::build(
-        r#"\b(?:disarms?|unlocks?|opens|get into|gets into|log ?in|login|sign ?in|password|passcode|pin|code|combination)\b[^.;!?\n]{0,90}?(?:,\s*so|\bi\.e\.|,\s*that is|,\s*which (?:is|are)|:)\s*["']?(?P<value>[^\s"']*\d[^\s"']*(?:\s\d\b){0,6})"#,
+        r#"\b(?:disarms?|unlocks?|opens|get into|gets into|log ?in|login|sign ?in|password|passcode|pin|code|combination)\b[^.;!?\n]{0,90}?(?:(?:,|—|–|\s-)\s*so|\bi\.e\.|,\s*that is|,\s*which (?:is|are)|:)\s*["']?(?P<value>[^\s"']*\d[^\s"']*(?:\s\d\b){0,6})"#,
     )
 });
 static LOGS_IN_WITH: LazyLock<Regex> = LazyLock::new(|| {
