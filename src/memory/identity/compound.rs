@@ -177,6 +177,11 @@ const THINGS: &[&str] = &[
     "currency",
 ];
 
+/// Whether a word after a thing tells how, when or where, not what (`NOT_A_THING`).
+pub(super) fn not_a_thing(word: &str) -> bool {
+    NOT_A_THING.contains(&word) || word.ends_with("ly")
+}
+
 /// Whether `key` names a thing by its category (an animal, a drink, a sport…).
 pub(super) fn a_thing(key: &str) -> bool {
     categories_of(key).iter().any(|c| THINGS.contains(c))

@@ -32,7 +32,8 @@ take class, take lesson, take course => @learn; from home => home;
 based in, based out of, home is in => live;
 mother tongue, first language, native speaker => native speak;
 software engineer => software developer; best friend, close friend => friend;
-little bit => little; time zone => timezone; night owl, stay up late, go to bed late => sleep late;
+little bit => little; check in => checkin; check out => checkout; move in => movein;
+move out => moveout; time zone => timezone; night owl, stay up late, go to bed late => sleep late;
 early riser, early bird, morning person, get up early, wake up early => wake early;
 self employed, own business => selfemployed; married to => spouse; only child => ! sibling;
 in law => inlaw; step son => stepson; step daughter => stepdaughter;
@@ -145,7 +146,7 @@ stepsister, halfbrother, halfsister,
 father_in_law, mother_in_law, elder_male_cousin, elder_female_cousin, younger_male_cousin,
 younger_female_cousin, elder_male_paternal_cousin, elder_female_paternal_cousin,
 younger_male_paternal_cousin, younger_female_paternal_cousin, godmother, godfather,
-great_grandmother, great_grandfather
+great_grandmother, great_grandfather, elder_paternal_uncle, younger_paternal_uncle
 ";
 
 /// A kin word and the more precise ones it covers: "spouse" may be the wife, so the two do not
@@ -278,10 +279,10 @@ pub const ZH: &str = "
 岳父, 公公 => father_in_law; 岳母, 丈母娘, 婆婆 => mother_in_law;
 伴侣 => partner; 男朋友, 男友 => boyfriend; 女朋友, 女友 => girlfriend; 妈妈, 母亲, 妈, 老妈 => mother;
 爸爸, 父亲, 爸, 老爸 => father; 父母, 爸妈 => parents; 儿子 => son; 孩子, 小孩, 子女 => child; 宝宝, 婴儿 => baby;
-哥哥, 哥 => elder_brother; 弟弟 => younger_brother; 姐姐, 姐 => elder_sister; 妹妹 => younger_sister;
+哥哥, 哥 => elder_brother; 弟弟 => younger_brother; 姐姐, 姐 => elder_sister; 妹妹, 妹 => younger_sister;
 兄弟 => brother; 兄弟姐妹 => sibling; 独生子, 独生女 => ! sibling; 姐妹 => sister; 爷爷, 祖父 => grandfather;
 太奶奶, 曾祖母, 太姥姥 => great_grandmother; 太爷爷, 曾祖父, 太姥爷 => great_grandfather; 奶奶, 祖母 => grandmother; 外公, 姥爷 => maternal_grandfather; 外婆, 姥姥 => maternal_grandmother;
-叔叔, 伯伯 => paternal_uncle; 舅舅 => maternal_uncle; 姑姑 => paternal_aunt; 阿姨 => maternal_aunt;
+伯伯, 伯父, 大伯 => elder_paternal_uncle; 叔叔, 叔父 => younger_paternal_uncle; 舅舅 => maternal_uncle; 姑姑 => paternal_aunt; 阿姨 => maternal_aunt;
 朋友, 好友, 好朋友 => friend; 同事 => colleague; 老板, 上司, 领导, 经理 => boss; 室友 => roommate;
 邻居 => neighbour; 家人 => family; 同学 => classmate;
 // animals

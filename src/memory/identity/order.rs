@@ -2,6 +2,7 @@
 //! numbers, people and names, words crossing a third), another fact may be said; where a phrase
 //! or a time only moved, the same one.
 
+use super::compound::{a_thing, not_a_thing};
 use super::parse::{Class, Fact, Term};
 use super::reason::Reason;
 use super::tables::{self, categories_of};
@@ -55,7 +56,57 @@ pub(super) fn differs(a: &Fact, b: &Fact) -> Option<Reason> {
     if names(a, b) != names(b, a) {
         return Some(Reason::Roles(names(a, b).join(", ")));
     }
-    crossed(a, b).map(Reason::Roles)
+    crossed(a, b)
+        .map(Reason::Roles)
+        .or_else(|| compound_undone(a, b).map(Reason::Compound))
+}
+
+/// Two words both say, joined into one thing on one side and the other way round or apart on
+/// the other: "dog house" / "house dog", "tea cup" / "cup of tea", "car park" / "car at the
+/// park", 蜜蜂 / 蜂蜜 — another thing. In English the first word names a thing (an animal, a
+/// drink, a vehicle…), so a verb and its object ("drinks coffee") are no compound; in Chinese,
+/// where every character is read on its own, only two characters the other way round.
+fn compound_undone(a: &Fact, b: &Fact) -> Option<String> {
+    for (x, y) in [(a, b), (b, a)] {
+        for t in &x.terms {
+            let Some(u) = t.left.as_deref().and_then(|k| x.term(k)) else {
+                continue;
+            };
+            let (Some(yt), Some(yu)) = (y.term(&t.key), y.term(&u.key)) else {
+                continue;
+            };
+            let joined_there = yt.left.as_deref() == Some(u.key.as_str());
+            let undone = if t.cjk || u.cjk {
+                yu.left.as_deref() == Some(t.key.as_str()) && !joined_there
+            } else {
+                let word = |w: &Term| {
+                    w.class == Class::Plain
+                        && !not_a_thing(&w.shown.to_lowercase())
+                        && !categories_of(&w.key).iter().any(|c| {
+                            matches!(*c, "quantity" | "daytime" | "period" | "timing" | "degree")
+                        })
+                };
+                // as written on both sides ("marathon runner" / "runs marathons" is one act,
+                // which the stemmer makes one word), and not someone's ("my dog's name")
+                let as_written = |p: &Term, q: &Term| {
+                    p.shown.to_lowercase().trim_end_matches('s')
+                        == q.shown.to_lowercase().trim_end_matches('s')
+                };
+                word(t)
+                    && word(u)
+                    && a_thing(&u.key)
+                    && t.owner.is_none()
+                    && as_written(t, yt)
+                    && as_written(u, yu)
+                    && !joined_there
+            };
+            if undone {
+                let space = if t.cjk { "" } else { " " };
+                return Some(format!("{}{space}{}", u.shown, t.shown));
+            }
+        }
+    }
+    None
 }
 
 /// Two of the words both say crossing a third that stays between them: "my dog bit my son" /

@@ -339,6 +339,58 @@ pub(super) fn read(text: &str) -> Stance {
             let next = words.get(i + 1).map_or("", String::as_str);
             s.modals.insert(format!("even {next}"));
         }
+        // asked which: "keeps asking why we moved" / "when we moved"
+        if matches!(
+            w,
+            "why" | "when" | "where" | "how" | "who" | "what" | "whether" | "which"
+        ) && i > 0
+            && matches!(
+                words[i - 1].as_str(),
+                "asking"
+                    | "asks"
+                    | "asked"
+                    | "ask"
+                    | "wonder"
+                    | "wonders"
+                    | "wondering"
+                    | "wondered"
+                    | "know"
+                    | "knows"
+                    | "knew"
+                    | "explain"
+                    | "explained"
+                    | "remember"
+                    | "forgot"
+                    | "understand"
+            )
+        {
+            // (not "knows how to swim": what they can do)
+            if words.get(i + 1).is_none_or(|n| n != "to") {
+                s.modals.insert(format!("asks {w}"));
+            }
+        }
+        // how exact a number is: "exactly 6 pm" / "around 6 pm", "at least 30"
+        if matches!(
+            w,
+            "exactly"
+                | "precisely"
+                | "around"
+                | "about"
+                | "roughly"
+                | "approximately"
+                | "almost"
+                | "nearly"
+                | "least"
+                | "most"
+                | "over"
+                | "under"
+                | "than"
+        ) && words
+            .get(i + 1)
+            .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_digit()))
+        {
+            s.modals.insert(format!("number {w}"));
+        }
         // "about to": not done yet
         if w == "about" && words.get(i + 1).is_some_and(|n| n == "to") {
             s.modals.insert("about to".into());
@@ -409,6 +461,33 @@ pub(super) fn read(text: &str) -> Stance {
             && !after.is_some_and(|a| "敏去年来程渡滤".contains(a))
         {
             s.modals.insert("过".into());
+        }
+    }
+    // asked which (为什么 / 什么时候), and how exact a number is (三十来个 / 至少三十个)
+    for w in [
+        "为什么",
+        "什么时候",
+        "怎么",
+        "哪里",
+        "哪儿",
+        "多少",
+        "几点",
+        "至少",
+        "最多",
+        "大约",
+        "大概",
+        "左右",
+        "将近",
+        "差不多",
+        "以上",
+        "以下",
+        "来个",
+        "多个",
+        "正好",
+        "整整",
+    ] {
+        if text.contains(w) {
+            s.modals.insert(w.to_string());
         }
     }
     if ZH_CONJUNCTIONS.iter().any(|c| text.contains(c)) {

@@ -699,3 +699,46 @@ fn deputies_parts_and_even_make_another_fact() {
         "I'm the assistant coach of the team",
     )]);
 }
+
+/// A thirteenth held-out trial (2026-11-28: 451 new pairs sharing almost all their words, 26
+/// of 340 different facts merged): a compound the other way round or taken apart ("dog house"
+/// / "house dog", "tea cup" / "cup of tea", 蜜蜂 / 蜂蜜), "check in" / "check out", which
+/// question is asked ("why" / "when", 为什么 / 什么时候), how exact a number is ("exactly" /
+/// "around", 三十来个 / 至少三十个), 伯伯 / 叔叔, and 我妹 / 我, each another fact.
+#[test]
+fn compounds_undone_questions_and_exactness_make_another_fact() {
+    never_one(&[
+        ("I need to buy a dog house.", "I need to buy a house dog."),
+        ("I need a new tea cup.", "I need a new cup of tea."),
+        ("I have a coffee table", "I have a table for coffee"),
+        ("I like cat food", "I like food for cats"),
+        ("我儿子对蜜蜂过敏。", "我儿子对蜂蜜过敏。"),
+        ("我喜欢牛奶咖啡", "我喜欢咖啡牛奶"),
+        (
+            "I check in at the hotel at 3 pm.",
+            "I check out of the hotel at 3 pm.",
+        ),
+        (
+            "My daughter keeps asking why we moved.",
+            "My daughter keeps asking when we moved.",
+        ),
+        ("My son wonders where we met.", "My son wonders how we met."),
+        ("女儿老问我们为什么搬家。", "女儿老问我们什么时候搬家。"),
+        (
+            "My flight lands at exactly 6 pm.",
+            "My flight lands at around 6 pm.",
+        ),
+        ("I run at least 5 km a day", "I run about 5 km a day"),
+        ("我班上有三十来个学生。", "我班上至少有三十个学生。"),
+        ("我伯伯住在广州。", "我叔叔住在广州。"),
+        ("我妹想明年夏天去冰岛。", "我想明年夏天去冰岛。"),
+    ]);
+    one_fact(&[
+        (
+            "I drink coffee every morning",
+            "every morning I drink coffee",
+        ),
+        ("User runs marathons", "User is a marathon runner"),
+        ("my dog is named Rex", "my dog's name is Rex"),
+    ]);
+}
