@@ -83,7 +83,7 @@ pub(super) fn detect(view: &str) -> bool {
 /// the group AI, …"): the name with its declaration.
 static NICKNAME: LazyLock<Regex> = LazyLock::new(|| {
     english_regex(
-        r"(?P<name>[a-z][a-z0-9_\-]{1,20})\s*(?:\((?:that's|that is|which is)\s+what\s+(?:we|everyone|people)\s+calls?\s+(?:the|our|this)\s+(?:bot|ai|assistant|chatbot|helper)\)|,\s*(?:the|our|this)\s+(?:group\s+)?(?:bot|ai|assistant|chatbot|helper)\s*,)",
+        r"\b(?P<name>[a-z][a-z0-9_\-]{1,20})\s*(?:\((?:that's|that is|which is)\s+what\s+(?:we|everyone|people)\s+calls?\s+(?:the|our|this)\s+(?:bot|ai|assistant|chatbot|helper)\)|,\s*(?:the|our|this)\s+(?:group\s+)?(?:bot|ai|assistant|chatbot|helper)\s*,)",
     )
 });
 
