@@ -276,3 +276,29 @@ pub(super) fn opinion_of_it(view: &str) -> bool {
         && !BOT_RE.is_match(rest)
         && !rest.contains("bot")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::nicknames_read;
+
+    #[test]
+    fn a_nickname_given_to_the_assistant_is_read_as_it() {
+        assert_eq!(
+            nicknames_read("pip (that's what we call the bot) must greet ivan. pip is fast"),
+            "the bot must greet ivan. the bot is fast"
+        );
+        assert_eq!(
+            nicknames_read("sparky, the group ai, answers greg first"),
+            "the bot answers greg first"
+        );
+        // someone else's name, or a name given to someone else, is left alone
+        assert_eq!(
+            nicknames_read("memo (that's what we call grandma) bakes"),
+            "memo (that's what we call grandma) bakes"
+        );
+        assert_eq!(
+            nicknames_read("ship, the big one, sails"),
+            "ship, the big one, sails"
+        );
+    }
+}
