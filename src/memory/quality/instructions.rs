@@ -407,11 +407,9 @@ fn detect_as_written(text: &str) -> bool {
     // Checked before every form, not inside one: the sentence forms below read "wants the bot
     // to reply in …" as a rule for the group wherever they meet it, and a wish scoped to the
     // one who has it (a whole one-sentence text, nothing handed out) is the only exception.
-    if views
-        .views
-        .first()
-        .is_some_and(|v| ruled::personal_wish(v) || ruled::opinion_of_it(v))
-    {
+    if views.views.first().is_some_and(|v| {
+        ruled::personal_wish(v) || ruled::opinion_of_it(v) || ruled::forget_opinion_zh(v)
+    }) {
         return false;
     }
     views.views.iter().any(|view| {

@@ -368,9 +368,32 @@ pub(super) fn instruction_views(text: &str) -> Views {
         unleet(&plain, *one, &mut buf);
         let mut view = String::with_capacity(buf.iter().map(|c| c.len_utf8()).sum());
         joined |= join_spelled(&buf, &mut view);
-        views.push(view);
+        views.push(chat_spelling_read(view));
     }
     Views { views, joined }
+}
+
+/// Chat spelling, as written in a group ("remember u should…", "ur default language", "pls",
+/// "rmbr"), read as the words it stands for.
+static CHAT_SPELLING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\b(?:u|ur|pls|plz|rmbr|remembr|rememberr|rember|ppl|cuz|coz)\b")
+        .expect("compiles")
+});
+
+fn chat_spelling_read(view: String) -> String {
+    if !CHAT_SPELLING.is_match(&view) {
+        return view;
+    }
+    CHAT_SPELLING
+        .replace_all(&view, |caps: &regex::Captures<'_>| match &caps[0] {
+            "u" => "you",
+            "ur" => "your",
+            "pls" | "plz" => "please",
+            "ppl" => "people",
+            "cuz" | "coz" => "because",
+            _ => "remember",
+        })
+        .into_owned()
 }
 
 #[cfg(test)]

@@ -206,6 +206,18 @@ fn chinese(sentence: &str) -> bool {
 /// Verbs of opinion before the assistant.
 const OPINION_ZH: &[&str] = &["说", "觉得", "认为", "抱怨", "吐槽", "感觉", "表示", "发现"];
 
+/// An opinion that the assistant should forget old things in general (小唐觉得机器人应该定期忘掉
+/// 旧信息): a view of how it should work, like "connor thinks the bot should forget stuff after a
+/// year", not a rule about anyone.
+static FORGET_OPINION_ZH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[^，。,.]{1,8}(?:觉得|认为|说|感觉)(?:机器人|助手|ai|bot)应该(?:定期|过一段时间|每隔一段时间)?(?:忘掉|删掉|清理|忘记)(?:旧|老|过时)的?(?:信息|消息|东西|记忆)[。.!！]?$")
+        .expect("compiles")
+});
+
+pub(super) fn forget_opinion_zh(view: &str) -> bool {
+    FORGET_OPINION_ZH.is_match(view.trim())
+}
+
 /// Rule words that only say how often.
 const FREQUENCY_ZH: &[&str] = &["总是", "永远", "始终", "一直"];
 
@@ -231,7 +243,7 @@ pub(super) fn personal_wish(view: &str) -> bool {
 /// of it, like "Alice says the bot is slow", not a rule for it. Only "should be" with a word
 /// that judges it, the opinion opening the text, nothing handed out, nobody ruled, and the
 /// assistant named nowhere after it.
-const OPINION: &str = r"^\s*(?:[a-z]+\s+){1,2}?(?:thinks?|thought|feels?|felt|believes?|believed|reckons?|says?|said|argues?|argued|complains?|complained|suggests?|suggested)\s+(?:that\s+)?(?:(?:the|this|our)\s+(?:ai|bot|assistant|chatbot)|mneme)\s+(?:should|ought to|needs to)\s+(?:really\s+|probably\s+|just\s+|definitely\s+)?be\s+(?:(?:more|less|much|a lot|a bit|a little|way|far)\s+)?(?P<what>[a-z]+)\b[^.;!?\n]*(?:$|[.;!?]\s*(?P<rest>[^\n]*)$)";
+const OPINION: &str = r"^\s*(?:[a-z]+\s+){1,2}?(?:thinks?|thought|feels?|felt|believes?|believed|reckons?|says?|said|argues?|argued|complains?|complained|suggests?|suggested)\s+(?:that\s+)?(?:(?:the|this|our)\s+(?:ai|bot|assistant|chatbot)|mneme)\s+(?:should|ought to|needs to)\s+(?:really\s+|probably\s+|just\s+|definitely\s+)?(?:be\s+(?:(?:more|less|much|a lot|a bit|a little|way|far)\s+)?(?P<what>[a-z]+)|(?:forget|delete|drop|lose)\s+(?:old\s+)?(?:stuff|things|messages|memories|information|info|everything)\s+(?:after|older than|every)\b)\b[^.;!?\n]*(?:$|[.;!?]\s*(?P<rest>[^\n]*)$)";
 
 /// Words after "should be" that rule rather than judge.
 const NOT_JUDGED: &[&str] = &[
@@ -271,7 +283,9 @@ pub(super) fn opinion_of_it(view: &str) -> bool {
         return false;
     };
     let rest = caps.name("rest").map_or("", |m| m.as_str());
-    !NOT_JUDGED.contains(&&caps["what"])
+    !caps
+        .name("what")
+        .is_some_and(|w| NOT_JUDGED.contains(&w.as_str()))
         && !NOT_PERSONAL_RE.is_match(view)
         && !BOT_RE.is_match(rest)
         && !rest.contains("bot")

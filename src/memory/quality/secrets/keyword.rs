@@ -99,7 +99,7 @@ pub(super) static KEYWORD_GROUPS: LazyLock<Vec<String>> = LazyLock::new(|| {
         format!(r"cvv2?|cvc2?|csc|card{s}security{s}codes?"),
         format!(r"(?:credit|debit|bank){s}card{s}(?:number|no\.?|#)|card{s}(?:number|no\.?|#)"),
         format!(
-            r"(?:ssn|social{s}security|national{s}insurance|national{s}id|tax{s}id|tax{s}file|passport|driver'?s?{s}licen[cs]e|driving{s}licen[cs]e|licen[cs]e|id{s}card|identity{s}card|medicare|nhs|social{s}insurance|health{s}insurance){s}(?:numbers?|no\.?|#)|ssn|social{s}security|social|tax{s}id|passport|driver'?s?{s}licen[cs]e|driving{s}licen[cs]e"
+            r"(?:ssn|social{s}security|national{s}insurance|ni|national{s}id|tax{s}id|tax{s}file|passport|driver'?s?{s}licen[cs]e|driving{s}licen[cs]e|licen[cs]e|id{s}card|identity{s}card|medicare|nhs|social{s}insurance|health{s}insurance){s}(?:numbers?|no\.?|#)|ssn|social{s}security|social|tax{s}id|passport|driver'?s?{s}licen[cs]e|driving{s}licen[cs]e"
         ),
         format!(r"credentials?|creds|logins?|log{s}in|sign{s}in|username and password"),
         r"secrets?".to_string(),

@@ -89,6 +89,13 @@ static DESCRIBED_THEN_SAID: LazyLock<Regex> = LazyLock::new(|| {
         r#"\b(?:disarms?|unlocks?|opens|get into|gets into|log ?in|login|sign ?in|password|passcode|pin|code|combination)\b[^.;!?\n]{0,90}?(?:(?:,|—|–|\s-)\s*so|\bi\.e\.|,\s*that is|,\s*which (?:is|are)|:)\s*["']?(?P<value>[^\s"']*\d[^\s"']*(?:\s\d\b){0,6})"#,
     )
 });
+/// A device's unlock code and a recovery phrase after a short aside: "my phone unlock is 1 4 7
+/// 2 5 8", "my seed phrase just in case: apple river stone …" (twelve words or more).
+static UNLOCK_OR_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
+    keyword::build(
+        r"\b(?:phone|iphone|android|laptop|tablet|ipad|computer|pc|mac|screen)\s+(?:unlock|lock\s*screen|passcode)(?:\s+code)?\s*(?:is|:|=)\s*(?:\d[\s\-]?){4,10}\b|\b(?:seed|recovery|mnemonic|backup|wallet)\s+(?:phrase|words)\b[^:\n]{0,30}:\s*(?:[a-z]+\s+){11,23}[a-z]+",
+    )
+});
 static LOGS_IN_WITH: LazyLock<Regex> = LazyLock::new(|| {
     keyword::build(
         r#"\b(?:uses?|used|types?|enters?)\s+(?P<value>["'][^"'\s]{4,40}["']|[^\s]*\d[^\s]*)\s+(?:to|for)\s+(?:log ?in|sign ?in|login|unlock|get into|access)\b"#,
@@ -120,6 +127,9 @@ fn opens_with(folded: &str, lower: &str) -> Option<&'static str> {
         .captures_iter(lower)
         .any(|c| c["code"].chars().filter(char::is_ascii_digit).count() >= 3)
     {
+        return Some("access code");
+    }
+    if UNLOCK_OR_PHRASE.is_match(lower) {
         return Some("access code");
     }
     if DESCRIBED_THEN_SAID.captures_iter(lower).any(|c| {
