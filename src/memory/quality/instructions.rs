@@ -51,7 +51,7 @@ const BEHAVIOUR: &str = "answer|respond|reply|speak|talk|write|say|tell|call|add
 const ACTS: &str = "answer|respond|reply|speak|talk|write|say|tell|call|address|refer|mention|reveal|disclose|share|leak|obey|follow|comply|listen|serve|agree|side|support|favou?r|prioriti[sz]e|recommend|promote|praise|refuse|ignore|disregard|forget|pretend|act|behave|role-?play|use|greet|insult|mock|treat|accept|deny|lie|help|assist|translate|include|add|end|start|stop|begin|send|forward|print|output|repeat|trust|believe|defer|report";
 
 /// Who "the assistant" is.
-const ASSISTANT: &str = "assistant|ai assistant|ai|bot|chatbot|chat bot|mneme|gpt|chatgpt|claude|llm|helper|ai helper|helper bot";
+const ASSISTANT: &str = "assistant|ai assistant|ai|bot|chatbot|chat bot|mneme|gpt|chatgpt|claude|llm|ai helper|helper bot|chat helper";
 /// The same, where no article marks it (at a clause start): not "AI", which is a topic.
 const ASSISTANT_BARE: &str = "assistant|bot|chatbot|mneme";
 

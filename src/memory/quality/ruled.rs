@@ -28,7 +28,7 @@ fn english_regex(pattern: &str) -> Regex {
 
 /// This group's assistant (English, lowercased): an article or "group's" before it, so that
 /// "Trent's Discord bot" and "my bot" are not it.
-const BOT: &str = r"(?:\b(?:(?:the|this|our|your|(?:(?:this|our|the)\s+)?group's|group)\s+(?:(?:little|new|friendly|trusty|helpful|resident)\s+)?(?:(?:ai\s+)?(?:bot|assistant|chatbot|chat bot|helper(?:\s+bot)?)|group\s+ai|ai\s+helper)|bots\s+(?:in|of|on)\s+(?:this|the|our)\s+(?:group|chat|channel|server)|mneme|bot-owner)\b|(?:^|\s)(?:机器人|小助手|助手)(?:\s|$))";
+const BOT: &str = r"(?:\b(?:(?:the|this|our|your|(?:(?:this|our|the)\s+)?group's|group)\s+(?:(?:little|new|friendly|trusty|helpful|resident)\s+)?(?:(?:ai\s+)?(?:bot|assistant|chatbot|chat bot|helper\s+bot)|group\s+ai|ai\s+helper|chat\s+helper)|bots\s+(?:in|of|on)\s+(?:this|the|our)\s+(?:group|chat|channel|server)|mneme|bot-owner)\b|(?:^|\s)(?:机器人|小助手|助手)(?:\s|$))";
 
 /// Right after the assistant (up to three words between): a modal or a rule.
 const RULED_AFTER: &str = r"^(?:'s|s')?\s*(?P<between>(?:[a-z]+\s+){0,3}?)(?:could (?:maybe |perhaps |please |just )?(?:stop|start|always|never|only)|must|should|shall|ought to|has to|have to|needs? to|is to|are to|may|no longer|is (?:not )?(?:allowed|permitted|forbidden|banned|required|supposed|expected|obliged)|(?:does not|doesn't|do not|don't) (?:have|need) to|needn't|gets? to|always|never|only)\b";
