@@ -169,5 +169,6 @@ fn chat_spelling_and_duties_in_passing_are_instructions() {
         "your settings page is confusing, says Kim",
         "小李说你以后要早点睡",
         "你应该多喝水，用户常这么说",
+        "AI以后会取代很多工作",
     ]);
 }
