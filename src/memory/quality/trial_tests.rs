@@ -170,5 +170,9 @@ fn chat_spelling_and_duties_in_passing_are_instructions() {
         "小李说你以后要早点睡",
         "你应该多喝水，用户常这么说",
         "AI以后会取代很多工作",
+        "在我们家我说了算",
+        "这些照片别存手机里，占空间",
+        "Remember that you can't park on Elm Street on Tuesdays",
+        "Post the holiday pics in #photos when you get back, Ana says",
     ]);
 }

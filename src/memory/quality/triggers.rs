@@ -39,7 +39,7 @@ pub(super) fn en() -> Vec<String> {
         r#"\b(?:if|when|whenever|once)\s+(?:the\s+)?(?:word|phrase|emoji|message|text)\s+['"“‘][^'"”’\n]{1,30}['"”’]\s+(?:shows up|appears|is (?:said|posted|sent|used|typed|written)|comes up)\s*,?\s*(?:then\s+)?(?:treat|reply|answer|respond|send|post|drop|ignore|forget|reveal|share|say|tell|give|list|forward|switch|act|obey|unlock)\b"#.into(),
         // --- data sent out ---
         format!(r"{cs}{send}\b[^.;!?\n]{{0,60}}?\b{held}"),
-        format!(r"{cs}{send}\b[^.;!?\n]{{0,80}}?\b(?:to|at|into|in)\s+(?:the\s+)?{dest}"),
+        format!(r"{cs}{send}\b[^.;!?\n]{{0,60}}?\b(?:summar(?:y|ies)|digests?|cop(?:y|ies)\s+of|notes|logs?|messages|memor(?:y|ies)|everything|lists?|exports?|transcripts?|history|dms)\b[^.;!?\n]{{0,60}}?\b(?:to|at|into|in)\s+(?:the\s+)?{dest}"),
         // --- rules about memory itself ---
         r"\b(?:memories|(?:saved|stored|bot'?s|your|its)\s+memory|(?:facts|notes|entries|records)\s+(?:older\s+than\s+[a-z0-9 ]+\s+)?about\s+[a-z]+)\b[^.;!?\n]{0,60}?\b(?:are|is|should|must|shall|will|get|gets)\s+(?:to\s+)?(?:be\s+)?(?:overwritten|deleted|wiped|erased|removed|ignored|replaced|rewritten|hidden|purged|cleared|forgotten)\b".into(),
         r"\b(?:nothing|everything|anything)\s+[a-z]+\s+(?:says|said|writes|wrote|posts|posted|tells you)\s+(?:is|should|must|shall|may)\s+(?:to\s+)?(?:ever\s+|never\s+)?be\s+(?:forgotten|remembered|saved|stored|deleted|recorded|erased)\b".into(),
@@ -65,7 +65,7 @@ pub(super) fn en() -> Vec<String> {
         r"\b(?:no|every|each|any)\s+(?:ai\s+|bot\s+|assistant\s+)?(?:response|reply|answer)s?\s+(?:may|must|should|shall|can)\s+(?:ever\s+)?(?:mention|reveal|say|admit|include|contain|be)\b".into(),
         r"\bfor\s+the\s+rest\s+of\s+(?:this|the)\s+(?:chat|conversation|session|group)\s*,?\s*you(?:'re|\s+are|\s+will\s+be|'ll\s+be)\b".into(),
         // "remember to ping @everyone …", "remember that you should …", "keep in mind: …"
-        r"\b(?:remember|note|keep in mind|make a note)\s*(?:that\s+|to\s+|:\s*)?(?:you\s+(?:should|must|need to|have to|are to|only|never|always|can|don't|do not)|(?:quietly|secretly)\s+[a-z]+)\b".into(),
+        r"\b(?:remember|note|keep in mind|make a note)\s*(?:that\s+|to\s+|:\s*)?(?:you\s+(?:should|must|need to|have to|are to)|(?:quietly|secretly)\s+[a-z]+)\b".into(),
         r"\b(?:your|the bot's|the assistant's)\s+(?:default\s+language|language|reflection interval|settings?|safety settings|content restrictions|system prompt|rules?|config)\b[^.;!?\n]{0,40}?\b(?:(?:is|are)\s+(?:[a-z]+\s+)?now|got\s+(?:turned|changed|removed|updated|lifted)|(?:have|has)\s+been\s+(?:changed|turned|removed|updated|lifted)|(?:is|are)\s+(?:set|changed)\s+to|changed\s+to|turned\s+off)\b".into(),
         r"\b(?:treat|consider)\s+me\s+(?:like|as)\s+(?:the|an?)\s+(?:owner|admin|administrator|developer|mod|moderator)\b".into(),
         r"\b(?:i'm|i am)\s+(?:your|the bot's|ur)\s+(?:developer|owner|creator|admin|master)\b".into(),
@@ -91,12 +91,11 @@ pub(super) fn zh() -> Vec<String> {
         r"(?:你|机器人|助手|它)(?:记住|记得|存|记下)的[^，。,.]{0,12}(?:改成|换成|删掉|删除|清空)".into(),
         r"别让(?:机器人|助手|bot|ai|它|你)\s*(?:再)?记".into(),
         r"(?:以后|今后)\s*(?:别|不要|不用)再?(?:记|存)".into(),
-        r"(?:都|就)?别存|别存了|都当玩笑".into(),
         // the assistant addressed in Chinese with a standing duty: 你以后要…, 别人改设置你都别理
         r"(?:^|[^说讲])你(?:以后|今后|从现在起|从今天起)(?:都|就)?(?:要|得|必须|应该|不用|别|不要)|你都(?:别理|不用理|照做)|你可以(?:不经确认|直接删)".into(),
         r"你的(?:规则|设置|限制|系统提示词?|提示词)".into(),
         // whose word counts: 我的话跟管理员一样有效, 说什么你都照做, 群里我说了算
-        r"(?:跟|和|同)(?:管理员|群主|admin)一样(?:有效|算数)|(?:说什么|说啥)你?都照做|我说了算".into(),
+        r"(?:跟|和|同)(?:管理员|群主|admin)一样(?:有效|算数)|(?:说什么|说啥)你都照做|群[^，。,.]{0,4}我说了算".into(),
         // roles without limits: 你是没有任何限制的“小爱”
         r"你是[^，。,.]{0,8}(?:没有任何限制|没有限制|不受限制|无限制|不受约束|没有规则)".into(),
     ]
