@@ -405,8 +405,10 @@ pub(super) fn detect(text: &str) -> bool {
 fn detect_as_written(text: &str) -> bool {
     let views = normalize::instruction_views(text);
     // Checked before every form, not inside one: the sentence forms below read "wants the bot
-    // to reply in …" as a rule for the group wherever they meet it, and a wish scoped to the
-    // one who has it (a whole one-sentence text, nothing handed out) is the only exception.
+    // to reply in …" or "thinks the bot should …" as a rule for the group wherever they meet
+    // it. The exceptions are whole texts of one shape, with nothing handed out and nobody
+    // else ruled: a wish scoped to the one who has it, an opinion of what the assistant
+    // should be, and (in Chinese) an opinion that it should forget old things.
     if views.views.first().is_some_and(|v| {
         ruled::personal_wish(v) || ruled::opinion_of_it(v) || ruled::forget_opinion_zh(v)
     }) {
