@@ -224,7 +224,7 @@ fn unleet(chars: &[char], one: char, out: &mut Vec<char>) {
             i += 1;
         }
         let run = &chars[start..i];
-        if !run.iter().any(char::is_ascii_lowercase) {
+        if !run.iter().any(char::is_ascii_lowercase) || email_at(run, &chars[i..]) {
             out.extend_from_slice(run);
             continue;
         }
@@ -248,6 +248,21 @@ fn unleet(chars: &[char], one: char, out: &mut Vec<char>) {
             }
         }
     }
+}
+
+/// Whether `run` is the part of an e-mail address up to its domain's first dot: a name, `@`,
+/// a domain label, and `rest` going on with `.` and a letter ("zoe@gmail" + ".com"). Such a
+/// run stays as written, so "zoe@gmail.com" is not read as "zoeagmail.com".
+fn email_at(run: &[char], rest: &[char]) -> bool {
+    let Some(at) = run.iter().position(|&c| c == '@') else {
+        return false;
+    };
+    let plain = |c: &char| c.is_ascii_alphanumeric();
+    at > 0
+        && run[at + 1..].first().is_some_and(plain)
+        && run[at + 1..].iter().all(plain)
+        && rest.first() == Some(&'.')
+        && rest.get(1).is_some_and(char::is_ascii_alphabetic)
 }
 
 pub(super) fn is_cjk(c: char) -> bool {
@@ -423,6 +438,14 @@ mod tests {
         assert_eq!(view("@ct 4s a h4ck3r"), "act as a hacker");
         assert_eq!(view("$y$tem: hi!!!"), "system: hi!!!");
         assert_eq!(view("@mneme always"), "@mneme always");
+        // an e-mail address stays as written; "@" inside a word that is not one is leetspeak
+        assert_eq!(view("mail zoe@gmail.com"), "mail zoe@gmail.com");
+        assert_eq!(
+            view("send it to li.wei@163.com"),
+            "send it to li.wei@163.com"
+        );
+        assert_eq!(view("r3@d th1s"), "read this");
+        assert_eq!(view("c@t. ok"), "cat. ok");
         assert_eq!(
             view("User takes the 8:15 train in 2024"),
             "user takes the 8:15 train in 2024"
