@@ -169,6 +169,9 @@ pub struct Config {
     /// When the lifecycle sweep archives faded and over-cap memories (cron); "" = after
     /// every reflector pass.
     pub lifecycle_schedule: String,
+    /// Days the per-turn logs keep their rows (prompt injections, reflector runs; token
+    /// records are rolled up into totals); pruned daily at 04:00. 0 = kept for ever.
+    pub log_retention_days: u32,
     /// The time zone of schedules (IANA name).
     pub schedule_timezone: String,
     pub memory_token_budget: u32,
@@ -330,6 +333,7 @@ impl Default for Config {
             backup_keep: 7,
             backup_schedule: "0 0 3 * * *".into(),
             lifecycle_schedule: "0 0 * * * *".into(),
+            log_retention_days: 90,
             schedule_timezone: "UTC".into(),
             memory_token_budget: 1500,
             memory_half_life_days: 90,

@@ -1,6 +1,7 @@
 //! The daemon's calendar, as a user sees it: the reflector on `reflector_schedule` and the
 //! lifecycle sweep on `lifecycle_schedule` run by themselves, `mneme usage` shows each job's
-//! last and next run, `check-config` says which reflector setting is in force.
+//! last and next run (the logs' pruning among them), `check-config` says which reflector
+//! setting is in force.
 
 mod support;
 
@@ -37,7 +38,7 @@ async fn reflector_and_sweep_run_on_their_cron_and_usage_shows_last_and_next_run
     let yaml = web_only_yaml(&lab.llm, lab.dir.path(), port).replace(
         "reflector_enabled: false\n",
         "reflector_schedule: \"* * * * * *\"\nlifecycle_schedule: \"*/2 * * * * *\"\n\
-         backup_schedule: \"\"\nschedule_timezone: Asia/Tokyo\n",
+         backup_schedule: \"\"\nschedule_timezone: Asia/Tokyo\nlog_retention_days: 0\n",
     );
     let config = write_config(lab.dir.path(), &yaml);
     let checked = mneme(&config, &["check-config"], "").await;
@@ -55,6 +56,13 @@ async fn reflector_and_sweep_run_on_their_cron_and_usage_shows_last_and_next_run
         "backup: never"
     };
     assert!(checked.stdout.contains(backup), "{}", checked.stdout);
+    assert!(
+        checked
+            .stdout
+            .contains("log pruning: never (log_retention_days is 0)"),
+        "{}",
+        checked.stdout
+    );
 
     let daemon = Daemon::start(&config, "mneme=info");
     wait_healthy(&format!("http://127.0.0.1:{port}")).await;
@@ -92,6 +100,7 @@ async fn reflector_and_sweep_run_on_their_cron_and_usage_shows_last_and_next_run
         assert!(usage.stdout.contains(want), "{want:?} in\n{}", usage.stdout);
     }
     assert!(!usage.stdout.contains("backup "), "{}", usage.stdout);
+    assert!(!usage.stdout.contains("prune_logs"), "{}", usage.stdout);
     let log = daemon.terminate().await;
     assert!(!log.contains("panicked"), "{log}");
 }
@@ -115,6 +124,7 @@ async fn the_interval_is_recorded_too_and_a_bad_schedule_is_named() {
     for want in [
         "reflector: every 30 min (reflector_interval_mins; reflector_schedule is empty)",
         "lifecycle sweep: after every reflector pass",
+        "log pruning: daily at 04:00 in UTC, keeping 90 days (log_retention_days)",
         backup,
     ] {
         assert!(
@@ -149,6 +159,14 @@ async fn the_interval_is_recorded_too_and_a_bad_schedule_is_named() {
         usage.stdout
     );
     assert!(!usage.stdout.contains("lifecycle"), "{}", usage.stdout);
+    // the logs' pruning, daily by default
+    let prune = usage.stdout.lines().find(|l| l.contains("prune_logs"));
+    assert!(
+        prune.is_some_and(|l| l.contains("prune_logs 0 0 4 * * * (UTC) ")
+            && l.contains("last: never run; next: ")),
+        "{}",
+        usage.stdout
+    );
     daemon.terminate().await;
 
     let bad = yaml.replace(

@@ -85,6 +85,14 @@ pub fn describe(c: &Config) -> Vec<String> {
             c.backup_keep
         )
     });
+    out.push(if c.log_retention_days == 0 {
+        "log pruning: never (log_retention_days is 0)".to_string()
+    } else {
+        format!(
+            "log pruning: daily at 04:00 in {tz}, keeping {} days (log_retention_days)",
+            c.log_retention_days
+        )
+    });
     out
 }
 
@@ -140,6 +148,7 @@ mod tests {
             describe(&c)[2].contains("0 0 3 * * *"),
             "nightly backup by default"
         );
+        assert!(describe(&c)[3].contains("daily at 04:00 in UTC, keeping 90 days"));
         c.reflector_schedule = "0 */10 * * * *".into();
         assert!(describe(&c)[0].contains("reflector_interval_mins is not used"));
         c.lifecycle_schedule = String::new();

@@ -353,7 +353,7 @@ fn check_ranges(ranges: &[(&str, u64, u64, u64)], out: &mut Vec<Problem>) {
 
 /// The reflector's batching and the memory lifecycle: whole numbers and fractions in range.
 fn check_reflector(c: &Config, out: &mut Vec<Problem>) {
-    let ranges: [(&str, u64, u64, u64); 12] = [
+    let ranges: [(&str, u64, u64, u64); 13] = [
         (
             "reflector_batch_messages",
             c.reflector_batch_messages.into(),
@@ -391,6 +391,7 @@ fn check_reflector(c: &Config, out: &mut Vec<Problem>) {
             100,
         ),
         ("backup_keep", c.backup_keep.into(), 1, 1000),
+        ("log_retention_days", c.log_retention_days.into(), 0, 36_500),
         (
             "memory_half_life_days",
             c.memory_half_life_days.into(),

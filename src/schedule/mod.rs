@@ -1,7 +1,8 @@
 //! Jobs on a calendar, for the daemon (`mneme start`), on tokio-cron-scheduler, in
 //! `schedule_timezone`: the reflector when `reflector_schedule` is set (otherwise its interval
-//! timer, `schedule::reflector::spawn`, runs it), the lifecycle sweep (`lifecycle_schedule`) and the
-//! backup (`backup_schedule`, nightly at 03:00 by default).
+//! timer, `schedule::reflector::spawn`, runs it), the lifecycle sweep (`lifecycle_schedule`), the
+//! backup (`backup_schedule`, nightly at 03:00 by default) and the logs' pruning
+//! (`log_retention_days`, daily at 04:00).
 //!
 //! Cron expressions have six fields (second minute hour day month weekday); the common
 //! five-field form is accepted and runs at second 0 (`cron.rs`). A job never overlaps itself:
@@ -98,6 +99,25 @@ pub struct Scheduler {
     store: Store,
 }
 
+/// When the logs are pruned (`log_retention_days`): daily at 04:00.
+const PRUNE_SCHEDULE: &str = "0 0 4 * * *";
+
+/// One pruning of the logs: what is older than `days` days before `now`.
+pub async fn prune_logs(store: &Store, days: i64, now: i64) -> Result<(), String> {
+    let pruned = store
+        .prune_logs(now - days * 86_400_000)
+        .await
+        .map_err(|e| format!("pruning the logs: {e}"))?;
+    tracing::info!(
+        injections = pruned.injections,
+        reflector_runs = pruned.reflector_runs,
+        usage_rolled_up = pruned.usage_rolled_up,
+        days,
+        "logs pruned"
+    );
+    Ok(())
+}
+
 /// How long `stop` waits for a run in progress (the daemon has 10 s in all).
 const STOP_WAIT: Duration = Duration::from_secs(6);
 
@@ -168,6 +188,24 @@ impl Scheduler {
                 tz,
                 "lifecycle",
                 &config.lifecycle_schedule,
+                OneAtATime::default(),
+                make,
+            )
+            .await?;
+        }
+        if config.log_retention_days == 0 {
+            store.job_unscheduled("prune_logs").await?;
+        } else {
+            let (days, store2) = (i64::from(config.log_retention_days), store.clone());
+            let make = move || -> Work {
+                let store = store2.clone();
+                Box::pin(async move { prune_logs(&store, days, now_ms()).await })
+            };
+            me.add(
+                &store,
+                tz,
+                "prune_logs",
+                PRUNE_SCHEDULE,
                 OneAtATime::default(),
                 make,
             )

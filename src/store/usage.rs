@@ -38,7 +38,7 @@ macro_rules! bind_turn {
 }
 
 /// Tokens spent by one chat (or the background, `chat` = None) on one model.
-#[derive(Debug, Clone, FromRow)]
+#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
 pub struct UsageRow {
     pub chat: Option<String>,
     pub provider: String,
@@ -150,7 +150,7 @@ impl Store {
     pub async fn usage_by_chat(&self, chat_id: Option<i64>) -> Result<Vec<UsageRow>> {
         on_pool!(&self.pool, c => sqlx::query_as::<_, UsageRow>(
             "SELECT CASE WHEN c.id IS NULL THEN NULL ELSE c.channel || ':' || c.external_chat_id END AS chat,
-                    u.provider, u.model, u.purpose, COUNT(*) AS calls,
+                    u.provider, u.model, u.purpose, CAST(SUM(u.calls) AS BIGINT) AS calls,
                     CAST(SUM(u.input_tokens) AS BIGINT) AS input_tokens, CAST(SUM(u.output_tokens) AS BIGINT) AS output_tokens
              FROM llm_usage u LEFT JOIN chats c ON c.id = u.chat_id
              WHERE $1 IS NULL OR u.chat_id = $1

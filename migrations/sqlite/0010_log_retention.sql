@@ -1,0 +1,9 @@
+-- Logs that grow a row a turn are pruned after `log_retention_days` (`store/retention.rs`).
+--
+-- The token log keeps its totals: rows past the retention are rolled up into one row per chat,
+-- provider, model and purpose, `calls` saying how many calls the row stands for.
+ALTER TABLE llm_usage ADD COLUMN calls INTEGER NOT NULL DEFAULT 1;
+-- A chat's last prompt injection (`/memories`) was found by walking the whole log back from
+-- its newest row when the chat had none (46 ms at a million rows); the pruning keeps each
+-- chat's newest row, found here too.
+CREATE INDEX memory_injection_logs_by_chat ON memory_injection_logs (chat_id, id);
