@@ -103,6 +103,9 @@ pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdi
     if copula_swapped(&new.text, &stored.text) {
         return Verdict::Same(Reason::SameWords);
     }
+    if let Some(whose) = owner_swapped(&new.text, &stored.text) {
+        return Verdict::Unsure(Reason::Roles(whose));
+    }
     let cosine = cosine.filter(|_| !new.cjk && !stored.cjk);
     // another person by pronoun, roles swapped, a modal or a hedge: whatever the words
     if let Some(r) = stance::differ(&new.stance, &stored.stance) {
@@ -152,6 +155,26 @@ fn copula_swapped(a: &str, b: &str) -> bool {
             .then(|| (x.trim().to_string(), y.trim().to_string()))
     };
     matches!((halves(a), halves(b)), (Some((x, y)), Some((p, q))) if x == q && y == p && x != y)
+}
+
+/// One Chinese "X是Y的Z" against "Y是X的Z": 张总是李总的上司 / 李总是张总的上司 name the same
+/// two people the other way round (the reading sees the same characters, 总 owning 上司 in
+/// both). Whose Z it is, when so.
+fn owner_swapped(a: &str, b: &str) -> Option<String> {
+    let parts = |t: &str| -> Option<(String, String, String)> {
+        let t = t.trim().trim_end_matches(['。', '！', '.', '!', ' ']);
+        let (x, rest) = t.split_once('是')?;
+        let (y, z) = rest.split_once('的')?;
+        let (x, y, z) = (x.trim(), y.trim(), z.trim());
+        (!rest.contains('是') && [x, y, z].iter().all(|p| p.chars().any(is_cjk)))
+            .then(|| (x.to_string(), y.to_string(), z.to_string()))
+    };
+    match (parts(a)?, parts(b)?) {
+        ((x, y, z), (p, q, r)) if x == q && y == p && z == r && x != y => {
+            Some(format!("whose {z}: {y} / {x}"))
+        }
+        _ => None,
+    }
 }
 
 /// The cosine worth listening to: none where either fact is Chinese, which the small local
@@ -293,5 +316,7 @@ pub fn more_specific<'a>(a: &'a str, b: &'a str) -> &'a str {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod trial15_tests;
 #[cfg(test)]
 mod trial_tests;

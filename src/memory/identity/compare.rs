@@ -186,7 +186,8 @@ fn relation_markers(a: &Fact, b: &Fact, soft: &mut Soft) -> Step {
             }
             // bound to words only this side has, it tells about them, not about the shared
             // fact ("lives in Hangzhou, near West Lake")
-            if m.target.as_deref().is_none_or(|t| y.has(t)) {
+            // …but for an alternative: "hiking" / "hiking or swimming" is another plan
+            if m.what == "or" || m.target.as_deref().is_none_or(|t| y.has(t)) {
                 return ControlFlow::Break(Outcome::Different(Reason::Relation(m.shown.clone())));
             }
         }

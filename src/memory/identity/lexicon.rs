@@ -26,8 +26,8 @@ grew up in, grow up in, raised in => @past live;
 would like to, would love to, going to, thinking about, thinking of, looking forward to => @want;
 would like, big fan of, huge fan of, fan of, fond of, keen on, in love with, is into, are into,
     really into => like;
-know how to, knows how to, works as, work as, employed as, for a living, by profession, a bit,
-    year old, years old => -; a lot of, lots of, plenty of => much;
+know how to, knows how to, works as, work as, employed as, for a living, by profession,
+    year old, years old => -; a bit, a little bit => @little; a lot of, lots of, plenty of => much;
 take class, take lesson, take course => @learn; from home => home;
 based in, based out of, home is in => live;
 mother tongue, first language, native speaker => native speak;
@@ -68,7 +68,8 @@ died, dead, deceased => @dead; fake, faux, imitation, replica, counterfeit, toy,
 artificial, fictional, decaf, decaffeinated => @fake; non => !; watch => @watch; each => every; except => !; few, couple => #few; beneath, underneath => under; bucks, buck, usd => dollar; eur, euros => euro; gbp, quid => pound;
 rmb, cny, renminbi => yuan; jpy => yen; inr, rupees => rupee; passionate, favour, favor => like; daily => day;
 weekly => week; monthly => month; yearly, annually, annual => year;
-maybe, might, soon => @want; almost, nearly => @almost;
+maybe, might, soon => @want; almost, nearly => @almost; or => @or;
+slightly, somewhat, mildly => @little;
 // places and what one does there
 live, reside, resident, located => live; work, job, employed, employer => work;
 remote, remotely => home; move, relocate => move; visit, travel, trip => visit;
@@ -264,8 +265,10 @@ pub const ZH: &str = "
 恋爱 => dating; 讨厌, 厌恶, 反感, 受不了 => ! like; 最喜欢, 最爱 => favourite; 最不喜欢 => ! favourite;
 // relation markers
 以前, 退休, 之前, 曾经, 过去, 原来, 从前 => @past; 去世, 过世 => @dead; 附近, 旁边, 郊区 => @<near; 有, 养 => ~have;
-有点, 有些, 所有, 还有 => -; 天, 每天 => day; 周, 每周 => week; 每月, 月 => month; 每年, 年 => year;
-副, 代理, 助理 => @deputy; 前任 => @past; 实习 => @learn; 候补 => @want;
+有些, 所有, 还有 => -; 有点, 有一点, 有点儿, 稍微, 稍稍, 略微 => @little; 天, 每天 => day; 周, 每周 => week; 每月, 月 => month; 每年, 年 => year;
+副, 代理, 助理 => @deputy; 前任 => @past; 前老板, 前上司, 前领导, 前经理 => @past boss;
+前同事 => @past colleague; 前室友 => @past roommate; 前邻居 => @past neighbour; 或者, 或 => @or; 或许 => @want;
+下个, 下一个 => @next; 上个, 上一个 => @prev; 搬出, 搬走, 搬离 => moveout; 搬进, 搬入 => movein; 实习 => @learn; 候补 => @want;
 长大 => @past live; 想, 想要, 打算, 计划, 准备 => @want; 学, 学习, 学生, 考, 备考 => @learn; 租 => @rent;
 考虑 => @want; 出租 => @let; 教, 老师, 教师 => @teach; 开始 => @start; 偶尔, 有时, 有时候, 很少 => @rarely; 大学 => university;
 学校 => school; 数学 => math; 化学 => chemistry; 物理 => physics;
@@ -372,7 +375,7 @@ pub const ZH: &str = "
 pub const ZH_STOP: &str = "的了是我你他她它们在和就也都吗呢吧啊这那个请很着过地得把被会能要还已经每些又太挺真里与跟同对为于让给所而及其之以才来有去并向呀哦嘛";
 
 /// Measure words: dropped after a number ("两个孩子" is "2 孩子").
-pub const ZH_MEASURE: &str = "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元圈趟遍碗盒袋箱筐篮桶罐捆串束壶锅盘碟勺";
+pub const ZH_MEASURE: &str = "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元圈趟遍碗盒袋箱筐篮桶罐捆串束壶锅盘碟勺栋幢顿打升";
 
 /// Units that stay with their number: "3月" and "3日" are not "3".
 pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤站";

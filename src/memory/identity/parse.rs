@@ -453,6 +453,13 @@ fn bind(toks: Vec<Tok>, past: bool) -> Fact {
                 }
             }
             Tok::Num(n) => {
+                // "due before Friday", "home by / until 6 pm": a time against a date, which no
+                // term stands for, is a marker of its own
+                if let Some(time) = role.filter(|r| TIMES.contains(r))
+                    && !fact.terms.iter().any(|t| t.role == Some(time))
+                {
+                    marks.push((time.to_string(), time.to_string()));
+                }
                 fact.order.push(n.key.clone());
                 fact.numbers.push(n);
             }

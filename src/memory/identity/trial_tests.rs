@@ -6,7 +6,7 @@ use super::tests::{denial, same};
 use super::*;
 
 /// Each pair is two facts, whichever is said first.
-fn never_one(pairs: &[(&str, &str)]) {
+pub(super) fn never_one(pairs: &[(&str, &str)]) {
     for &(a, b) in pairs {
         for (x, y) in [(a, b), (b, a)] {
             let v = judge(x, y, None);
@@ -16,7 +16,7 @@ fn never_one(pairs: &[(&str, &str)]) {
 }
 
 /// Each pair is one fact.
-fn one_fact(pairs: &[(&str, &str)]) {
+pub(super) fn one_fact(pairs: &[(&str, &str)]) {
     for &(a, b) in pairs {
         assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
     }

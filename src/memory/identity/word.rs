@@ -50,6 +50,12 @@ pub(super) fn read_word(
     if let Some(next) = phrase(raws, i, &w, toks) {
         return next;
     }
+    // "home before 6", "open until 9 pm": a time against a number is a marker of its own
+    if number_next(raws, i) && matches!(w.lower, "before" | "after" | "until" | "till" | "since") {
+        let what = if w.lower == "till" { "until" } else { w.lower };
+        toks.push(Tok::Mark(what.to_string(), w.shown.to_string()));
+        return i + 1;
+    }
     if let Some(r) = role(raws, i, &w) {
         toks.push(Tok::Role(r));
         return i + 1;
@@ -138,16 +144,20 @@ fn phrase(raws: &[Raw], i: usize, w: &Word<'_>, toks: &mut Vec<Tok>) -> Option<u
 
 /// The role a preposition gives what follows it, unless a number follows ("over 10 years",
 /// "from 9 to 5").
-fn role(raws: &[Raw], i: usize, w: &Word<'_>) -> Option<&'static str> {
-    let number_next = match raws.get(i + 1) {
+/// Whether a number follows the word at `i` (digits, or a number word).
+fn number_next(raws: &[Raw], i: usize) -> bool {
+    match raws.get(i + 1) {
         Some(Raw::Digits(_)) => true,
         Some(Raw::Word { lower, .. }) => TABLES
             .words
             .get(lower.as_str())
             .is_some_and(|o| o.starts_with('#')),
         _ => false,
-    };
-    if number_next {
+    }
+}
+
+fn role(raws: &[Raw], i: usize, w: &Word<'_>) -> Option<&'static str> {
+    if number_next(raws, i) {
         return None;
     }
     match w.lower {

@@ -56,7 +56,17 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
     }
     let c = run[0];
     if let Some(time) = zh_time(raws, i) {
-        mark_time(raws, i, time, toks);
+        // 下周一前交, 3点前到: before a date or a time, which no word stands for
+        if matches!(toks.last(), Some(Tok::Num(_))) {
+            toks.push(Tok::Mark(time.to_string(), c.to_string()));
+        } else {
+            mark_time(raws, i, time, toks);
+        }
+        return i + 1;
+    }
+    // 快毕业了, 要戒烟了: about to, not done yet
+    if prospective(raws, i) {
+        toks.push(Tok::Mark("want".to_string(), c.to_string()));
         return i + 1;
     }
     // a character written twice is one word (孙丽丽 is not 孙丽)
@@ -103,6 +113,34 @@ fn zh_time(raws: &[Raw], i: usize) -> Option<&'static str> {
     let word = before.is_some_and(|b| "然最背面目提往".contains(b))
         || after.is_some_and(|a| "面边天年妻夫任女男悔往进方头台来".contains(a));
     (before.is_some() && !word).then_some(time)
+}
+
+/// 快 / 要 at `i` saying what follows is about to happen: a verb of a few characters, then 了
+/// (哥哥快毕业了, 我要戒烟了); not "fast" (跑得快, 很快), nor a word of its own (快乐, 快递, 重要,
+/// 需要, 要求), nor 要了 ("ordered").
+fn prospective(raws: &[Raw], i: usize) -> bool {
+    let cjk = |k: usize| match raws.get(k) {
+        Some(Raw::Cjk(c)) => Some(*c),
+        _ => None,
+    };
+    let (Some(c), before, after) = (cjk(i), i.checked_sub(1).and_then(cjk), cjk(i + 1)) else {
+        return false;
+    };
+    let word = match c {
+        '快' => {
+            before.is_some_and(|b| "得很太真挺更最越飞赶尽".contains(b))
+                || after.is_some_and(|a| "乐递餐速车手捷活感照门件了".contains(a))
+        }
+        '要' => {
+            before.is_some_and(|b| "需重主只必首想要不还就紧纲摘概".contains(b))
+                || after.is_some_and(|a| "求是紧素点命好不了么".contains(a))
+        }
+        _ => return false,
+    };
+    !word
+        && (2..=5).any(|k| {
+            cjk(i + k) == Some('了') && (1..k).all(|j| cjk(i + j).is_some_and(|x| x != '了'))
+        })
 }
 
 /// Binds `time` to what it places: the words since 在 (在大学毕业后: 大学 and 毕业), else the
