@@ -163,6 +163,45 @@ async fn chat_reports_llm_failure_and_keeps_going() {
     assert_eq!(lines[1], "back again");
 }
 
+/// What the model or its server sends is shown, not obeyed: escape sequences in an answer
+/// (a window title, a cleared screen, a line written over) and control characters in an error
+/// body reach neither the terminal nor the log as they are.
+#[tokio::test(flavor = "multi_thread")]
+async fn chat_shows_control_characters_from_the_model_and_its_errors() {
+    let llm = FakeLlm::start().await;
+    llm.script([
+        openai_text("\u{1b}]0;pwned\u{7}\u{1b}[2Jclean\rover"),
+        Answer::Status(400, None, "bad\u{0}\u{1}\u{1b}[31m request".into()),
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), &config_yaml(&llm, dir.path(), ""));
+    let run = mneme(&config, &["chat"], "hello\nhello again\n").await;
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<_> = run.stdout.lines().collect();
+    assert_eq!(
+        lines[0], "\u{FFFD}]0;pwned\u{FFFD}\u{FFFD}[2Jclean\u{FFFD}over",
+        "{}",
+        run.stdout
+    );
+    assert!(
+        lines[1].starts_with("Sorry, I couldn't get an answer"),
+        "{}",
+        run.stdout
+    );
+    for out in [&run.stdout, &run.stderr] {
+        assert!(
+            !out.contains(['\u{0}', '\u{1}', '\u{1b}', '\u{7}']),
+            "{out:?}"
+        );
+    }
+    assert!(
+        run.stderr
+            .contains("bad\u{FFFD}\u{FFFD}\u{FFFD}[31m request"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn memory_commands_list_search_export_import_forget() {
     let llm = FakeLlm::start().await;

@@ -7,6 +7,7 @@ mod chat;
 pub mod markdown;
 mod memory;
 pub mod suggest;
+pub mod visible;
 
 pub use backend::Backend;
 pub use chat::{BadChatKey, CHANNELS, ChatKey, MAX_WEB_ID, is_external_id};

@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::Channel;
 use crate::agent::{Agent, IncomingMessage, Outcome, ReplyKind};
 use crate::base::ChatKey;
+use crate::base::visible::visible;
 
 pub struct TerminalChannel {
     /// The part after `cli:`.
@@ -82,8 +83,10 @@ impl Channel for TerminalChannel {
                 let outcome = agent.handle(msg, None).await?;
                 (outcome, false)
             };
+            // the model's text, and what it quotes, may hold escape sequences: shown, not
+            // obeyed (a title, a cleared screen, a line written over)
             if let (Outcome::Reply(reply), false) = &streamed {
-                stdout.write_all(reply.text.as_bytes()).await?;
+                stdout.write_all(&visible(reply.text.as_bytes())).await?;
             }
             stdout.write_all(b"\n").await?;
             stdout.flush().await?;
@@ -109,14 +112,14 @@ impl TerminalChannel {
             tokio::select! {
                 outcome = &mut turn => break outcome?,
                 Some(piece) = rx.recv() => {
-                    stdout.write_all(piece.as_bytes()).await?;
+                    stdout.write_all(&visible(piece.as_bytes())).await?;
                     stdout.flush().await?;
                     printed.push_str(&piece);
                 }
             }
         };
         while let Ok(piece) = rx.try_recv() {
-            stdout.write_all(piece.as_bytes()).await?;
+            stdout.write_all(&visible(piece.as_bytes())).await?;
             printed.push_str(&piece);
         }
         let complete = matches!(&outcome, Outcome::Reply(r) if r.kind == ReplyKind::Model && printed.trim() == r.text);

@@ -3,6 +3,7 @@
 use std::io::Write;
 
 use crate::base::MemoryRow;
+use crate::base::visible::visible;
 use crate::memories::json::{MemoryJson, rfc3339};
 
 /// A terminal writer that shows control characters (a chat message's ESC, BEL, DEL…) as `�`
@@ -22,37 +23,6 @@ impl<W: Write> Write for Visible<W> {
     fn flush(&mut self) -> std::io::Result<()> {
         self.0.flush()
     }
-}
-
-/// `buf` with C0 controls (but newline and tab), DEL and C1 controls (U+0080–U+009F, as
-/// UTF-8 `C2 80`–`C2 9F`) replaced by U+FFFD. Bytewise: UTF-8 never uses bytes below 0x80
-/// inside a multi-byte character.
-fn visible(buf: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    const SHOWN: &[u8] = "\u{FFFD}".as_bytes();
-    let control = |i: usize| match buf[i] {
-        b'\n' | b'\t' => 0,
-        0..0x20 | 0x7f => 1,
-        0xc2 if buf.get(i + 1).is_some_and(|b| (0x80..0xa0).contains(b)) => 2,
-        _ => 0,
-    };
-    if !(0..buf.len()).any(|i| control(i) > 0) {
-        return std::borrow::Cow::Borrowed(buf);
-    }
-    let mut out = Vec::with_capacity(buf.len() + 8);
-    let mut i = 0;
-    while i < buf.len() {
-        match control(i) {
-            0 => {
-                out.push(buf[i]);
-                i += 1;
-            }
-            n => {
-                out.extend_from_slice(SHOWN);
-                i += n;
-            }
-        }
-    }
-    std::borrow::Cow::Owned(out)
 }
 
 /// One memory, as a line (with its score, when it was found by a search) or as JSON.

@@ -5,6 +5,8 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use eventsource_stream::{Event, EventStreamError, Eventsource};
+
+use super::sse::Fault;
 use futures_util::{Stream, StreamExt};
 use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
 use reqwest::{Client, Response, StatusCode};
@@ -66,11 +68,18 @@ impl Http {
     }
 
     /// Removes the key from a text, should a server or a library echo it.
+    /// `text` fit for a log line or a reply: the key replaced, and control characters (a
+    /// provider's error body may hold NUL, ESC, newlines) shown as U+FFFD rather than written
+    /// into the log or a terminal.
     pub fn redact(&self, text: &str) -> String {
+        let text: String = text
+            .chars()
+            .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+            .collect();
         if self.secret.len() >= 4 {
             text.replace(&self.secret, "[redacted]")
         } else {
-            text.to_string()
+            text
         }
     }
 
@@ -105,7 +114,7 @@ impl Http {
         let resp = self.post(url, body, true).await?;
         Ok(Events {
             http: self,
-            inner: Box::pin(resp.bytes_stream().eventsource()),
+            inner: Box::pin(super::sse::whole_lines(resp.bytes_stream()).eventsource()),
             seen: 0,
         })
     }
@@ -254,7 +263,7 @@ fn snippet(s: &str) -> String {
     }
 }
 
-type EventItem = Result<Event, EventStreamError<reqwest::Error>>;
+type EventItem = Result<Event, EventStreamError<Fault>>;
 
 /// A streamed answer's server-sent events ([`Http::post_events`]), each waited for at most
 /// the timeout: the longest silence allowed.
@@ -273,7 +282,16 @@ impl Events<'_> {
             .map_err(|_| self.http.timeout())?;
         let Some(event) = next else { return Ok(None) };
         self.seen += 1;
-        event.map(Some).map_err(|e| self.http.stream_error(e))
+        event.map(Some).map_err(|e| match e {
+            // the connection broke: as any network failure
+            EventStreamError::Transport(Fault::Transport(e)) => self.http.stream_error(e),
+            // what came is no answer: bytes that are not UTF-8, a line or a stream too long
+            EventStreamError::Transport(fault) => self.http.invalid(fault.to_string()),
+            EventStreamError::Utf8(e) => self
+                .http
+                .invalid(format!("the event stream is not UTF-8: {e}")),
+            EventStreamError::Parser(e) => self.http.invalid(format!("the event stream: {e}")),
+        })
     }
 }
 
@@ -313,5 +331,9 @@ mod tests {
         )
         .unwrap();
         assert_eq!(http.redact("bad key sk-secret-123!"), "bad key [redacted]!");
+        assert_eq!(
+            http.redact("bad\u{0}\u{1}\u{1b}[31m\nkey"),
+            "bad\u{FFFD}\u{FFFD}\u{FFFD}[31m\u{FFFD}key"
+        );
     }
 }

@@ -9,6 +9,7 @@ mod anthropic_stream;
 pub(crate) mod http;
 mod metered;
 mod openai;
+mod sse;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -169,6 +169,9 @@ fn ordinary_facts_are_not_secrets() {
         "用户在学习密码学",
         "用户收不到验证码",
         "用户的密码是生日",
+        // a letter held down, a word repeated: hex digits, but too few of them for a key
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "the test pattern is deadbeefdeadbeefdeadbeefdeadbeef",
     ]);
 }
 

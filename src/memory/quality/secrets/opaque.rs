@@ -159,7 +159,14 @@ pub(super) fn opaque_token(folded: &str, lower: &str) -> Option<&'static str> {
             })
         };
         let hex = token.strip_prefix("0x").unwrap_or(token);
-        if hex.len() >= 32 && hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        // (a random one uses most of the 16 digits: "aaaa…" or "deadbeefdeadbeef…" is no key)
+        let digits_used = |h: &str| {
+            let mut seen = [false; 128];
+            h.bytes()
+                .for_each(|b| seen[usize::from(b.to_ascii_lowercase() & 0x7f)] = true);
+            seen.iter().filter(|s| **s).count()
+        };
+        if hex.len() >= 32 && hex.chars().all(|c| c.is_ascii_hexdigit()) && digits_used(hex) >= 8 {
             // 0x + 40 hex digits is an address (public); a UUID-free run of 32+ hex digits,
             // unnamed, is a key
             let address = token.starts_with("0x") && hex.len() == 40;
