@@ -6,6 +6,7 @@ pub mod discord;
 mod group_commit;
 pub mod intake;
 mod retry;
+pub(crate) mod serve;
 pub mod split;
 
 pub mod telegram;

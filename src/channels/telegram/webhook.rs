@@ -33,6 +33,7 @@ use super::lenient::Lenient;
 use super::{CHANNEL, Shared, next_backoff, on_update};
 use crate::channels::intake::Acted;
 use crate::channels::redact;
+use crate::channels::serve::{Limits, serve};
 use crate::channels::workers::ChatWorkers;
 use crate::config::{Secret, TelegramConfig};
 
@@ -127,10 +128,9 @@ impl Webhook {
             shutdown: shutdown.clone(),
         });
         let app = Router::new().fallback(handle).with_state(hook.clone());
-        let server =
-            axum::serve(listener, app).with_graceful_shutdown(shutdown.clone().cancelled_owned());
+        let server = serve(listener, app, Limits::default(), shutdown.clone());
         // Serving at once: a webhook set before this start is called already.
-        let mut server = tokio::spawn(server.into_future());
+        let mut server = tokio::spawn(server);
         tracing::info!(address = %self.addr, path = %hook.path, "telegram: webhook server listening");
         // Several replicas behind a load balancer: what one stored and did not answer (it
         // died) is picked up by the others. Looking does not hold up the webhook's requests:
@@ -159,7 +159,7 @@ impl Webhook {
                     Err(_) => {
                         tracing::warn!("telegram: webhook requests still open at shutdown were cut off (Telegram sends them again)");
                         server.abort();
-                        Ok(Ok(()))
+                        Ok(())
                     }
                 }
             }
@@ -168,24 +168,14 @@ impl Webhook {
         // The requests are done with: the answers in flight may finish. A request still
         // storing now leaves its answer owed, for the next start.
         hook.workers.drain().await;
-        match result {
-            Ok(Ok(())) if shutdown.is_cancelled() => Ok(()),
-            Ok(Ok(())) => {
-                shared
-                    .agent
-                    .channel_status()
-                    .down(CHANNEL, "the webhook server stopped");
-                Err(anyhow::anyhow!("telegram: the webhook server stopped"))
-            }
-            Ok(Err(e)) => {
-                shared
-                    .agent
-                    .channel_status()
-                    .down(CHANNEL, "the webhook server stopped");
-                Err(anyhow::anyhow!("telegram: the webhook server stopped: {e}"))
-            }
-            Err(e) => Err(anyhow::anyhow!("telegram: the webhook server failed: {e}")),
-        }
+        // the server ends only at shutdown (a failed accept is waited out and tried again)
+        result.map_err(|e| {
+            shared
+                .agent
+                .channel_status()
+                .down(CHANNEL, "the webhook server stopped");
+            anyhow::anyhow!("telegram: the webhook server failed: {e}")
+        })
     }
 }
 

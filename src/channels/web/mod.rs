@@ -33,6 +33,7 @@ use axum::routing::get;
 use tokio_util::sync::CancellationToken;
 
 use super::Channel;
+use super::serve::{Limits, serve};
 use super::workers::DRAIN_TIMEOUT;
 use crate::agent::Agent;
 use crate::config::{Secret, WebConfig};
@@ -216,9 +217,8 @@ impl Channel for WebChannel {
         // Several replicas: what another one left unanswered when it died.
         let sweeping = tokio::spawn(owed::sweep(agent.clone(), shutdown.clone()));
 
-        let server = axum::serve(listener, router(app))
-            .with_graceful_shutdown(shutdown.clone().cancelled_owned());
-        let mut server = tokio::spawn(server.into_future());
+        let server = serve(listener, router(app), Limits::default(), shutdown.clone());
+        let mut server = tokio::spawn(server);
         let result = tokio::select! {
             r = &mut server => r,
             () = shutdown.cancelled() => {
@@ -229,21 +229,15 @@ impl Channel for WebChannel {
                     Err(_) => {
                         tracing::warn!("web: requests still open at shutdown were cut off");
                         server.abort();
-                        Ok(Ok(()))
+                        Ok(())
                     }
                 }
             }
         };
         let _ = owed.await;
         let _ = sweeping.await;
-        match result {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => {
-                agent.channel_status().down(CHANNEL, "the server stopped");
-                Err(anyhow::anyhow!("web: the server stopped: {e}"))
-            }
-            Err(e) => Err(anyhow::anyhow!("web: the server task failed: {e}")),
-        }
+        // the server ends only at shutdown (a failed accept is waited out and tried again)
+        result.map_err(|e| anyhow::anyhow!("web: the server task failed: {e}"))
     }
 }
 
