@@ -175,6 +175,28 @@ async fn retries_after_429_honouring_retry_after() {
     assert_eq!(llm.request_count(), 3);
 }
 
+/// A `Retry-After` longer than the longest wait the client makes (60 s) is not waited for:
+/// the 429 is the answer at once, not a minute of silence per retry.
+#[tokio::test]
+async fn a_retry_after_past_the_longest_wait_is_answered_at_once() {
+    let llm = FakeLlm::start().await;
+    llm.fallback(Answer::Status(
+        429,
+        Some("99999999"),
+        r#"{"error":{"message":"daily quota spent"}}"#.into(),
+    ));
+    let err = openai(&llm, 5000, 3)
+        .complete(&request())
+        .await
+        .unwrap_err();
+    assert_eq!(llm.request_count(), 1, "no retry");
+    assert!(
+        matches!(err, LlmError::Status { status: 429, .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("daily quota spent"), "{err}");
+}
+
 #[tokio::test]
 async fn a_500_becomes_an_error_naming_provider_and_status_but_not_the_key() {
     let llm = FakeLlm::start().await;

@@ -452,6 +452,26 @@ async fn healthz_names_what_is_down() {
     web.stop().await;
 }
 
+/// A NUL in the model's text streams as it is kept and delivered: as U+FFFD, in the pieces,
+/// the reply and the history alike.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_nul_streams_as_it_is_kept() {
+    let llm = FakeLlm::start().await;
+    llm.fallback(openai_stream(&["nul \u{0} here", " and \u{0}"]));
+    let dir = tempfile::tempdir().unwrap();
+    let web = Web::start(&llm, dir.path(), "").await;
+    let events = web.chat("nul", "hi").await;
+    let streamed: String = events
+        .iter()
+        .filter(|e| e.event == "delta")
+        .map(|e| e.data["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(streamed, "nul \u{FFFD} here and \u{FFFD}", "{events:?}");
+    assert_eq!(events.last().unwrap().data["text"], streamed.as_str());
+    assert_eq!(web.history_texts("nul").await, ["hi", streamed.as_str()]);
+    web.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn metrics_count_a_turn_its_model_call_and_the_memory_pool() {
     let llm = FakeLlm::start().await;

@@ -187,8 +187,9 @@ async fn call(
                 };
                 room -= piece.chars().count();
                 // A receiver that went away only means nobody watches the stream any more.
+                // A NUL streams as it is kept and delivered at the end: as U+FFFD.
                 if !piece.is_empty() {
-                    let _ = tx.send(piece.to_string());
+                    let _ = tx.send(crate::store::text(piece).into_owned());
                 }
             };
             agent.llm.complete_streaming(request, &mut sink).await

@@ -154,8 +154,12 @@ impl Http {
                     let status = resp.status();
                     let retryable =
                         status == StatusCode::TOO_MANY_REQUESTS || status.is_server_error();
-                    if retryable && retries_left {
-                        let wait = retry_after(resp.headers())
+                    // a server asking for a longer wait than any this client makes (a quota
+                    // spent for the day) is answered now, not after a silent minute per retry
+                    let asked = retry_after(resp.headers());
+                    let too_long = asked.is_some_and(|w| w > self.settings.max_backoff);
+                    if retryable && retries_left && !too_long {
+                        let wait = asked
                             .unwrap_or_else(|| self.backoff(attempt))
                             .min(self.settings.max_backoff);
                         tracing::warn!(provider = self.provider, %status, ?wait, attempt, "LLM request failed; retrying");
