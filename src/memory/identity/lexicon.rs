@@ -40,7 +40,7 @@ in law => inlaw; step son => stepson; step daughter => stepdaughter;
 step mother, step mom => stepmother; step father, step dad => stepfather;
 step brother => stepbrother; step sister => stepsister; half brother => halfbrother;
 half sister => halfsister; significant other => partner; suffer from => ~have;
-been to => visit; rent out, let out => @let; close to => @near; passed away => @dead; ice cream => icecream;
+been to => visit; rent out, let out => @let; close to, next to => @near; passed away => @dead; ice cream => icecream;
 hot dog => hotdog; root beer => rootbeer; ginger beer => gingerbeer;
 sweet potato => sweetpotato; prairie dog => prairiedog; air guitar => airguitar;
 fire truck, fire engine => firetruck; bell pepper => bellpepper; martial art => martialart;
@@ -346,7 +346,7 @@ pub const ZH: &str = "
 表妹 => younger_female_cousin; 堂哥 => elder_male_paternal_cousin; 堂姐 => elder_female_paternal_cousin;
 堂弟 => younger_male_paternal_cousin; 堂妹 => younger_female_paternal_cousin;
 画画, 画 => draw; 上班 => work; 里面, 里 => inside; 外面, 外 => outside; 对面 => opposite; 后面 => back; 前面 => front;
-经过, 路过 => <through; 去, 到 => <to; 换成, 换到 => switch <to; 变成 => become <to;
+经过, 路过 => <through; 去, 到, 向 => <to; 换成, 换到 => switch <to; 变成 => become <to;
 改成, 改为, 转成 => change <to; 转到, 转去 => transfer <to; 差点, 差一点, 几乎 => @almost; 都 => all; 大学 => university; 大厦 => building;
 机场 => airport; 医院 => hospital; 酒店 => hotel; 公园 => park; 中学 => middleschool;
 银行 => bank; 公司 => company; 学院 => college; 学校 => school; 集团 => group; 商场 => mall;

@@ -2,7 +2,7 @@
 //! tester who never saw the rules) found merged, each pinned in new wordings: measure words,
 //! "former", an alternative against both, moving in or out, this / next, a little against
 //! very, before a date or a time, about to against done, and two people named the other way
-//! round in X是Y的Z.
+//! round in X是Y的Z; then the sixteenth trial's 向, 后门 and "next to".
 
 use super::trial_tests::{never_one, one_fact};
 
@@ -73,4 +73,19 @@ fn two_people_named_the_other_way_round_are_another_fact() {
     ]);
     // the same two halves turned round are one fact
     one_fact(&[("我的牙医是李医生", "李医生是我的牙医")]);
+}
+
+/// From the sixteenth trial (2026-11-28, 470 pairs, on the build with the fifteenth's
+/// fixes): who is reported to in Chinese (向), a door at the back read as "after", "next to".
+#[test]
+fn toward_whom_a_back_door_and_next_to_make_another_fact() {
+    never_one(&[
+        ("小刘向陈总汇报工作", "陈总向小刘汇报工作"),
+        ("备用钥匙在前门花盆里", "备用钥匙在后门花盆里"),
+        (
+            "Keep the bikes in the shed",
+            "Keep the bikes next to the shed",
+        ),
+    ]);
+    one_fact(&[("我家后院有个秋千", "我家后院里有个秋千")]);
 }

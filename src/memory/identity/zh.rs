@@ -94,7 +94,7 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
 }
 
 /// 后 / 前 at `i` placing what comes before it in time (毕业后, 饭前, 在大学毕业后): "after" or
-/// "before"; not a place (后面, 前面), a date (前天, 后年), someone former (前妻), "then" (然后,
+/// "before"; not a place (后面, 前面, 后门, 后院), a date (前天, 后年), someone former (前妻), "then" (然后,
 /// 最后) or "later" (后来).
 fn zh_time(raws: &[Raw], i: usize) -> Option<&'static str> {
     let time = match raws.get(i) {
@@ -111,7 +111,7 @@ fn zh_time(raws: &[Raw], i: usize) -> Option<&'static str> {
         _ => None,
     };
     let word = before.is_some_and(|b| "然最背面目提往".contains(b))
-        || after.is_some_and(|a| "面边天年妻夫任女男悔往进方头台来".contains(a));
+        || after.is_some_and(|a| "面边天年妻夫任女男悔往进方头台来门座院排窗".contains(a));
     (before.is_some() && !word).then_some(time)
 }
 
