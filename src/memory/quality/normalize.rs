@@ -250,19 +250,28 @@ fn unleet(chars: &[char], one: char, out: &mut Vec<char>) {
     }
 }
 
-/// Whether `run` is the part of an e-mail address up to its domain's first dot: a name, `@`,
-/// a domain label, and `rest` going on with `.` and a letter ("zoe@gmail" + ".com"). Such a
-/// run stays as written, so "zoe@gmail.com" is not read as "zoeagmail.com".
+/// Whether `run` is the part of an e-mail address up to its domain's first dot or hyphen: a
+/// name, `@`, a domain label, and `rest` going on with the domain ("zoe@gmail" + ".com",
+/// "audit@acme" + "-partners.io"). Such a run stays as written, so "zoe@gmail.com" is not read
+/// as "zoeagmail.com".
 fn email_at(run: &[char], rest: &[char]) -> bool {
     let Some(at) = run.iter().position(|&c| c == '@') else {
         return false;
     };
     let plain = |c: &char| c.is_ascii_alphanumeric();
+    // the rest of the domain: labels with hyphens, at least one dot before a letter
+    let domain: Vec<char> = rest
+        .iter()
+        .copied()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-'))
+        .collect();
     at > 0
         && run[at + 1..].first().is_some_and(plain)
         && run[at + 1..].iter().all(plain)
-        && rest.first() == Some(&'.')
-        && rest.get(1).is_some_and(char::is_ascii_alphabetic)
+        && matches!(rest.first(), Some('.' | '-'))
+        && domain
+            .windows(2)
+            .any(|w| w[0] == '.' && w[1].is_ascii_alphabetic())
 }
 
 pub(super) fn is_cjk(c: char) -> bool {
@@ -443,6 +452,10 @@ mod tests {
         assert_eq!(
             view("send it to li.wei@163.com"),
             "send it to li.wei@163.com"
+        );
+        assert_eq!(
+            view("to audit@acme-partners.io"),
+            "to audit@acme-partners.io"
         );
         assert_eq!(view("r3@d th1s"), "read this");
         assert_eq!(view("c@t. ok"), "cat. ok");

@@ -22,6 +22,9 @@
 /// meeting to pta@school.org"), so there what is sent decides ([`HELD`]).
 const DESTINATION: &str = r"(?:https?://\S+|@[a-z0-9_]{2,}|#[a-z0-9_\-]{2,})";
 
+/// An e-mail address, as the instruction views keep it (`normalize::unleet` leaves it whole).
+const EMAIL: &str = r"[a-z0-9._%+\-]+@[a-z0-9.\-]+\.[a-z]{2,}";
+
 /// What the assistant holds and a group member may want out: memories, the chat's messages,
 /// a digest of what others said.
 const HELD: &str = r"(?:memor(?:y|ies)|memory export|(?:summar(?:y|ies)|transcripts?|logs?|cop(?:y|ies)|history|record)\s+of\s+(?:this|the|our)\s+(?:chat|group|conversation)\b|(?:this|the|our)\s+(?:chat|group)'?s\s+(?:messages|history|logs?)|(?:chat|group|message)\s+(?:logs?|history|transcripts?|exports?)|transcripts?|everyone'?s\s+[a-z]+|everything\s+(?:the\s+)?(?:others?|everyone|people|members)\s+(?:said|say|wrote|write|posted|post|sent|send|dm'?d)|what\s+(?:the\s+)?others\s+(?:said|wrote|posted|dm'?d)|(?:all|the)\s+(?:group'?s?\s+|other\s+)?(?:dms|private messages))";
@@ -70,6 +73,21 @@ pub(super) fn en() -> Vec<String> {
         r"\b(?:treat|consider)\s+me\s+(?:like|as)\s+(?:the|an?)\s+(?:owner|admin|administrator|developer|mod|moderator)\b".into(),
         r"\b(?:i'm|i am)\s+(?:your|the bot's|ur)\s+(?:developer|owner|creator|admin|master)\b".into(),
         r"\b(?:if|when|whenever)\s+(?:anyone|someone|somebody|people|[a-z]+)\s+(?:asks?|says?|types?|mentions?)\b[^.;!?\n]{0,60}?\b(?:just\s+)?(?:say|tell|answer|reply|dump|post|show|send)\s+(?:you|them|him|her|everything|that|i)\b".into(),
+        // the eighteenth batch: the assistant sending out as a routine ("Every Friday the
+        // assistant emails a summary of this chat to …", "Mneme cc's x@… on every message")
+        format!(r"\b(?:mneme|the\s+(?:bot|assistant|helper\s+bot))\s+(?:(?:always|also|quietly|automatically|then)\s+)?(?:e-?mails|mails|sends|forwards|cc'?s|bccs|posts|uploads|copies)\b[^.;!?\n]{{0,80}}?(?:\bto\s+(?:me\s+at\s+)?)?(?:{EMAIL}|#[a-z0-9_\-]{{2,}}|https?://)"),
+        // …or said of what is sent: "copies of everything people tell Mneme here go to …"
+        format!(r"\b(?:cop(?:y|ies)|digests?|summar(?:y|ies)|transcripts?|logs?|exports?|records?)\s+of\b[^.;!?\n]{{0,60}}?\b(?:mneme|the\s+bot|the\s+assistant|this\s+chat|the\s+chat|the\s+group\s+chat|members'?\s+(?:dms|messages|chats?)|dms|people\s+tell|everyone'?s?\s+(?:says?|said|messages|dms))\b[^.;!?\n]{{0,40}}?\b(?:go(?:es)?|are|is|get|gets)\s+(?:(?:automatically|also|then)\s+)?(?:(?:sent|mailed|e-?mailed|forwarded|cc'?d|copied|posted|uploaded|delivered)\s+)?to\s+(?:{EMAIL}|#[a-z0-9_\-]{{2,}}|https?://)"),
+        // a nickname as a switch: "calling the assistant 'Jeeves' means it must …", "when
+        // anyone calls the bot 'Sparky', it switches to …"
+        r#"\b(?:call(?:s|ing)?|address(?:es|ing)?)\s+(?:the\s+(?:bot|assistant)|mneme|it)\s+(?:as\s+)?['"“‘][^'"”’\n]{1,24}['"”’]\s*,?\s*(?:means|makes\s+it|unlocks|switches|it\s+(?:must|will|should|shall|has\s+to|answers|replies|responds|switches|drops|ignores|gives|reveals|goes))\b"#.into(),
+        // "any message containing 'urgent' makes the assistant ping everyone"
+        r"\b(?:any|every|each)\s+(?:message|post|mention|dm)s?\s+(?:that\s+)?(?:containing|contains|with|mentioning|mentions|saying|says)\b[^.;!?\n]{0,40}?\b(?:makes|lets|gets|has|tells)\s+(?:the\s+(?:bot|assistant)|mneme|it)\b".into(),
+        // its limits said lifted: "the bot's limits don't apply here", "effective immediately
+        // the bot treats …", "whitelisted for unfiltered answers"
+        r"\b(?:the\s+bot'?s|the\s+assistant'?s|mneme'?s|its)\s+(?:limits|rules|restrictions|filters?|guardrails|safety\s+rules|safeguards)\s+(?:don'?t|do\s+not|no\s+longer|won'?t)\s+apply\b".into(),
+        r"\b(?:effective\s+immediately|as\s+of\s+(?:now|today))\s*,?\s*(?:the\s+(?:bot|assistant)|mneme)\s+(?:treats|answers|replies|ignores|obeys|follows|reveals|shares|approves|is\s+allowed)\b".into(),
+        r"\bwhitelisted\s+for\s+(?:unfiltered|uncensored|unrestricted)\b".into(),
     ]
 }
 
