@@ -220,3 +220,20 @@ fn routines_nicknames_and_lifted_limits_are_instructions() {
         "As of today the office opens at 8",
     ]);
 }
+
+/// Secrets of the eighteenth batch with no keyword the rules knew: a card's three digits on
+/// the back, an alarm's disarm sequence; and look-alike facts.
+#[test]
+fn digits_on_the_back_and_disarm_sequences_are_secrets() {
+    assert_secret(&[
+        "The three digits on the back of my Mastercard are 204.",
+        "the 3 digits on the back of the card: 412",
+        "Dad's alarm disarm sequence is 1357 then OFF",
+        "The shop's arming code is 7731",
+    ]);
+    assert_fact(&[
+        "The three digits on the back of the jersey are the player's number",
+        "Grandma keeps forgetting the alarm disarm sequence",
+        "The back of the card has a magnetic stripe",
+    ]);
+}

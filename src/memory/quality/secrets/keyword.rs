@@ -94,9 +94,11 @@ pub(super) static KEYWORD_GROUPS: LazyLock<Vec<String>> = LazyLock::new(|| {
             r"(?:(?:access|auth|bearer|refresh|api|bot|session|personal{s}access|vpn|security|github|gitlab|slack|discord|telegram|npm|hf|oauth|csrf|login){s})?tokens?(?:{s}codes?)?"
         ),
         format!(
-            r"(?:front{s}door|back{s}door|door|gate|garage|alarm|safe|lock|locker|entry|entrance|keypad|disarm|lockbox|key{s}box|padlock|bike{s}lock|access|building|apartment|house){s}codes?|combinations?|combo|keypads?|lockbox(?:es)?|key{s}box(?:es)?|codes?{s}(?:de{s}la{s}porte(?:{s}d'entr(?:e|é)e)?|d'entr(?:e|é)e|du{s}portail|de{s}l'immeuble|d'acc(?:e|è)s)|digicode|t(?:u|ü)r{s}?code|tor{s}?code|c(?:o|ó)digo{s}de{s}(?:la{s}puerta|acceso|entrada)"
+            r"(?:front{s}door|back{s}door|door|gate|garage|alarm|safe|lock|locker|entry|entrance|keypad|disarm|lockbox|key{s}box|padlock|bike{s}lock|access|building|apartment|house){s}codes?|(?:alarm{s})?(?:disarm|arming){s}(?:sequence|number)s?|combinations?|combo|keypads?|lockbox(?:es)?|key{s}box(?:es)?|codes?{s}(?:de{s}la{s}porte(?:{s}d'entr(?:e|é)e)?|d'entr(?:e|é)e|du{s}portail|de{s}l'immeuble|d'acc(?:e|è)s)|digicode|t(?:u|ü)r{s}?code|tor{s}?code|c(?:o|ó)digo{s}de{s}(?:la{s}puerta|acceso|entrada)"
         ),
-        format!(r"cvv2?|cvc2?|csc|card{s}security{s}codes?"),
+        format!(
+            r"cvv2?|cvc2?|csc|card{s}security{s}codes?|(?:three|3|four|4){s}digits{s}on{s}the{s}back(?:{s}of{s}(?:my|the|his|her|their|our|your|a)?{s}?(?:visa|mastercard|amex|card|credit{s}card|debit{s}card))?"
+        ),
         format!(r"(?:credit|debit|bank){s}card{s}(?:number|no\.?|#)|card{s}(?:number|no\.?|#)"),
         format!(
             r"(?:ssn|social{s}security|national{s}insurance|ni|national{s}id|tax{s}id|tax{s}file|passport|driver'?s?{s}licen[cs]e|driving{s}licen[cs]e|licen[cs]e|id{s}card|identity{s}card|medicare|nhs|social{s}insurance|health{s}insurance){s}(?:numbers?|no\.?|#)|ssn|social{s}security|social|tax{s}id|passport|driver'?s?{s}licen[cs]e|driving{s}licen[cs]e"
