@@ -2,9 +2,10 @@
 //! limits a server open to a network needs and `axum::serve` lacks: a client has
 //! [`Limits::headers_within`] to send a request's head and [`Limits::body_within`] between two
 //! pieces of its body, or its connection is closed; at most [`Limits::connections`] are open
-//! at once (half the open-file limit), and a connection past them is closed as it comes. Without them a client that opened
-//! connections and sent half a request on each kept them all (a black-box trial held 20,000
-//! until the process ran out of file descriptors, and `/healthz` stopped answering).
+//! at once (half the open-file limit), and a connection past them is closed as it comes.
+//! Without them a client that opened connections and sent half a request on each kept them all
+//! (a black-box trial held 20,000 until the process ran out of file descriptors, and
+//! `/healthz` stopped answering).
 //! Shutdown: no new connection, and those open finish their requests (the caller bounds how
 //! long it waits).
 

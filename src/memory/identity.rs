@@ -145,16 +145,19 @@ pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdi
     }
 }
 
+/// A Chinese "X是Y" split at its one 是, end punctuation trimmed: both halves, when each holds
+/// Chinese.
+fn copula_halves(t: &str) -> Option<(&str, &str)> {
+    let t = t.trim().trim_end_matches(['。', '！', '.', '!', ' ']);
+    let (x, y) = t.split_once('是')?;
+    (!y.contains('是') && x.chars().any(is_cjk) && y.chars().any(is_cjk))
+        .then(|| (x.trim(), y.trim()))
+}
+
 /// One Chinese "X是Y" written "Y是X": 我的牙医是李医生 / 李医生是我的牙医 say the same (the
 /// reading would take 我 for the subject of one and an object of the other).
 fn copula_swapped(a: &str, b: &str) -> bool {
-    let halves = |t: &str| -> Option<(String, String)> {
-        let t = t.trim().trim_end_matches(['。', '！', '.', '!', ' ']);
-        let (x, y) = t.split_once('是')?;
-        (!y.contains('是') && x.chars().any(is_cjk) && y.chars().any(is_cjk))
-            .then(|| (x.trim().to_string(), y.trim().to_string()))
-    };
-    matches!((halves(a), halves(b)), (Some((x, y)), Some((p, q))) if x == q && y == p && x != y)
+    matches!((copula_halves(a), copula_halves(b)), (Some((x, y)), Some((p, q))) if x == q && y == p && x != y)
 }
 
 /// One Chinese "X是Y的Z" against "Y是X的Z": 张总是李总的上司 / 李总是张总的上司 name the same
@@ -162,11 +165,10 @@ fn copula_swapped(a: &str, b: &str) -> bool {
 /// both). Whose Z it is, when so.
 fn owner_swapped(a: &str, b: &str) -> Option<String> {
     let parts = |t: &str| -> Option<(String, String, String)> {
-        let t = t.trim().trim_end_matches(['。', '！', '.', '!', ' ']);
-        let (x, rest) = t.split_once('是')?;
+        let (x, rest) = copula_halves(t)?;
         let (y, z) = rest.split_once('的')?;
-        let (x, y, z) = (x.trim(), y.trim(), z.trim());
-        (!rest.contains('是') && [x, y, z].iter().all(|p| p.chars().any(is_cjk)))
+        let (y, z) = (y.trim(), z.trim());
+        (y.chars().any(is_cjk) && z.chars().any(is_cjk))
             .then(|| (x.to_string(), y.to_string(), z.to_string()))
     };
     match (parts(a)?, parts(b)?) {
