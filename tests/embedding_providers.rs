@@ -20,6 +20,7 @@ fn settings() -> HttpSettings {
         max_retries: 2,
         base_backoff: Duration::from_millis(1),
         max_backoff: Duration::from_millis(20),
+        stream_limit: Duration::from_secs(50),
     }
 }
 

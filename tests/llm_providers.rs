@@ -19,6 +19,7 @@ fn settings(timeout_ms: u64, retries: u32) -> HttpSettings {
         max_retries: retries,
         base_backoff: Duration::from_millis(1),
         max_backoff: Duration::from_millis(50),
+        stream_limit: Duration::from_millis(timeout_ms) * 10,
     }
 }
 
@@ -247,6 +248,50 @@ async fn a_hanging_server_times_out() {
         .await
         .unwrap_err();
     assert!(matches!(err, LlmError::Timeout { .. }), "{err:?}");
+}
+
+/// A stream whose events keep coming, each well within the longest silence, is still read for
+/// no longer than `stream_limit`: a model looping on empty events cannot hold its chat's turn.
+#[tokio::test]
+async fn a_stream_that_never_ends_is_cut_at_the_stream_limit() {
+    let llm = FakeLlm::start().await;
+    let pieces = vec![""; 400];
+    llm.script([openai_stream_paced(&pieces, Duration::from_millis(10))]);
+    let model = OpenAiProvider::new(
+        &llm.url,
+        KEY,
+        HttpSettings {
+            stream_limit: Duration::from_millis(500),
+            ..settings(1000, 0)
+        },
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let err = model
+        .complete_streaming(&request(), &mut |_: &str| {})
+        .await
+        .unwrap_err();
+    // the paced answer takes 4 s; it is given up at the limit, not at its end
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        matches!(err, LlmError::Timeout { after, .. } if after == Duration::from_millis(500)),
+        "{err:?}"
+    );
+
+    // the same answer within the limit is read whole
+    llm.script([openai_stream_paced(
+        &["a", "b", "c"],
+        Duration::from_millis(10),
+    )]);
+    let whole = model
+        .complete_streaming(&request(), &mut |_: &str| {})
+        .await
+        .unwrap();
+    assert_eq!(whole.text, "abc");
 }
 
 #[tokio::test]

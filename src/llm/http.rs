@@ -24,7 +24,13 @@ pub struct HttpSettings {
     pub base_backoff: Duration,
     /// Upper bound on any one wait, including a server's `Retry-After`.
     pub max_backoff: Duration,
+    /// The longest a streamed answer is read for, however steadily it keeps coming (a model
+    /// caught in a loop of empty events would otherwise hold its chat's turn for good).
+    pub stream_limit: Duration,
 }
+
+/// A streamed answer may take this many times the longest silence (`llm_timeout_secs`).
+pub const STREAM_LIMIT_FACTOR: u32 = 10;
 
 impl Default for HttpSettings {
     fn default() -> Self {
@@ -33,6 +39,7 @@ impl Default for HttpSettings {
             max_retries: 3,
             base_backoff: Duration::from_millis(500),
             max_backoff: Duration::from_secs(60),
+            stream_limit: Duration::from_secs(120) * STREAM_LIMIT_FACTOR,
         }
     }
 }
@@ -116,6 +123,7 @@ impl Http {
             http: self,
             inner: Box::pin(super::sse::whole_lines(resp.bytes_stream()).eventsource()),
             seen: 0,
+            until: tokio::time::Instant::now() + self.settings.stream_limit,
         })
     }
 
@@ -276,14 +284,29 @@ pub struct Events<'h> {
     inner: Pin<Box<dyn Stream<Item = EventItem> + Send + 'h>>,
     /// Events read so far.
     pub seen: usize,
+    /// When the answer must have ended ([`HttpSettings::stream_limit`]).
+    until: tokio::time::Instant,
 }
 
 impl Events<'_> {
     /// The next event, or `None` once the stream has ended.
     pub async fn next(&mut self) -> Result<Option<Event>, LlmError> {
-        let next = tokio::time::timeout(self.http.settings.timeout, self.inner.next())
+        let silence = self.http.settings.timeout;
+        let left = self
+            .until
+            .saturating_duration_since(tokio::time::Instant::now());
+        let next = tokio::time::timeout(silence.min(left), self.inner.next())
             .await
-            .map_err(|_| self.http.timeout())?;
+            .map_err(|_| {
+                if left < silence {
+                    LlmError::Timeout {
+                        provider: self.http.provider,
+                        after: self.http.settings.stream_limit,
+                    }
+                } else {
+                    self.http.timeout()
+                }
+            })?;
         let Some(event) = next else { return Ok(None) };
         self.seen += 1;
         event.map(Some).map_err(|e| match e {

@@ -219,6 +219,7 @@ pub fn from_config(c: &Config) -> Result<Arc<dyn LlmProvider>, String> {
     let settings = HttpSettings {
         timeout: Duration::from_secs(c.llm_timeout_secs),
         max_retries: c.llm_max_retries,
+        stream_limit: Duration::from_secs(c.llm_timeout_secs) * http::STREAM_LIMIT_FACTOR,
         ..HttpSettings::default()
     };
     let base = c.llm_base_url.trim();
