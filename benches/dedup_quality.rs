@@ -270,6 +270,8 @@ fn main() {
         }
     }
 
+    value_changes();
+
     let Some(cosines) = cosines(&pairs) else {
         return;
     };
@@ -314,6 +316,75 @@ fn main() {
                 p.b
             );
         }
+    }
+}
+
+/// What a newer fact replaces (`memories::same_fact::replaced`: a bare denial, or a newer value
+/// of a relation that holds one) over `tests/data/value_changes.jsonl`, or the file
+/// `VALUE_CHANGES_PAIRS` names (a held-out set of the same shape): a replacement is the
+/// positive class, and a wrong one drops a fact that still holds out of every prompt.
+fn value_changes() {
+    use mneme::memories::same_fact::replaced;
+    use mneme::memory::identity::Reading;
+    let path = std::env::var_os("VALUE_CHANGES_PAIRS")
+        .filter(|p| !p.is_empty())
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/value_changes.jsonl")
+        });
+    let data = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let content =
+        |t: &str| mneme::memory::remember::parse(t).map_or_else(|| t.to_string(), |r| r.content);
+    // by language: (replaced rightly, wrongly, missed, pairs)
+    let mut by: BTreeMap<&str, (usize, usize, usize, usize)> = BTreeMap::new();
+    let mut wrong = Vec::new();
+    for line in data.lines().filter(|l| !l.trim().is_empty()) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let (old, new) = (
+            content(v["old"].as_str().unwrap()),
+            content(v["new"].as_str().unwrap()),
+        );
+        let want = v["label"] == "replaces";
+        let got = !replaced(
+            &Reading::new(&new),
+            [(1, old.as_str(), &Reading::new(&old))],
+        )
+        .is_empty();
+        let lang = if old.chars().chain(new.chars()).any(text::is_cjk) {
+            "zh"
+        } else {
+            "en"
+        };
+        for key in [lang, "all"] {
+            let e = by.entry(key).or_default();
+            e.3 += 1;
+            match (want, got) {
+                (true, true) => e.0 += 1,
+                (false, true) => e.1 += 1,
+                (true, false) => e.2 += 1,
+                (false, false) => {}
+            }
+        }
+        if got && !want {
+            wrong.push(format!("{old:?} → {new:?}"));
+        }
+    }
+    println!("\n== what a newer fact replaces ({})", path.display());
+    for (lang, (tp, fp, fn_, n)) in &by {
+        let p = *tp as f64 / (tp + fp).max(1) as f64;
+        let r = *tp as f64 / (tp + fn_).max(1) as f64;
+        let f1 = if p + r > 0.0 {
+            2.0 * p * r / (p + r)
+        } else {
+            0.0
+        };
+        println!(
+            "  {lang:<4} {n:>4} pairs  replaced {tp:>3} rightly, {fp:>2} wrongly, {fn_:>3} missed   precision {p:.3}  recall {r:.3}  F1 {f1:.3}"
+        );
+    }
+    for w in wrong {
+        println!("      replaced where both hold: {w}");
     }
 }
 

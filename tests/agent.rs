@@ -280,6 +280,47 @@ async fn a_fact_remembered_the_other_way_round_replaces_the_old_one() {
     assert!(!system.contains("] I am vegetarian"), "{system}");
 }
 
+/// "remember" with a newer value of a relation that holds one (where one lives, a favourite)
+/// replaces the older fact as a denial does; a relation of many values ("likes") keeps both.
+#[tokio::test]
+async fn a_newer_value_remembered_replaces_the_old_one() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+
+    bot.say("cli:default", "remember I live in Tokyo").await;
+    let r = bot.say("cli:default", "remember I moved to Osaka").await;
+    assert_eq!(
+        r.text,
+        "Noted. Saved memory #2: I moved to Osaka\n(It replaces memory #1, now archived: I live in Tokyo)"
+    );
+    let store = bot.agent.store();
+    assert!(store.get_memory(1).await.unwrap().unwrap().archived);
+    let history = store.memory_history(1).await.unwrap();
+    let superseded = history
+        .iter()
+        .find(|e| e.kind == "superseded")
+        .expect("a superseded event");
+    assert_eq!(superseded.other_id, Some(2));
+    assert_eq!(
+        superseded.note.as_deref(),
+        Some("a newer value (Tokyo → Osaka)")
+    );
+
+    // liking one thing more does not stop liking the other
+    bot.say("cli:default", "remember I like green tea").await;
+    let r = bot.say("cli:default", "remember I like black coffee").await;
+    assert_eq!(r.text, "Noted. Saved memory #4: I like black coffee");
+    assert!(!store.get_memory(3).await.unwrap().unwrap().archived);
+
+    llm.script([openai_text("noted")]);
+    bot.say("cli:default", "where do I live?").await;
+    let system = llm.requests()[0].system();
+    assert!(system.contains("I moved to Osaka"), "{system}");
+    assert!(!system.contains("I live in Tokyo"), "{system}");
+    assert!(system.contains("I like green tea"), "{system}");
+}
+
 #[tokio::test]
 async fn remember_fast_path_needs_no_model_and_refines_near_duplicates() {
     let llm = FakeLlm::start().await;

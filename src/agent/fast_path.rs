@@ -111,7 +111,7 @@ pub(super) async fn handle(
 
 /// `reply` and, each on a line of its own (the first line stays the contract's), the
 /// memories the fact replaced.
-fn with_replaced(mut reply: String, replaced: &[crate::memories::same_fact::Denied]) -> String {
+fn with_replaced(mut reply: String, replaced: &[crate::memories::same_fact::Replaced]) -> String {
     for r in replaced {
         reply.push_str(&format!(
             "\n(It replaces memory #{}, now archived: {})",

@@ -54,19 +54,21 @@ pub struct Speaker {
 /// What became of a fact.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Remembered {
-    /// A new memory; `replaced`, the memories it says the opposite of (archived, with the
-    /// new one in their history: `mneme memory unarchive ID` brings one back).
+    /// A new memory; `replaced`, the memories it says the opposite of or gives a newer value
+    /// than (archived, with the new one in their history: `mneme memory unarchive ID` brings
+    /// one back).
     Stored {
         id: i64,
         content: String,
-        replaced: Vec<same_fact::Denied>,
+        replaced: Vec<same_fact::Replaced>,
     },
     /// The fact was already held (or the key's holder): that memory, reinforced, with the
-    /// wording it keeps; `replaced` as for `Stored` (a denial made since, now archived).
+    /// wording it keeps; `replaced` as for `Stored` (a denial or a value said since, now
+    /// archived).
     Updated {
         id: i64,
         content: String,
-        replaced: Vec<same_fact::Denied>,
+        replaced: Vec<same_fact::Replaced>,
     },
 }
 
@@ -157,7 +159,7 @@ impl Memories {
             None => (content, None),
         };
         let store = self.store();
-        let mut denied = Vec::new();
+        let mut replacing = Vec::new();
         let existing = match &fact.key {
             Some(k) => store
                 .memory_by_key(fact.scope, k)
@@ -167,14 +169,14 @@ impl Memories {
                 let held =
                     same_fact::examine(&self.retriever, fact.scope, &content, subject.as_deref())
                         .await?;
-                denied = held.denied;
+                replacing = held.replaced;
                 held.same.map(|m| (m.id, m.reason, Some(m.stored)))
             }
         };
         // The newer statement of two that cannot both hold replaces the older.
-        let replaced: Vec<(i64, String)> = denied
+        let replaced: Vec<(i64, String)> = replacing
             .iter()
-            .map(|d| (d.id, format!("said the other way round ({})", d.reason)))
+            .map(|r| (r.id, r.why.to_string()))
             .collect();
         let outcome = match existing {
             Some((id, reason, stored)) => {
@@ -203,7 +205,7 @@ impl Memories {
                 Remembered::Updated {
                     id,
                     content: wording,
-                    replaced: denied,
+                    replaced: replacing,
                 }
             }
             None => {
@@ -229,7 +231,7 @@ impl Memories {
                 Remembered::Stored {
                     id,
                     content,
-                    replaced: denied,
+                    replaced: replacing,
                 }
             }
         };

@@ -73,28 +73,56 @@ pub fn decide_read<'a>(
     best.map(|(_, f)| f)
 }
 
-/// A stored memory that `content` says the opposite of, and nothing else (see
-/// `identity::denies`): the newer statement replaces it.
+/// A stored memory a new fact replaces, and why.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Denied {
+pub struct Replaced {
     pub id: i64,
     pub stored: String,
-    /// The denial, in words (for the history).
-    pub reason: String,
+    pub why: Why,
 }
 
-/// The candidates `content` denies, oldest first. Pure.
-pub fn denied<'a>(
+/// Why a newer fact replaces an older one: the two cannot both hold.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Why {
+    /// It says the opposite and nothing else (`identity::denies`): the denial, in words.
+    Denied(String),
+    /// It gives another value of a relation that holds one (`identity::changed`).
+    Changed(identity::Change),
+}
+
+impl std::fmt::Display for Why {
+    /// For the history: "superseded by #3 — {this}".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Why::Denied(reason) => write!(f, "said the other way round ({reason})"),
+            Why::Changed(c) => write!(f, "a newer value ({} → {})", c.old, c.new),
+        }
+    }
+}
+
+/// The candidates `content` replaces, oldest first: those it denies, and those whose value
+/// it changes (not one it states again: a `Same` verdict is no change). Pure.
+pub fn replaced<'a>(
     reading: &Reading,
     candidates: impl IntoIterator<Item = (i64, &'a str, &'a Reading)>,
-) -> Vec<Denied> {
-    let mut out: Vec<Denied> = candidates
+) -> Vec<Replaced> {
+    let mut out: Vec<Replaced> = candidates
         .into_iter()
         .filter_map(|(id, stored, r)| {
-            identity::denies(reading, r).map(|reason| Denied {
+            let why = match identity::denies(reading, r) {
+                Some(reason) => Why::Denied(reason.to_string()),
+                None => {
+                    let change = identity::changed(reading.text(), stored)?;
+                    if matches!(identity::judge_read(reading, r, None), Verdict::Same(_)) {
+                        return None;
+                    }
+                    Why::Changed(change)
+                }
+            };
+            Some(Replaced {
                 id,
                 stored: stored.to_string(),
-                reason: reason.to_string(),
+                why,
             })
         })
         .collect();
@@ -103,11 +131,11 @@ pub fn denied<'a>(
 }
 
 /// What `scope` holds of a new fact: the memory stating it already, if one does, and those
-/// it says the opposite of.
+/// it replaces.
 #[derive(Debug, Default)]
 pub struct Held {
     pub same: Option<SameFact>,
-    pub denied: Vec<Denied>,
+    pub replaced: Vec<Replaced>,
 }
 
 /// Whether a memory about `stored` (its subject: the group member it is about, when known)
@@ -148,6 +176,18 @@ pub async fn examine(
         .filter(|m| same_subject(subject, m.subject.as_deref()))
         .map(|m| (m.id, (m.content, None)))
         .collect();
+    // "I moved to Osaka" shares no word with "I live in Tokyo", whose value it changes: the
+    // facts sharing words with it read as a relation are candidates too
+    if let Some(relation) = identity::as_relation(content) {
+        for m in store
+            .dedup_candidates(scope, &text::term_set(&relation), CANDIDATE_JACCARD)
+            .await?
+        {
+            if same_subject(subject, m.subject.as_deref()) {
+                candidates.entry(m.id).or_insert((m.content, None));
+            }
+        }
+    }
     if retriever.embedder().is_some()
         && let Ok(Some(vector)) = retriever.embed_one(content).await
     {
@@ -180,16 +220,16 @@ pub async fn examine(
         &reading,
         read.iter().map(|(id, s, r, c)| (*id, *s, r, *c)),
     );
-    // what the fact denies goes even when it is held already: said again, it is the newer
-    // word against the denial made since
+    // what the fact replaces goes even when it is held already: said again, it is the newer
+    // word against the denial or the value said since
     let same_id = same.as_ref().map(|s| s.id);
-    let denied = denied(
+    let replaced = replaced(
         &reading,
         read.iter()
             .filter(|(id, ..)| Some(*id) != same_id)
             .map(|(id, s, r, _)| (*id, *s, r)),
     );
-    Ok(Held { same, denied })
+    Ok(Held { same, replaced })
 }
 
 #[cfg(test)]

@@ -40,11 +40,13 @@ mod reason;
 mod roles;
 mod stance;
 mod tables;
+mod update;
 mod word;
 mod words;
 mod zh;
 
 pub use reason::Reason;
+pub use update::{Change, as_relation, changed};
 
 use compare::{Outcome, compare};
 use parse::{Fact, read};
@@ -82,6 +84,11 @@ pub struct Reading {
 }
 
 impl Reading {
+    /// The text read.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     pub fn new(text: &str) -> Self {
         Reading {
             text: text.to_string(),

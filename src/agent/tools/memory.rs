@@ -9,6 +9,7 @@ use serde_json::json;
 use super::{Args, ToolContext, ToolResult, object, store_error};
 use crate::base::{Category, MemoryRow, MemoryScope, Source};
 use crate::llm::ToolSpec;
+use crate::memories::same_fact::Why;
 use crate::memories::{MemoryError, Remember, Remembered};
 use crate::store::SearchScope;
 
@@ -174,8 +175,12 @@ pub(super) async fn store(ctx: &ToolContext<'_>, args: &Args<'_>) -> ToolResult 
         ),
     };
     for r in replaced {
+        let how = match &r.why {
+            Why::Denied(_) => "It says the opposite of".to_string(),
+            Why::Changed(c) => format!("It gives a newer value ({} → {}) than", c.old, c.new),
+        };
         out.push_str(&format!(
-            "\nIt says the opposite of memory #{}, now archived: {}",
+            "\n{how} memory #{}, now archived: {}",
             r.id, r.stored
         ));
     }

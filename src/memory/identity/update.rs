@@ -1,0 +1,323 @@
+//! A value that changed: "I live in Osaka" said after "I live in Tokyo", 我在字节工作 after
+//! 我在腾讯工作, "my dentist is Dr. Okafor" after "… Dr. Patel". Two such facts cannot both be
+//! current, so the newer replaces the older ([`changed`]). Only the same words around one
+//! value that differs, in a relation that holds one value at a time (where someone lives or
+//! works, where they are from, what someone is called, an age, a favourite, a count), is
+//! read as one: a relation that holds many ("likes tea" / "likes coffee", "has visited Japan" /
+//! "… Korea", "speaks French" / "… German") keeps both, as does anything more than the value
+//! changing. Precision first: an old fact replaced wrongly drops out of every prompt.
+//!
+//! Pure: text in, decision out.
+
+mod surface;
+#[cfg(test)]
+mod tests;
+mod words;
+
+use surface::*;
+use words::*;
+
+/// The two values of a fact whose value changed: the stored one and the new one, as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    pub old: String,
+    pub new: String,
+}
+
+/// `text` as this module reads it when it differs: a verb of change read as the relation it
+/// ends in ("moved to Osaka" → "live in Osaka", 搬到深圳 → 住在深圳) and "now" taken out. Its
+/// terms find the stored facts whose value a statement may change, which share few words
+/// with it as said.
+pub fn as_relation(text: &str) -> Option<String> {
+    let read = shown(&tokens(text));
+    let words = |t: &str| {
+        t.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    (words(&read) != words(text)).then_some(read)
+}
+
+/// The changed values of `new` against `stored`, when the two are the same words around one
+/// value that differs in a relation that holds one value at a time; `None` otherwise.
+pub fn changed(new: &str, stored: &str) -> Option<Change> {
+    if !plain(new) || !plain(stored) {
+        return None;
+    }
+    let (a, b) = (tokens(stored), tokens(new));
+    let mut head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let tail = a[head..]
+        .iter()
+        .rev()
+        .zip(b[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    // a Chinese number is whole (两万 / 两万五)
+    while head > 0
+        && matches!(a[head - 1], Tok::Cjk(c) if is_numeral(c))
+        && (number_part(&a[head.min(a.len() - 1)]) || number_part(&b[head.min(b.len() - 1)]))
+    {
+        head -= 1;
+    }
+    let (old, new_value) = (&a[head..a.len() - tail], &b[head..b.len() - tail]);
+    if old.is_empty() || new_value.is_empty() || head == 0 {
+        return None;
+    }
+    let (before, after) = (&a[..head], &a[a.len() - tail..]);
+    let fits = |v: &[Tok]| {
+        !v.contains(&Tok::Gap)
+            && v.iter()
+                .filter(|t| matches!(t, Tok::Word { .. } | Tok::Number(_)))
+                .count()
+                <= MAX_WORDS
+            && v.iter().filter(|t| matches!(t, Tok::Cjk(_))).count() <= MAX_CJK
+            // 豆豆的狗 / 花花的猫, "grandpa is 88": more than a value
+            && !zh(v).contains(['的', '是', '在', '叫'])
+            // a copula in it (not the "am" of "1 am")
+            && !v.iter().enumerate().any(|(i, t)| {
+                matches!(word(t), Some("is" | "are" | "was"))
+                    || word(t) == Some("am") && !matches!(i.checked_sub(1).map(|p| &v[p]), Some(Tok::Number(_)))
+            })
+    };
+    let number = numeric(old, new_value);
+    let day_of_month = number && date_number(before, after);
+    let count = number && !day_of_month;
+    if !fits(old) || !fits(new_value) || many(before, after, old, new_value) {
+        return None;
+    }
+    let one_value = if date(old, before) || date(new_value, before) || day_of_month {
+        one_date(before)
+    } else if count {
+        true
+    } else {
+        // the value may reach back over a name's first word ("New York" / "New Jersey") or a
+        // name's first characters (小雨 / 小雪) to meet its relation
+        let cjk = matches!(before.last(), Some(Tok::Cjk(_)));
+        let back = if cjk { BACK_CJK } else { BACK_WORDS };
+        let part_of_a_name = |t: &Tok| match t {
+            Tok::Word { cap, .. } => *cap,
+            Tok::Number(_) => true,
+            Tok::Cjk(c) => !matches!(c, '是' | '在' | '叫' | '的' | '了'),
+            Tok::Gap => false,
+        };
+        (0..=back.min(head - 1))
+            .take_while(|&k| k == 0 || part_of_a_name(&before[head - k]))
+            .any(|k| {
+                let before = &before[..head - k];
+                one_value_zh(before, after) || one_value_en(before)
+            })
+    };
+    one_value.then(|| Change {
+        old: shown(old),
+        new: shown(new_value),
+    })
+}
+
+/// Whether the words around the value make it one of many: a relation of many values, past
+/// events, someone one may have several of (a sister, a friend, a cat), a second pet.
+fn many(before: &[Tok], after: &[Tok], old: &[Tok], new: &[Tok]) -> bool {
+    let frame: Vec<&str> = before.iter().chain(after).filter_map(word).collect();
+    let old_words: Vec<&str> = old.iter().filter_map(word).collect();
+    let new_words: Vec<&str> = new.iter().filter_map(word).collect();
+    let favourite = |t: String| t.replace("最喜欢", "最").replace("最爱", "最");
+    let zh_frame = favourite(format!("{}{}", zh(before), zh(after)));
+    let (zh_old, zh_new) = (favourite(zh(old)), favourite(zh(new)));
+    let added = new_words
+        .iter()
+        .any(|w| ADDED.contains(w) && !old_words.contains(w))
+        || ZH_ADDED
+            .iter()
+            .any(|m| zh_new.contains(m) && !zh_old.contains(m))
+        || new_words.windows(2).any(|w| w == ["as", "well"]);
+    if added
+        || frame.iter().chain(&new_words).any(|w| MANY.contains(w))
+        || ZH_MANY
+            .iter()
+            .any(|m| zh_frame.contains(m) || zh_new.contains(m))
+        || frame
+            .windows(2)
+            .any(|w| w == ["one", "of"] || w == ["been", "to"])
+    {
+        return true;
+    }
+    if someone_of_several(before) {
+        return true;
+    }
+    let names = frame.iter().any(|w| matches!(*w, "named" | "called")) || zh_frame.contains('叫');
+    let owns =
+        frame.iter().any(|w| OWNS.contains(w)) || ZH_OWNS.iter().any(|o| zh_frame.contains(o));
+    names && owns && !frame.contains(&"only")
+}
+
+/// Whether the fact is about someone or an animal one may have several of ("User's sister",
+/// "my roommate", 我哥, 用户的猫), and nothing says which one ("only", "eldest", a name right
+/// after: "User's son Leo"; 大女儿).
+fn someone_of_several(before: &[Tok]) -> bool {
+    let words: Vec<&str> = before.iter().filter_map(word).collect();
+    let which = words.iter().any(|w| WHICH.contains(w));
+    let several_en = before.iter().enumerate().any(|(i, t)| {
+        let Some(w) = word(t) else { return false };
+        let w = w.trim_end_matches("'s");
+        let key = super::tables::stem(w);
+        let other = OTHERS.contains(&w)
+            || (super::tables::is_kin(&key) || super::tables::is_animal(&key))
+                && !ONE_OF.contains(&w);
+        // a name right after says which
+        let named = matches!(before.get(i + 1), Some(Tok::Word { cap: true, .. }));
+        other && !named
+    });
+    let kin = ZH_ONE_OF
+        .iter()
+        .fold(zh(before), |text, one| text.replace(one, ""));
+    // 大女儿, 小儿子 say which
+    let several_zh = ZH_OTHERS.iter().any(|r| {
+        kin.match_indices(r)
+            .any(|(at, _)| !kin[..at].ends_with(['大', '小', '二', '三']))
+    });
+    (several_en || several_zh) && !which
+}
+
+/// Whether the words before a date make it the one date of something ("the lesson is on").
+fn one_date(before: &[Tok]) -> bool {
+    let mut words: Vec<&str> = before.iter().filter_map(word).collect();
+    // "meets on the first Monday", "is every Friday", "is on June" (12)
+    while words.last().is_some_and(|w| {
+        matches!(
+            *w,
+            "the" | "a" | "every" | "each" | "first" | "second" | "third" | "fourth" | "last"
+        ) || DAYS.contains(w)
+    }) {
+        words.pop();
+    }
+    // 是5月 (3日), 是农历八月 (十五)
+    let mut before = before;
+    if let [rest @ .., n, Tok::Cjk('月')] = before
+        && number_part(n)
+    {
+        before = rest;
+        while let [rest @ .., n] = before
+            && number_part(n)
+        {
+            before = rest;
+        }
+    }
+    let zh_before = zh(before);
+    let zh_before = zh_before
+        .strip_suffix("农历")
+        .or_else(|| zh_before.strip_suffix("阳历"))
+        .unwrap_or(&zh_before);
+    ONE_DATE_BEFORE
+        .iter()
+        .any(|rel| ends_with_loosely(&words, rel))
+        || [
+            "是",
+            "在",
+            "是每",
+            "在每",
+            "是每周",
+            "在每周",
+            "在周",
+            "是周",
+            "在星期",
+            "是星期",
+        ]
+        .iter()
+        .any(|p| zh_before.ends_with(p))
+        || words
+            .last()
+            .is_some_and(|w| matches!(*w, "born" | "birthday"))
+}
+
+/// English: the words before the value name a relation of one value.
+fn one_value_en(before: &[Tok]) -> bool {
+    let mut words: Vec<&str> = before.iter().filter_map(word).collect();
+    // articles and titles belong to the value
+    while let Some(last) = words.last()
+        && matches!(
+            *last,
+            "a" | "an" | "the" | "dr" | "mr" | "mrs" | "ms" | "miss" | "prof"
+        )
+    {
+        words.pop();
+    }
+    if ONE_VALUE_BEFORE
+        .iter()
+        .any(|rel| ends_with_loosely(&words, rel))
+    {
+        return true;
+    }
+    let Some((&last, rest)) = words.split_last() else {
+        return false;
+    };
+    if last != "is" {
+        return false;
+    }
+    // "… favourite colour is …", "my dentist is …", "User's car is …"
+    let owner = rest.iter().rposition(|w| *w == "my" || w.ends_with("'s"));
+    let Some(owner) = owner else { return false };
+    let thing = &rest[owner + 1..];
+    if thing.iter().any(|w| ONE_OF_A_KIND.contains(w)) {
+        return true;
+    }
+    thing.last().is_some_and(|n| ONE_VALUE_NOUNS.contains(n))
+}
+
+/// Whether `words` ends with `rel`'s last word, its earlier words in order before it with at
+/// most two words between ("work full-time at", "lives in").
+fn ends_with_loosely(words: &[&str], rel: &[&str]) -> bool {
+    let Some((last, rest)) = rel.split_last() else {
+        return false;
+    };
+    if words.last() != Some(last) {
+        return false;
+    }
+    let mut at = words.len() - 1;
+    for w in rest.iter().rev() {
+        let lo = at.saturating_sub(3);
+        match words[lo..at].iter().rposition(|x| x == w) {
+            Some(p) => at = lo + p,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Chinese: the characters around the value name a relation of one value.
+fn one_value_zh(before_toks: &[Tok], after: &[Tok]) -> bool {
+    let (before, after) = (zh(before_toks), zh(after));
+    // 用户的 manager 是 …, 我的 favourite drink 是 …: an English noun before 是
+    if before.ends_with('是')
+        && let [.., Tok::Word { lower, .. }, Tok::Cjk('是')] = before_toks
+        && (ONE_VALUE_NOUNS.contains(&lower.as_str())
+            || before_toks
+                .iter()
+                .filter_map(word)
+                .any(|w| ONE_OF_A_KIND.contains(&w)))
+    {
+        return true;
+    }
+    if ZH_ONE_VALUE_BEFORE.iter().any(|p| before.ends_with(p)) {
+        return true;
+    }
+    // the verb may come a character or two into what follows (在北京大学读研 / 清华大学读研)
+    let at_work = (0..=2).any(|k| {
+        let rest: String = after.chars().skip(k).collect();
+        ZH_AT_WORK.iter().any(|w| rest.starts_with(w))
+    });
+    if before.ends_with('在') && at_work && !ZH_MANY_PLACES.iter().any(|m| after.contains(m)) {
+        return true;
+    }
+    // 我是北京人
+    if before.ends_with('是') && after == "人" {
+        return true;
+    }
+    let Some(owner) = before.strip_suffix('是') else {
+        return false;
+    };
+    if ["最喜欢", "最爱", "最常"].iter().any(|m| owner.contains(m)) {
+        return true;
+    }
+    ZH_ONE_VALUE_NOUNS.iter().any(|n| owner.ends_with(n))
+}

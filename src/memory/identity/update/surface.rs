@@ -1,0 +1,269 @@
+//! The surface a changed value is read from: a text as tokens (words, numbers, Chinese
+//! characters), with verbs of change read as the relation they end in and "now" left out,
+//! and what a value is: a number with its unit, a date.
+
+use super::super::lex::{Raw, lex, zh_number};
+use super::words::*;
+use crate::memory::text::is_cjk;
+
+/// A token of the surface: a word (lowercased, with its possessive; as written; capitalized
+/// inside the sentence), a number, a Chinese character, or punctuation.
+#[derive(Debug, Clone)]
+pub(super) enum Tok {
+    Word {
+        lower: String,
+        shown: String,
+        cap: bool,
+    },
+    Number(String),
+    Cjk(char),
+    Gap,
+}
+
+impl PartialEq for Tok {
+    /// Words by their lowercase only.
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Tok::Word { lower: a, .. }, Tok::Word { lower: b, .. }) => a == b,
+            (Tok::Number(a), Tok::Number(b)) => a == b,
+            (Tok::Cjk(a), Tok::Cjk(b)) => a == b,
+            (Tok::Gap, Tok::Gap) => true,
+            _ => false,
+        }
+    }
+}
+
+pub(super) fn tokens(text: &str) -> Vec<Tok> {
+    // a title's brackets (《活着》) are no break in the sentence
+    let mut text = text.replace(['《', '》', '〈', '〉'], "");
+    for (from, to) in ZH_REWRITES {
+        text = text.replace(from, to);
+    }
+    let raw = lex(&text);
+    let mut out: Vec<Tok> = Vec::with_capacity(raw.len());
+    for r in raw {
+        let tok = match r {
+            Raw::Word {
+                lower,
+                shown,
+                possessive,
+                cap,
+                pos,
+                ..
+            } => {
+                let lower = VERB_FORMS
+                    .iter()
+                    .find(|(form, _)| *form == lower)
+                    .map_or(lower, |(_, plain)| plain.to_string());
+                Tok::Word {
+                    lower: if possessive {
+                        format!("{lower}'s")
+                    } else {
+                        lower
+                    },
+                    shown,
+                    cap: cap && pos > 0,
+                }
+            }
+            Raw::Digits(d) => Tok::Number(d),
+            Raw::Cjk(c) => Tok::Cjk(c),
+            Raw::Gap | Raw::Break => {
+                // the full stop of "Dr." or "Mrs." ends no sentence
+                if out.last().and_then(word).is_some_and(|w| {
+                    matches!(w, "dr" | "mr" | "mrs" | "ms" | "st" | "jr" | "prof" | "mt")
+                }) {
+                    continue;
+                }
+                Tok::Gap
+            }
+        };
+        out.push(tok);
+    }
+    // "moved to X" says where one lives now
+    let mut i = 0;
+    while i + 1 < out.len() {
+        let moved =
+            matches!(word(&out[i]), Some("moved" | "relocated")) && word(&out[i + 1]) == Some("to");
+        if moved {
+            out[i] = plain_word("live");
+            out[i + 1] = plain_word("in");
+            if i > 0 && matches!(word(&out[i - 1]), Some("has" | "have")) {
+                out.remove(i - 1);
+            }
+        }
+        i += 1;
+    }
+    out.retain(|t| !word(t).is_some_and(|w| NOW.contains(&w)));
+    let mut zh_now: Vec<Tok> = Vec::new();
+    let text_of = |toks: &[Tok]| zh(toks);
+    let _ = text_of;
+    for t in out {
+        zh_now.push(t);
+        for now in ZH_NOW {
+            let n = now.chars().count();
+            if zh_now.len() >= n && zh(&zh_now[zh_now.len() - n..]) == *now {
+                zh_now.truncate(zh_now.len() - n);
+            }
+        }
+    }
+    let mut out = zh_now;
+    while matches!(out.last(), Some(Tok::Gap) | Some(Tok::Cjk('了'))) {
+        out.pop();
+    }
+    out
+}
+
+pub(super) fn plain_word(w: &str) -> Tok {
+    Tok::Word {
+        lower: w.into(),
+        shown: w.into(),
+        cap: false,
+    }
+}
+
+pub(super) fn shown(toks: &[Tok]) -> String {
+    let mut s = String::new();
+    for t in toks {
+        match t {
+            Tok::Word { shown: w, .. } | Tok::Number(w) => {
+                if !s.is_empty() && !s.ends_with(|c: char| is_cjk(c)) {
+                    s.push(' ');
+                }
+                s.push_str(w);
+            }
+            Tok::Cjk(c) => s.push(*c),
+            Tok::Gap => s.push(','),
+        }
+    }
+    s
+}
+
+pub(super) fn word(t: &Tok) -> Option<&str> {
+    match t {
+        Tok::Word { lower, .. } => Some(lower),
+        _ => None,
+    }
+}
+
+/// The Chinese characters of `toks`, as one string.
+pub(super) fn zh(toks: &[Tok]) -> String {
+    toks.iter()
+        .filter_map(|t| match t {
+            Tok::Cjk(c) => Some(*c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether a text is a plain statement: not a question, a quote, a negation or a condition,
+/// none of which changes a value.
+pub(super) fn plain(text: &str) -> bool {
+    if text.chars().any(|c| {
+        matches!(
+            c,
+            '?' | '？' | '"' | '“' | '”' | '「' | '」' | '『' | '』' | '«' | '»' | '吗' | '嗎'
+        ) || matches!(c, '不' | '没' | '未')
+    }) {
+        return false;
+    }
+    let lower = text.to_lowercase();
+    let negated = lower
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .any(|w| {
+            matches!(w, "not" | "no" | "never" | "nobody" | "none" | "nothing")
+                || w.ends_with("n't")
+                || w.ends_with("nt") && super::super::lex::negated_without_apostrophe(w).is_some()
+        });
+    !negated && !super::super::conditional(text)
+}
+
+pub(super) fn is_numeral(c: char) -> bool {
+    zh_number(&[c]).is_some() || matches!(c, '十' | '百' | '千' | '万' | '亿' | '两' | '半')
+}
+
+/// Whether a token is (part of) a number: digits, a number word, a Chinese numeral.
+pub(super) fn number_part(t: &Tok) -> bool {
+    match t {
+        Tok::Number(_) => true,
+        Tok::Word { lower, .. } => NUMBER_WORDS.contains(&lower.as_str()),
+        Tok::Cjk(c) => is_numeral(*c),
+        Tok::Gap => false,
+    }
+}
+
+/// The unit of a changed value that is a number — what follows its number ("kids" of "two
+/// kids", 个小时) — or `None` when the value is no number: it opens with one, and at most
+/// a word or three characters follow ("Canon EOS R6", 爷爷89 are no numbers).
+pub(super) fn unit(toks: &[Tok]) -> Option<Vec<String>> {
+    // a time of day before the hour (下午三点 / 晚上八点) is the number's
+    let toks = match zh(toks.get(..2).unwrap_or_default()).as_str() {
+        "上午" | "下午" | "早上" | "晚上" | "中午" | "凌晨" | "傍晚" => &toks[2..],
+        _ => toks,
+    };
+    let numbers = toks.iter().take_while(|t| number_part(t)).count();
+    if numbers == 0 {
+        return None;
+    }
+    // 半 after a unit is part of the number (6点半)
+    let rest: Vec<&Tok> = toks[numbers..]
+        .iter()
+        .filter(|t| !matches!(t, Tok::Cjk('半' | '个')))
+        .collect();
+    let words = rest.iter().filter(|t| !matches!(t, Tok::Cjk(_))).count();
+    let chars = rest.len() - words;
+    if words > 1 || chars > 3 || rest.iter().any(|t| number_part(t)) {
+        return None;
+    }
+    // units of one kind: a time of day, a length of time, a number of times
+    let kind = |u: &str| -> String {
+        match u {
+            "am" | "pm" | "点" => "o'clock",
+            "hour" | "hours" | "minute" | "minutes" | "mins" | "min" | "小时" | "分钟" => {
+                "duration"
+            }
+            "time" | "times" | "次" => "times",
+            other => other,
+        }
+        .to_string()
+    };
+    let shown = shown(&rest.iter().map(|t| (*t).clone()).collect::<Vec<_>>());
+    let mut unit = vec![kind(&shown)];
+    let once = toks[..numbers]
+        .iter()
+        .filter_map(word)
+        .any(|w| matches!(w, "once" | "twice" | "thrice"));
+    if once && shown.is_empty() {
+        unit = vec![kind("times")];
+    }
+    Some(unit)
+}
+
+/// Whether two changed values are numbers of one unit ("2 cats" / "3 cats", 两万 / 两万五).
+pub(super) fn numeric(old: &[Tok], new: &[Tok]) -> bool {
+    matches!((unit(old), unit(new)), (Some(a), Some(b)) if a == b)
+}
+
+/// Whether a changed number is a day of a month ("June 12", 6月10号).
+pub(super) fn date_number(before: &[Tok], after: &[Tok]) -> bool {
+    let month = before
+        .last()
+        .and_then(word)
+        .is_some_and(|w| DAYS.contains(&w));
+    // 6月10号, not 每月15号 (a month's, each month)
+    let zh_month = matches!(before, [.., n, Tok::Cjk('月')] if number_part(n));
+    let day = matches!(after.first(), Some(Tok::Cjk('号' | '日')));
+    month || zh_month || day
+}
+
+/// Whether `toks` is a day or a month (a weekday in Chinese: 周二, 星期四).
+pub(super) fn date(toks: &[Tok], before: &[Tok]) -> bool {
+    let day = toks.iter().filter_map(word).any(|w| DAYS.contains(&w));
+    let zh_before = zh(before);
+    let value = zh(toks);
+    let weekday = ["周", "星期", "礼拜"].iter().any(|w| {
+        let day =
+            |rest: &str| rest.starts_with(['一', '二', '三', '四', '五', '六', '日', '天', '末']);
+        (zh_before.ends_with(w) && day(&value)) || value.strip_prefix(w).is_some_and(day)
+    });
+    day || weekday
+}

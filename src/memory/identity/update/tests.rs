@@ -1,0 +1,187 @@
+use super::*;
+
+fn change(new: &str, stored: &str) -> Option<(String, String)> {
+    changed(new, stored).map(|c| (c.old, c.new))
+}
+
+#[test]
+fn a_value_of_a_one_value_relation_changes() {
+    for (stored, new) in [
+        ("I live in Tokyo", "I live in Osaka"),
+        ("I live in Tokyo", "I moved to Osaka"),
+        ("User lives in Denver", "User has moved to Austin"),
+        ("User lives in New York", "User lives in New Jersey"),
+        ("User works at Google", "User works at Meta"),
+        ("I work full-time at Deloitte", "I work full-time at KPMG"),
+        ("User is from Chile", "User is from Peru"),
+        (
+            "User's dentist is Dr. Patel",
+            "User's dentist is Dr. Okafor",
+        ),
+        ("My landlord is Mr. Greene", "My landlord is Mrs. Ortiz"),
+        (
+            "User's go-to coffee order is a cappuccino",
+            "User's go-to coffee order is an americano",
+        ),
+        (
+            "User's favourite football club is Celtic",
+            "User's favourite football club is Rangers",
+        ),
+        ("User drives a Honda Civic", "User now drives a Toyota RAV4"),
+        ("User is 30 years old", "User is 31 years old"),
+        ("User has 2 cats", "User has 3 cats"),
+        ("I run twice a week", "I run five times a week"),
+        (
+            "I usually go to bed at 11 pm",
+            "I usually go to bed at 1 am",
+        ),
+        (
+            "User's weekly piano lesson is on Tuesday",
+            "User's weekly piano lesson is on Thursday",
+        ),
+        (
+            "User's book club meets on the first Monday of the month",
+            "User's book club meets on the first Wednesday of the month",
+        ),
+        ("用户在腾讯工作", "用户在阿里巴巴工作"),
+        ("我在腾讯工作", "我现在在字节上班了"),
+        ("我住在广州", "我住在深圳"),
+        ("我住在北京", "我搬到深圳了"),
+        ("我女朋友叫小雨", "我女朋友叫小雪"),
+        ("我老家是河南周口", "我老家是河南商丘"),
+        ("用户最喜欢的歌手是王菲", "用户最喜欢的歌手是邓紫棋"),
+        ("我最喜欢的电影是《霸王别姬》", "我最喜欢的电影是《活着》"),
+        ("用户的大儿子今年十岁", "用户的大儿子今年十二岁"),
+        ("我的月薪是两万", "我的月薪是两万五"),
+        ("我每天早上7点起床", "我每天早上6点半起床"),
+        ("用户的房租是每月三千元", "用户的房租是每月五千元"),
+        ("我的钢琴课在每周二", "我的钢琴课改到每周四了"),
+        ("我是北京人", "我是上海人"),
+        ("用户的 manager 是 Kevin", "用户的 manager 是 Linda"),
+        ("我开的是Tesla Model 3", "我开的是Tesla Model Y"),
+        (
+            "User's only pet is a cat named Tom",
+            "User's only pet is a cat named Milo",
+        ),
+        ("我的房东姓王", "我的房东姓陈"),
+        ("User's birthday is March 3", "User's birthday is March 5"),
+        ("我的生日是5月3日", "我的生日是5月8日"),
+        (
+            "用户回老家的航班是下午三点起飞",
+            "用户回老家的航班是晚上八点起飞",
+        ),
+        ("我的房租每月3500元", "我的房租每月4200元"),
+    ] {
+        assert!(change(new, stored).is_some(), "{stored} → {new}");
+    }
+}
+
+#[test]
+fn a_relation_of_many_values_or_more_than_a_value_keeps_both() {
+    for (stored, new) in [
+        ("User likes tea", "User likes coffee"),
+        ("User has visited Japan", "User has visited Korea"),
+        ("User speaks French", "User speaks German"),
+        ("用户去过日本", "用户去过韩国"),
+        ("用户喜欢猫", "用户喜欢狗"),
+        ("我喜欢喝Starbucks", "我也喜欢喝Luckin"),
+        ("User visited Paris in 2019", "User visited Paris in 2021"),
+        ("User's sister is tall", "User's sister is smart"),
+        ("User works with Anna", "User works with Bob"),
+        (
+            "My partner is allergic to cats",
+            "My partner is allergic to penicillin",
+        ),
+        (
+            "One of User's favourite films is Alien",
+            "One of User's favourite films is Heat",
+        ),
+        ("User used to work at IBM", "User used to work at Oracle"),
+        ("我以前在阿里工作过", "我以前在百度工作过"),
+        ("User works at Google", "User also works at a startup"),
+        ("我在社区服务中心做志愿者", "我在图书馆做志愿者"),
+        // several of a kind: a second sister, a second dog, a roommate, a colleague
+        ("User's son is 4 years old", "User's son is 9 years old"),
+        ("My roommate is from Ohio", "My roommate is from Lagos"),
+        (
+            "User's housemate is named Jordan",
+            "User's housemate is named Felix",
+        ),
+        ("User's cat is named Biscuit", "User's cat is named Mochi"),
+        ("用户的同事叫小王", "用户的同事叫小李"),
+        ("用户的大学室友在腾讯工作", "用户的大学室友在字节工作"),
+        ("用户小区的保安姓刘", "用户小区的保安姓马"),
+        (
+            "User's client is a bakery in Brooklyn",
+            "User's client is a law firm in Queens",
+        ),
+        // events on days, things collected
+        (
+            "User's band has a gig on June 12",
+            "User's band has a gig on June 26",
+        ),
+        ("用户的乐队6月10号有演出", "用户的乐队6月24号有演出"),
+        (
+            "User collects vinyl records from the 70s",
+            "User collects vinyl records from the 90s",
+        ),
+        ("用户在学日语", "用户在教日语"),
+        (
+            "User's sister lives in Boston",
+            "User's sister lives in Denver",
+        ),
+        ("我姐姐住在广州", "我姐姐住在厦门"),
+        (
+            "User has a brother named Tom",
+            "User has a brother named Sam",
+        ),
+        ("I have a dog called Luna", "I have a dog called Max"),
+        // a habit on a day, against the one day of something
+        ("我每周一去游泳", "我每周四去游泳"),
+        (
+            "User goes swimming on Mondays",
+            "User goes swimming on Thursdays",
+        ),
+        // numbers of other things, or with the person in the value
+        ("User owns a Canon EOS R6", "User owns a Fujifilm X100V"),
+        ("I have two kids", "I have three grandchildren"),
+        ("我爷爷89岁", "我外婆84岁"),
+        ("my grandpa is 88", "my grandma is 85"),
+        ("我妈生日是6月3号", "我爸生日是6月13号"),
+        // one side says more: the more specific wording, not a change
+        ("我住在广州", "我住在广州街"),
+        ("User lives in Tokyo", "User lives in Tokyo, Japan"),
+        // a negation, a question, a condition, another subject
+        ("I live in Tokyo", "I don't live in Osaka"),
+        ("I live in Tokyo", "do I live in Osaka?"),
+        ("I work at Google", "when I work at Meta"),
+        ("Tom lives in Paris", "Anna lives in Berlin"),
+        ("我住在广州", "我不住在深圳"),
+        ("I live in Tokyo", "I lived in Osaka"),
+    ] {
+        assert_eq!(change(new, stored), None, "{stored} → {new}");
+    }
+}
+
+#[test]
+fn the_values_are_shown_as_said() {
+    assert_eq!(
+        change("I live in Osaka", "I live in Tokyo"),
+        Some(("Tokyo".into(), "Osaka".into()))
+    );
+    assert_eq!(
+        change(
+            "User's dentist is Dr. Okafor",
+            "User's dentist is Dr. Patel"
+        ),
+        Some(("Patel".into(), "Okafor".into()))
+    );
+    assert_eq!(
+        change("用户在阿里巴巴工作", "用户在腾讯工作"),
+        Some(("腾讯".into(), "阿里巴巴".into()))
+    );
+    assert_eq!(
+        change("我的月薪是两万五", "我的月薪是两万"),
+        Some(("两万".into(), "两万五".into()))
+    );
+}

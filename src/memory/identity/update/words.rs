@@ -1,0 +1,224 @@
+//! The words the reading of a changed value goes by: relations of one value, of many,
+//! people one has one or several of, numbers and dates.
+
+/// Most words a changed value may have, in English; in Chinese, characters.
+pub(super) const MAX_WORDS: usize = 5;
+pub(super) const MAX_CJK: usize = 8;
+/// How far a value may reach back past where the two texts part ("New York" / "New Jersey",
+/// 小雨 / 小雪, 河南周口 / 河南商丘) to meet the words of its relation.
+pub(super) const BACK_WORDS: usize = 2;
+pub(super) const BACK_CJK: usize = 3;
+
+/// Words before a value that hold one value at a time (the prefix's last words, articles and
+/// titles taken off; verbs in their plain form, see [`VERB_FORMS`]). Earlier words of a
+/// relation may have a word between them ("work full-time at").
+pub(super) const ONE_VALUE_BEFORE: &[&[&str]] = &[
+    // where someone lives
+    &["live", "in"],
+    &["live", "at"],
+    &["living", "in"],
+    &["reside", "in"],
+    &["based", "in"],
+    &["home", "is", "in"],
+    // where someone works or studies, and as what
+    &["work", "at"],
+    &["working", "at"],
+    &["work", "for"],
+    &["working", "for"],
+    &["employed", "at"],
+    &["employed", "by"],
+    &["work", "as"],
+    &["working", "as"],
+    &["job", "is"],
+    &["title", "is"],
+    &["study", "at"],
+    &["studying", "at"],
+    &["student", "at"],
+    &["major", "is"],
+    &["majoring", "in"],
+    &["major", "in"],
+    // where someone is from or was born
+    &["am", "from"],
+    &["is", "from"],
+    &["are", "from"],
+    &["come", "from"],
+    &["originally", "from"],
+    &["born", "in"],
+    &["born", "on"],
+    &["hometown", "is"],
+    // what someone is called
+    &["called"],
+    &["named"],
+    &["name", "is"],
+    &["nickname", "is"],
+    &["go", "by"],
+    // whom someone is married to, what they drive
+    &["married", "to"],
+    &["engaged", "to"],
+    &["drive"],
+    &["birthday", "is"],
+    &["birthday", "is", "on"],
+];
+
+/// A verb's forms read as its plain form, so that "I live" and "User lives" share the words
+/// of their relation.
+pub(super) const VERB_FORMS: &[(&str, &str)] = &[
+    ("lives", "live"),
+    ("works", "work"),
+    ("drives", "drive"),
+    ("studies", "study"),
+    ("comes", "come"),
+    ("majors", "major"),
+    ("resides", "reside"),
+    ("meets", "meet"),
+    ("goes", "go"),
+];
+
+/// Words only a newer statement adds ("now", "currently"): they say the value changed, and
+/// are no part of it.
+#[rustfmt::skip]
+pub(super) const NOW: &[&str] = &[
+    "now", "currently", "presently", "nowadays", "just", "recently",
+];
+pub(super) const ZH_NOW: &[&str] = &["现在", "目前", "如今", "已经", "最近"];
+
+/// Nouns that name one thing of their owner's: "my dentist is …", "User's car is …".
+#[rustfmt::skip]
+pub(super) const ONE_VALUE_NOUNS: &[&str] = &[
+    "dentist", "doctor", "gp", "vet", "boss", "manager", "landlord", "wife", "husband", "partner",
+    "girlfriend", "boyfriend", "fiance", "fiancee", "car", "phone", "laptop", "address", "email",
+    "birthday", "age", "job", "employer", "company", "school", "university", "college", "major",
+    "hometown", "rent", "salary", "mortgage", "height", "weight", "size", "timezone", "bedtime",
+    "name", "nickname", "surname", "religion", "commute", "order", "instrument", "language",
+    "tongue", "team", "club", "plan", "subscription", "title", "type", "zone", "sign", "lead",
+    "advisor", "adviser", "supervisor",
+];
+
+/// Words that make a preference or a habit one value: "favourite colour is …", "go-to order".
+#[rustfmt::skip]
+pub(super) const ONE_OF_A_KIND: &[&str] = &[
+    "favourite", "favorite", "fave", "fav", "main", "usual", "primary", "preferred", "only",
+    "current", "native", "mother", "go",
+];
+
+/// Chinese before a value that holds one value at a time.
+#[rustfmt::skip]
+pub(super) const ZH_ONE_VALUE_BEFORE: &[&str] = &[
+    "住在", "定居在", "定居于", "来自", "出生在", "出生于", "生于", "老家是", "老家在", "家乡是", "家在", "叫", "名叫", "名字是",
+    "就职于", "任职于", "供职于", "开的是", "开的车是", "生日是", "生日在", "最常点", "最常喝", "最常吃", "最爱吃", "最爱喝", "最喜欢吃",
+    "最喜欢喝", "姓",
+];
+
+/// Chinese after a value at 在: where someone works or studies (在腾讯工作).
+#[rustfmt::skip]
+pub(super) const ZH_AT_WORK: &[&str] = &[
+    "工作", "上学", "读书", "念书", "任职", "实习", "读研", "读博", "读", "做", "住",
+];
+/// What one may do in many places at once (在图书馆做志愿者).
+pub(super) const ZH_MANY_PLACES: &[&str] = &["志愿", "义工", "兼职"];
+
+/// Chinese nouns that name one thing of their owner's (的 X 是 …).
+#[rustfmt::skip]
+pub(super) const ZH_ONE_VALUE_NOUNS: &[&str] = &[
+    "老板", "上司", "领导", "医生", "牙医", "老公", "老婆", "丈夫", "妻子", "男朋友", "女朋友", "对象", "车", "手机", "电话", "地址",
+    "邮箱", "学校", "公司", "专业", "职位", "工作", "血型", "星座", "房东", "班主任", "名字", "生日", "年龄", "房租", "工资", "月薪",
+    "年薪", "身高", "体重", "母语", "会员", "套餐", "老家", "电脑", "笔记本", "导师", "航班",
+];
+
+/// Chinese rewritten before reading: a verb of change read as the relation it ends in
+/// (搬到 X → 住在 X, 换成 X → 是 X), and 上班 as 工作.
+pub(super) const ZH_REWRITES: &[(&str, &str)] = &[
+    ("搬到了", "住在"),
+    ("搬去了", "住在"),
+    ("搬到", "住在"),
+    ("搬去", "住在"),
+    ("换成了", "是"),
+    ("换成", "是"),
+    ("改成了", "是"),
+    ("改成", "是"),
+    ("改到了", "在"),
+    ("改到", "在"),
+    ("上班", "工作"),
+];
+
+/// Words of a relation that holds many values, of an event that happens again, or of one
+/// among several: a value there is one of many ("visited Paris in 2019" and "… in 2021").
+#[rustfmt::skip]
+pub(super) const MANY: &[&str] = &[
+    "visit", "visited", "visiting", "went", "met", "saw", "seen", "bought", "ate", "watched", "ran",
+    "read", "tried", "like", "likes", "love", "loves", "enjoy", "enjoys", "among", "include",
+    "includes", "including", "used", "formerly", "previously", "worked", "lived", "studied",
+    "attended", "weekends", "weekend", "part", "side", "allergic", "collect", "collects",
+    "collecting", "hired", "hire",
+];
+#[rustfmt::skip]
+pub(super) const ZH_MANY: &[&str] = &[
+    "去过", "去了", "见过", "看过", "吃过", "买过", "买了", "喜欢", "爱", "之一", "以前", "曾经", "之前", "过", "过敏", "收藏",
+    "来了",
+];
+/// Words that add a value to one held ("also", 也): in the newer statement only.
+pub(super) const ADDED: &[&str] = &["also", "too", "another", "second", "other"];
+pub(super) const ZH_ADDED: &[&str] = &["也", "还", "另"];
+/// People and animals one has one of: a fact about one of these is about that one. Anyone
+/// else (a sister, a friend, a roommate, a client, a cat — kin and animals are read from the
+/// identity tables, and the words below) may be one of several: "User's sister lives in
+/// Boston" then "… in Denver" may be two sisters, unless a name or "only", "eldest" says which.
+#[rustfmt::skip]
+pub(super) const ONE_OF: &[&str] = &[
+    "wife", "husband", "spouse", "partner", "girlfriend", "boyfriend", "fiance", "fiancee",
+    "mother", "mom", "mum", "mommy", "mummy", "father", "dad", "daddy", "parents", "boss",
+    "manager", "landlord", "landlady", "dentist", "doctor", "gp", "vet", "therapist",
+];
+/// People not in the kin tables one may have several of.
+#[rustfmt::skip]
+pub(super) const OTHERS: &[&str] = &[
+    "housemate", "flatmate", "roommate", "buddy", "sitter", "host", "ta", "tutor", "coach", "hire",
+    "intern", "trainer", "nanny", "babysitter", "student", "teacher", "professor", "instructor",
+    "client", "customer", "patient", "guest", "contractor", "pet", "kid", "kids", "children",
+    "sisters", "brothers", "sons", "daughters", "friends", "coworker", "neighbor", "classmate",
+    "teammate", "colleague", "pal", "bestie",
+];
+#[rustfmt::skip]
+pub(super) const ZH_ONE_OF: &[&str] = &[
+    "男朋友", "女朋友", "老公", "老婆", "丈夫", "妻子", "对象", "爱人", "妈妈", "爸爸", "父母", "爸妈", "母亲", "父亲", "老板",
+    "领导", "上司", "房东", "妈", "爸",
+];
+#[rustfmt::skip]
+pub(super) const ZH_OTHERS: &[&str] = &[
+    "姐", "哥", "妹", "弟", "儿子", "女儿", "孩子", "朋友", "同事", "邻居", "表", "堂", "侄", "外甥", "孙", "姑", "姨", "舅",
+    "叔", "伯", "奶奶", "爷爷", "外婆", "外公", "姥", "闺蜜", "室友", "舍友", "同学", "老师", "客户", "实习生", "猫", "狗",
+    "宠物", "鸟", "鱼", "兔", "保安", "司机", "保姆", "教练", "助理", "秘书", "快递员", "病人", "学生", "徒弟",
+];
+/// What says which one of several relatives: "only", "eldest"; 大, 小 (我大女儿).
+#[rustfmt::skip]
+pub(super) const WHICH: &[&str] = &[
+    "only", "eldest", "oldest", "youngest", "younger", "older", "elder", "best",
+];
+/// Owning or keeping: "has a dog named Luna" then "… named Max" may be a second dog.
+pub(super) const OWNS: &[&str] = &["has", "have", "had", "got", "owns", "own", "adopted"];
+pub(super) const ZH_OWNS: &[&str] = &["有", "养"];
+
+/// Words of a number ("two cats", "twice a week", "third year").
+#[rustfmt::skip]
+pub(super) const NUMBER_WORDS: &[&str] = &[
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+    "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "hundred", "thousand", "once",
+    "twice", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+    "tenth", "half", "dozen",
+];
+/// Days and months: a date, which a relation of events may have many of.
+#[rustfmt::skip]
+pub(super) const DAYS: &[&str] = &[
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "mondays",
+    "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays", "sundays", "january", "february",
+    "march", "april", "may", "june", "july", "august", "september", "october", "november",
+    "december", "weekday", "weekdays",
+];
+/// Words before a date that make it the one date of something: "is on Tuesday", "meets on".
+pub(super) const ONE_DATE_BEFORE: &[&[&str]] = &[
+    &["is", "on"],
+    &["are", "on"],
+    &["is", "in"],
+    &["meet", "on"],
+    &["is"],
+];
