@@ -21,14 +21,32 @@ use mneme::store::{NewMemory, Store};
 
 use super::{FakeLlm, config};
 
-/// A free port on 127.0.0.1 (bound and released; nothing else on a test machine takes it in
-/// between).
+/// A free port on 127.0.0.1 for a server the test starts later, below Linux's ephemeral range
+/// (32768–60999). A port the kernel hands out for `bind(0)` is one it also hands out as the
+/// local port of an outgoing connection, so between its release here and the server's bind a
+/// test's own client could take it (seen in CI: "webhook_listen … is already in use"). Ports
+/// below the range are only ever taken by a bind that names them: each process walks them from
+/// a start of its own, and a port found bound is skipped.
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    use std::sync::atomic::{AtomicU32, Ordering};
+    const FIRST: u32 = 20_000;
+    const SPAN: u32 = 12_000;
+    static NEXT: AtomicU32 = AtomicU32::new(u32::MAX);
+    let seed = || {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        (std::process::id().wrapping_mul(7_919) ^ nanos) % SPAN
+    };
+    let _ = NEXT.compare_exchange(u32::MAX, seed(), Ordering::Relaxed, Ordering::Relaxed);
+    for _ in 0..SPAN {
+        let port = FIRST + NEXT.fetch_add(1, Ordering::Relaxed) % SPAN;
+        let port = u16::try_from(port).expect("a port");
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port between {FIRST} and {}", FIRST + SPAN)
 }
 
 /// A config with only the web channel, on `port`, without a token and without the reflector.

@@ -90,7 +90,8 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
     let one_value = if date(old, before) || date(new_value, before) || day_of_month {
         one_date(before)
     } else if count {
-        true
+        // a number that labels ("fact 1" / "fact 2", 第1条) is no value of anything
+        !labels(before)
     } else {
         // the value may reach back over a name's first word ("New York" / "New Jersey") or a
         // name's first characters (小雨 / 小雪) to meet its relation
@@ -149,6 +150,16 @@ fn many(before: &[Tok], after: &[Tok], old: &[Tok], new: &[Tok]) -> bool {
     let owns =
         frame.iter().any(|w| OWNS.contains(w)) || ZH_OWNS.iter().any(|o| zh_frame.contains(o));
     names && owns && !frame.contains(&"only")
+}
+
+/// Whether the words before a number make it a label, not an amount: nothing but a noun
+/// before it ("fact 1"), a noun that numbers things ("chapter 3", "version 2"), or 第.
+fn labels(before: &[Tok]) -> bool {
+    let words: Vec<&str> = before.iter().filter_map(word).collect();
+    let zh_before = zh(before);
+    before.len() < 2
+        || words.last().is_some_and(|w| LABELS.contains(w))
+        || zh_before.ends_with('第')
 }
 
 /// Whether the fact is about someone or an animal one may have several of ("User's sister",

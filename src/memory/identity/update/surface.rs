@@ -252,7 +252,10 @@ pub(super) fn date_number(before: &[Tok], after: &[Tok]) -> bool {
     // 6月10号, not 每月15号 (a month's, each month)
     let zh_month = matches!(before, [.., n, Tok::Cjk('月')] if number_part(n));
     let day = matches!(after.first(), Some(Tok::Cjk('号' | '日')));
-    month || zh_month || day
+    // "on the 14th", "on 3"
+    let words: Vec<&str> = before.iter().filter_map(word).collect();
+    let on = words.ends_with(&["on", "the"]) || words.last() == Some(&"on");
+    month || zh_month || day || on
 }
 
 /// Whether `toks` is a day or a month (a weekday in Chinese: 周二, 星期四).

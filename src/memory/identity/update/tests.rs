@@ -126,6 +126,22 @@ fn a_relation_of_many_values_or_more_than_a_value_keeps_both() {
             "User collects vinyl records from the 90s",
         ),
         ("用户在学日语", "用户在教日语"),
+        // numbers that label, events and purchases, things one has several of
+        ("remember fact 1", "remember fact 2"),
+        ("fact 1", "fact 2"),
+        ("User finished chapter 3", "User finished chapter 4"),
+        (
+            "I have a concert on the 14th",
+            "I have a concert on the 22nd",
+        ),
+        (
+            "User paid $40 for concert tickets",
+            "User paid $120 for concert tickets",
+        ),
+        (
+            "User's houseplant is called Gerald",
+            "User's houseplant is called Sir Leafington",
+        ),
         (
             "User's sister lives in Boston",
             "User's sister lives in Denver",

@@ -150,6 +150,7 @@ pub(super) const MANY: &[&str] = &[
     "includes", "including", "used", "formerly", "previously", "worked", "lived", "studied",
     "attended", "weekends", "weekend", "part", "side", "allergic", "collect", "collects",
     "collecting", "hired", "hire",
+    "paid", "spent", "pay", "spend",
 ];
 #[rustfmt::skip]
 pub(super) const ZH_MANY: &[&str] = &[
@@ -177,6 +178,7 @@ pub(super) const OTHERS: &[&str] = &[
     "client", "customer", "patient", "guest", "contractor", "pet", "kid", "kids", "children",
     "sisters", "brothers", "sons", "daughters", "friends", "coworker", "neighbor", "classmate",
     "teammate", "colleague", "pal", "bestie",
+    "plant", "plants", "houseplant", "houseplants",
 ];
 #[rustfmt::skip]
 pub(super) const ZH_ONE_OF: &[&str] = &[
@@ -221,4 +223,13 @@ pub(super) const ONE_DATE_BEFORE: &[&[&str]] = &[
     &["is", "in"],
     &["meet", "on"],
     &["is"],
+];
+
+/// Nouns a number after labels rather than counts: "fact 1", "chapter 3", "version 2".
+#[rustfmt::skip]
+pub(super) const LABELS: &[&str] = &[
+    "fact", "item", "note", "step", "chapter", "part", "no", "number", "version", "v", "level",
+    "season", "episode", "page", "line", "test", "task", "question", "point", "rule", "option",
+    "case", "figure", "table", "section", "phase", "round", "stage", "lesson", "unit", "week",
+    "day", "model", "gen", "generation", "series", "mark",
 ];
