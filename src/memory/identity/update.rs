@@ -82,6 +82,10 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
             })
     };
     let number = numeric(old, new_value);
+    // "6 feet" / "six foot", 32 / 三十二: one value written two ways
+    if number && number_value(old).is_some() && number_value(old) == number_value(new_value) {
+        return None;
+    }
     let day_of_month = number && date_number(before, after);
     let count = number && !day_of_month;
     if !fits(old) || !fits(new_value) || many(before, after, old, new_value) {
@@ -107,7 +111,8 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
             .take_while(|&k| k == 0 || part_of_a_name(&before[head - k]))
             .any(|k| {
                 let before = &before[..head - k];
-                one_value_zh(before, after) || one_value_en(before)
+                let (old, new) = (&a[head - k..a.len() - tail], &b[head - k..b.len() - tail]);
+                one_value_zh(before, after, old, new) || one_value_en(before, after, old, new)
             })
     };
     one_value.then(|| Change {
@@ -242,7 +247,7 @@ fn one_date(before: &[Tok]) -> bool {
 }
 
 /// English: the words before the value name a relation of one value.
-fn one_value_en(before: &[Tok]) -> bool {
+fn one_value_en(before: &[Tok], after: &[Tok], old: &[Tok], new: &[Tok]) -> bool {
     let mut words: Vec<&str> = before.iter().filter_map(word).collect();
     // articles and titles belong to the value
     while let Some(last) = words.last()
@@ -272,7 +277,46 @@ fn one_value_en(before: &[Tok]) -> bool {
     if thing.iter().any(|w| ONE_OF_A_KIND.contains(w)) {
         return true;
     }
-    thing.last().is_some_and(|n| ONE_VALUE_NOUNS.contains(n))
+    let Some(noun) = thing.last() else {
+        return false;
+    };
+    ONE_VALUE_NOUNS.contains(noun)
+        || ONE_PERSON_NOUNS.contains(noun) && named(before, old, after) && named(before, new, after)
+}
+
+/// Whether a value is a person's name: capitalized words, with a title before them or in it
+/// ("Karen", "Dr. Patel", "Mrs. Ortiz"); not "a teacher" or "from Brazil".
+fn named(before: &[Tok], value: &[Tok], after: &[Tok]) -> bool {
+    // 陈经理: a Chinese name with its title
+    if !value.is_empty() && value.iter().all(|t| matches!(t, Tok::Cjk(_))) {
+        return zh_named(value, after);
+    }
+    let titled = before
+        .last()
+        .and_then(word)
+        .is_some_and(|w| TITLES.contains(&w));
+    let mut cap = false;
+    for t in value {
+        match t {
+            Tok::Word { cap: true, .. } => cap = true,
+            Tok::Word { lower, .. } if TITLES.contains(&lower.as_str()) => {}
+            // a name opens the sentence's value: "is Karen" (capitalized, not the first word)
+            _ => return false,
+        }
+    }
+    cap || titled && !value.is_empty()
+}
+
+/// Whether a Chinese value is a name with its title (赵总, 黄教授, 王老师): a character or two,
+/// then the title, read over the value and what follows it.
+fn zh_named(value: &[Tok], after: &[Tok]) -> bool {
+    let text: Vec<char> = format!("{}{}", zh(value), zh(after)).chars().collect();
+    ZH_TITLES.iter().any(|title| {
+        (1..=2).any(|n| {
+            let rest: String = text.iter().skip(n).collect();
+            rest.starts_with(title)
+        })
+    })
 }
 
 /// Whether `words` ends with `rel`'s last word, its earlier words in order before it with at
@@ -296,12 +340,15 @@ fn ends_with_loosely(words: &[&str], rel: &[&str]) -> bool {
 }
 
 /// Chinese: the characters around the value name a relation of one value.
-fn one_value_zh(before_toks: &[Tok], after: &[Tok]) -> bool {
-    let (before, after) = (zh(before_toks), zh(after));
+fn one_value_zh(before_toks: &[Tok], after_toks: &[Tok], old: &[Tok], new: &[Tok]) -> bool {
+    let (before, after) = (zh(before_toks), zh(after_toks));
     // 用户的 manager 是 …, 我的 favourite drink 是 …: an English noun before 是
     if before.ends_with('是')
         && let [.., Tok::Word { lower, .. }, Tok::Cjk('是')] = before_toks
         && (ONE_VALUE_NOUNS.contains(&lower.as_str())
+            || ONE_PERSON_NOUNS.contains(&lower.as_str())
+                && named(before_toks, old, after_toks)
+                && named(before_toks, new, after_toks)
             || before_toks
                 .iter()
                 .filter_map(word)
@@ -331,4 +378,7 @@ fn one_value_zh(before_toks: &[Tok], after: &[Tok]) -> bool {
         return true;
     }
     ZH_ONE_VALUE_NOUNS.iter().any(|n| owner.ends_with(n))
+        || ZH_ONE_PERSON_NOUNS.iter().any(|n| owner.ends_with(n))
+            && zh_named(old, after_toks)
+            && zh_named(new, after_toks)
 }

@@ -48,7 +48,6 @@ pub(super) fn tokens(text: &str) -> Vec<Tok> {
                 shown,
                 possessive,
                 cap,
-                pos,
                 ..
             } => {
                 let lower = VERB_FORMS
@@ -62,7 +61,9 @@ pub(super) fn tokens(text: &str) -> Vec<Tok> {
                         lower
                     },
                     shown,
-                    cap: cap && pos > 0,
+                    // capitalized past the text's first word (the lexer counts a sentence
+                    // anew after "Dr.")
+                    cap: cap && !out.is_empty(),
                 }
             }
             Raw::Digits(d) => Tok::Number(d),
@@ -107,6 +108,24 @@ pub(super) fn tokens(text: &str) -> Vec<Tok> {
         }
     }
     let mut out = zh_now;
+    // "Correction: …", "Sorry, …", 打错了，…
+    if let Some(first) = out.first().and_then(word)
+        && CORRECTIONS.contains(&first)
+    {
+        let skip = 1 + usize::from(matches!(out.get(1), Some(Tok::Gap)));
+        out.drain(..skip.min(out.len()));
+    }
+    let opening = zh(&out[..out.len().min(4)]);
+    if let Some(c) = ZH_CORRECTIONS.iter().find(|c| opening.starts_with(**c))
+        && out
+            .iter()
+            .take(c.chars().count())
+            .all(|t| matches!(t, Tok::Cjk(_)))
+    {
+        let n = c.chars().count();
+        let skip = n + usize::from(matches!(out.get(n), Some(Tok::Gap)));
+        out.drain(..skip.min(out.len()));
+    }
     while matches!(out.last(), Some(Tok::Gap) | Some(Tok::Cjk('了'))) {
         out.pop();
     }
@@ -195,11 +214,7 @@ pub(super) fn number_part(t: &Tok) -> bool {
 /// kids", 个小时) — or `None` when the value is no number: it opens with one, and at most
 /// a word or three characters follow ("Canon EOS R6", 爷爷89 are no numbers).
 pub(super) fn unit(toks: &[Tok]) -> Option<Vec<String>> {
-    // a time of day before the hour (下午三点 / 晚上八点) is the number's
-    let toks = match zh(toks.get(..2).unwrap_or_default()).as_str() {
-        "上午" | "下午" | "早上" | "晚上" | "中午" | "凌晨" | "傍晚" => &toks[2..],
-        _ => toks,
-    };
+    let toks = without_time_of_day(toks);
     let numbers = toks.iter().take_while(|t| number_part(t)).count();
     if numbers == 0 {
         return None;
@@ -222,6 +237,7 @@ pub(super) fn unit(toks: &[Tok]) -> Option<Vec<String>> {
                 "duration"
             }
             "time" | "times" | "次" => "times",
+            "feet" | "foot" | "ft" => "foot",
             other => other,
         }
         .to_string()
@@ -236,6 +252,63 @@ pub(super) fn unit(toks: &[Tok]) -> Option<Vec<String>> {
         unit = vec![kind("times")];
     }
     Some(unit)
+}
+
+/// `toks` without a time of day before the hour (下午三点 / 晚上八点): the number's own.
+fn without_time_of_day(toks: &[Tok]) -> &[Tok] {
+    match zh(toks.get(..2).unwrap_or_default()).as_str() {
+        "上午" | "下午" | "早上" | "晚上" | "中午" | "凌晨" | "傍晚" => &toks[2..],
+        _ => toks,
+    }
+}
+
+/// The number a value opens with: digits ("8:30" is 8.5), a number word, Chinese numerals.
+pub(super) fn number_value(toks: &[Tok]) -> Option<f64> {
+    const WORDS: &[(&str, f64)] = &[
+        ("one", 1.0),
+        ("two", 2.0),
+        ("three", 3.0),
+        ("four", 4.0),
+        ("five", 5.0),
+        ("six", 6.0),
+        ("seven", 7.0),
+        ("eight", 8.0),
+        ("nine", 9.0),
+        ("ten", 10.0),
+        ("eleven", 11.0),
+        ("twelve", 12.0),
+        ("fifteen", 15.0),
+        ("twenty", 20.0),
+        ("thirty", 30.0),
+        ("forty", 40.0),
+        ("fifty", 50.0),
+        ("once", 1.0),
+        ("twice", 2.0),
+        ("half", 0.5),
+        ("dozen", 12.0),
+    ];
+    let toks = without_time_of_day(toks);
+    match toks.first()? {
+        Tok::Number(n) => match n.split_once(':') {
+            Some((h, m)) => Some(h.parse::<f64>().ok()? + m.parse::<f64>().ok()? / 60.0),
+            None => n.parse().ok(),
+        },
+        Tok::Word { lower, .. } => WORDS.iter().find(|(w, _)| w == lower).map(|(_, v)| *v),
+        Tok::Cjk(_) => {
+            let run: Vec<char> = toks
+                .iter()
+                .map_while(|t| match t {
+                    Tok::Cjk(c) if is_numeral(*c) => Some(*c),
+                    _ => None,
+                })
+                .collect();
+            if run.is_empty() {
+                return None;
+            }
+            zh_number(&run).map(|v| v as f64)
+        }
+        Tok::Gap => None,
+    }
 }
 
 /// Whether two changed values are numbers of one unit ("2 cats" / "3 cats", 两万 / 两万五).

@@ -59,6 +59,11 @@ fn a_value_of_a_one_value_relation_changes() {
         ("我是北京人", "我是上海人"),
         ("用户的 manager 是 Kevin", "用户的 manager 是 Linda"),
         ("我开的是Tesla Model 3", "我开的是Tesla Model Y"),
+        ("User's manager is Karen", "User's manager is Linda"),
+        ("User's manager is 陈经理", "User's manager is 周经理"),
+        ("我的直属领导是赵总", "我的直属领导换成孙总了"),
+        ("我老公叫张伟", "打错了，我老公叫张炜"),
+        ("I live in Tokyo", "Correction: I live in Kyoto"),
         (
             "User's only pet is a cat named Tom",
             "User's only pet is a cat named Milo",
@@ -126,6 +131,16 @@ fn a_relation_of_many_values_or_more_than_a_value_keeps_both() {
             "User collects vinyl records from the 90s",
         ),
         ("用户在学日语", "用户在教日语"),
+        // two things of one person, a value written two ways, two events
+        ("My wife is a teacher", "My wife is from Brazil"),
+        ("我老公是老师", "我老公是东北人"),
+        ("My husband is 6 feet tall", "My husband is six foot tall"),
+        ("我今年三十二岁", "我今年32岁"),
+        ("我明天上午九点开会", "我明天下午三点开会"),
+        (
+            "I have a meeting tomorrow at 9 am",
+            "I have a meeting tomorrow at 3 pm",
+        ),
         // numbers that label, events and purchases, things one has several of
         ("remember fact 1", "remember fact 2"),
         ("fact 1", "fact 2"),

@@ -85,13 +85,24 @@ pub(super) const ZH_NOW: &[&str] = &["现在", "目前", "如今", "已经", "�
 /// Nouns that name one thing of their owner's: "my dentist is …", "User's car is …".
 #[rustfmt::skip]
 pub(super) const ONE_VALUE_NOUNS: &[&str] = &[
+    "car", "phone", "laptop", "address", "email", "birthday", "age", "job", "employer", "company",
+    "school", "university", "college", "major", "hometown", "rent", "salary", "mortgage",
+    "height", "weight", "size", "timezone", "bedtime", "name", "nickname", "surname", "religion",
+    "commute", "order", "instrument", "language", "tongue", "plan", "subscription", "title",
+    "type", "zone", "sign",
+];
+
+/// People one has one of, by their role: "my dentist is Dr. Patel" names them, but "my wife is
+/// a teacher" / "… is from Brazil" says two things of one person, so the value must be a name.
+#[rustfmt::skip]
+pub(super) const ONE_PERSON_NOUNS: &[&str] = &[
     "dentist", "doctor", "gp", "vet", "boss", "manager", "landlord", "wife", "husband", "partner",
-    "girlfriend", "boyfriend", "fiance", "fiancee", "car", "phone", "laptop", "address", "email",
-    "birthday", "age", "job", "employer", "company", "school", "university", "college", "major",
-    "hometown", "rent", "salary", "mortgage", "height", "weight", "size", "timezone", "bedtime",
-    "name", "nickname", "surname", "religion", "commute", "order", "instrument", "language",
-    "tongue", "team", "club", "plan", "subscription", "title", "type", "zone", "sign", "lead",
-    "advisor", "adviser", "supervisor",
+    "girlfriend", "boyfriend", "fiance", "fiancee", "lead", "advisor", "adviser", "supervisor",
+];
+/// Titles a name may carry: "Dr. Patel", 黄教授, 赵总.
+pub(super) const TITLES: &[&str] = &["dr", "mr", "mrs", "ms", "miss", "prof", "sir", "dame"];
+pub(super) const ZH_TITLES: &[&str] = &[
+    "总", "教授", "老师", "医生", "经理", "先生", "女士", "小姐", "主任", "律师", "师傅", "博士",
 ];
 
 /// Words that make a preference or a habit one value: "favourite colour is …", "go-to order".
@@ -120,9 +131,16 @@ pub(super) const ZH_MANY_PLACES: &[&str] = &["志愿", "义工", "兼职"];
 /// Chinese nouns that name one thing of their owner's (的 X 是 …).
 #[rustfmt::skip]
 pub(super) const ZH_ONE_VALUE_NOUNS: &[&str] = &[
-    "老板", "上司", "领导", "医生", "牙医", "老公", "老婆", "丈夫", "妻子", "男朋友", "女朋友", "对象", "车", "手机", "电话", "地址",
-    "邮箱", "学校", "公司", "专业", "职位", "工作", "血型", "星座", "房东", "班主任", "名字", "生日", "年龄", "房租", "工资", "月薪",
-    "年薪", "身高", "体重", "母语", "会员", "套餐", "老家", "电脑", "笔记本", "导师", "航班",
+    "车", "手机", "电话", "地址", "邮箱", "学校", "公司", "专业", "职位", "工作", "血型", "星座",
+    "名字", "生日", "年龄", "房租", "工资", "月薪", "年薪", "身高", "体重", "母语", "会员", "套餐",
+    "老家", "电脑", "笔记本", "航班",
+];
+/// People one has one of (的 X 是 …): the value must be a name with its title (赵总, 黄教授);
+/// "我老公是老师" / "我老公是东北人" say two things of one person.
+#[rustfmt::skip]
+pub(super) const ZH_ONE_PERSON_NOUNS: &[&str] = &[
+    "老板", "上司", "领导", "医生", "牙医", "老公", "老婆", "丈夫", "妻子", "男朋友", "女朋友", "对象",
+    "房东", "班主任", "导师",
 ];
 
 /// Chinese rewritten before reading: a verb of change read as the relation it ends in
@@ -151,11 +169,13 @@ pub(super) const MANY: &[&str] = &[
     "attended", "weekends", "weekend", "part", "side", "allergic", "collect", "collects",
     "collecting", "hired", "hire",
     "paid", "spent", "pay", "spend",
+    "tomorrow", "tonight", "today", "yesterday",
 ];
 #[rustfmt::skip]
 pub(super) const ZH_MANY: &[&str] = &[
     "去过", "去了", "见过", "看过", "吃过", "买过", "买了", "喜欢", "爱", "之一", "以前", "曾经", "之前", "过", "过敏", "收藏",
     "来了",
+    "明天", "今天", "今晚", "昨天", "后天", "明早", "明晚", "下周", "这周", "本周",
 ];
 /// Words that add a value to one held ("also", 也): in the newer statement only.
 pub(super) const ADDED: &[&str] = &["also", "too", "another", "second", "other"];
@@ -233,3 +253,7 @@ pub(super) const LABELS: &[&str] = &[
     "case", "figure", "table", "section", "phase", "round", "stage", "lesson", "unit", "week",
     "day", "model", "gen", "generation", "series", "mark",
 ];
+
+/// What opens a correction ("Correction: …", 打错了，…): no part of the fact.
+pub(super) const CORRECTIONS: &[&str] = &["correction", "sorry", "actually", "update", "oops"];
+pub(super) const ZH_CORRECTIONS: &[&str] = &["打错了", "说错了", "更正一下", "更正", "纠正一下"];
