@@ -50,14 +50,31 @@ fn surface(text: &str) -> Option<Surface> {
     }
     let mut items = Vec::new();
     for token in tokens(text) {
+        // "no longer", "not … anymore", 不再, 再也不, 不…了 say the fact stopped being true:
+        // a denial of it, with the words that say when taken out
+        let negated = items.iter().any(|i| matches!(i, Item::Negation));
         match token {
-            Token::Cjk(c) if ZH_NEGATIONS.contains(&c) => items.push(Item::Negation),
+            Token::Cjk(c) if ZH_NEGATIONS.contains(&c) => {
+                // 再也不: 再 and 也 come before the negation
+                if let [.., Item::Word(a), Item::Word(b)] = items.as_slice()
+                    && a.lower == "再"
+                    && b.lower == "也"
+                {
+                    items.truncate(items.len() - 2);
+                }
+                items.push(Item::Negation);
+            }
+            Token::Cjk('再') if matches!(items.last(), Some(Item::Negation)) => {}
+            Token::Cjk('了') if negated => {}
             Token::Cjk(c) => items.push(Item::Word(word(&c.to_string()))),
             Token::Break => items.push(Item::Break),
             Token::Word(w) => {
                 for part in expand(&w) {
+                    let negated = items.iter().any(|i| matches!(i, Item::Negation));
                     match part.as_str() {
                         "not" | "no" => items.push(Item::Negation),
+                        "longer" if matches!(items.last(), Some(Item::Negation)) => {}
+                        "anymore" if negated => {}
                         "without" => {
                             items.push(Item::Negation);
                             items.push(Item::Word(word("with")));
@@ -260,6 +277,13 @@ mod tests {
             ("我不喜欢咖啡", "我喜欢咖啡"),
             ("我没有车", "我有车"),
             ("I'm not a non-smoker", "I am a non-smoker"),
+            // said to have stopped: no longer, anymore, 不再, 再也不, 不…了
+            ("I no longer eat meat", "I eat meat"),
+            ("User no longer trusts his bank", "User trusts his bank"),
+            ("I don't eat meat anymore", "I eat meat"),
+            ("我不再吃肉", "我吃肉"),
+            ("我再也不喝酒", "我喝酒"),
+            ("我不吃肉了", "我吃肉"),
         ] {
             assert!(bare_denial(a, b), "{a} / {b}");
             assert!(bare_denial(b, a), "{b} / {a}");
