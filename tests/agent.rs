@@ -239,6 +239,20 @@ async fn global_memory_only_from_control_chats() {
     assert_eq!(std::fs::read_to_string(&global).unwrap(), "Owner: Bob");
 }
 
+/// Memory `id`, which must be archived: the memory that superseded it and why (its history).
+async fn superseded(store: &mneme::store::Store, id: i64) -> (i64, String) {
+    assert!(store.get_memory(id).await.unwrap().unwrap().archived);
+    let history = store.memory_history(id).await.unwrap();
+    let event = history
+        .iter()
+        .find(|e| e.kind == "superseded")
+        .expect("a superseded event");
+    (
+        event.other_id.expect("the superseding memory"),
+        event.note.clone().unwrap_or_default(),
+    )
+}
+
 /// "remember" the other way round replaces the old fact: on either backend, one
 /// transaction archives it, the reply names it, its history says by which and why, and the
 /// next prompt carries the newer fact only.
@@ -256,17 +270,9 @@ async fn a_fact_remembered_the_other_way_round_replaces_the_old_one() {
         "Noted. Saved memory #2: I am not vegetarian\n(It replaces memory #1, now archived: I am vegetarian)"
     );
     let store = bot.agent.store();
-    let old = store.get_memory(1).await.unwrap().unwrap();
-    assert!(old.archived);
-    let history = store.memory_history(1).await.unwrap();
-    let superseded = history
-        .iter()
-        .find(|e| e.kind == "superseded")
-        .expect("a superseded event");
-    assert_eq!(superseded.other_id, Some(2));
     assert_eq!(
-        superseded.note.as_deref(),
-        Some("said the other way round (negation: vegetarian)")
+        superseded(store, 1).await,
+        (2, "said the other way round (negation: vegetarian)".into())
     );
     assert_eq!(
         store.get_memory(2).await.unwrap().unwrap().supersedes_id,
@@ -295,16 +301,9 @@ async fn a_newer_value_remembered_replaces_the_old_one() {
         "Noted. Saved memory #2: I moved to Osaka\n(It replaces memory #1, now archived: I live in Tokyo)"
     );
     let store = bot.agent.store();
-    assert!(store.get_memory(1).await.unwrap().unwrap().archived);
-    let history = store.memory_history(1).await.unwrap();
-    let superseded = history
-        .iter()
-        .find(|e| e.kind == "superseded")
-        .expect("a superseded event");
-    assert_eq!(superseded.other_id, Some(2));
     assert_eq!(
-        superseded.note.as_deref(),
-        Some("a newer value (Tokyo → Osaka)")
+        superseded(store, 1).await,
+        (2, "a newer value (Tokyo → Osaka)".into())
     );
 
     // liking one thing more does not stop liking the other

@@ -267,7 +267,7 @@ pub fn zh_number(run: &[char]) -> Option<u64> {
         return run
             .iter()
             .map(|&c| zh_number(&[c]))
-            .try_fold(0u64, |n, d| Some(n * 10 + d?));
+            .try_fold(0u64, |n, d| n.checked_mul(10)?.checked_add(d?));
     }
     let (mut total, mut section, mut current) = (0u64, 0u64, 0u64);
     for &c in run {
@@ -296,20 +296,23 @@ pub fn zh_number(run: &[char]) -> Option<u64> {
             '万' => 10_000,
             _ => return None,
         };
+        // a run longer than any number (九万万万…) is none: no overflow, in any build
         if unit == 10_000 {
-            total += (section + current) * unit;
+            let part = section.checked_add(current)?.checked_mul(unit)?;
+            total = total.checked_add(part)?;
             section = 0;
         } else {
             // 十三: a bare 十 is ten
-            section += if current == 0 && unit == 10 {
+            let times = if current == 0 && unit == 10 {
                 1
             } else {
                 current
-            } * unit;
+            };
+            section = section.checked_add(times * unit)?;
         }
         current = 0;
     }
-    Some(total + section + current)
+    total.checked_add(section)?.checked_add(current)
 }
 
 pub const ZH_NUMERALS: &str = "零〇一二两俩三仨四五六七八九十百千万";

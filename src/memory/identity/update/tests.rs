@@ -216,3 +216,105 @@ fn the_values_are_shown_as_said() {
         Some(("两万".into(), "两万五".into()))
     );
 }
+
+/// A run of numerals longer than any number is none (it overflowed before: a panic in a
+/// debug build, a wrong value in a release one).
+#[test]
+fn a_numeral_run_past_any_number_is_no_value() {
+    let nines = "九".repeat(30);
+    assert_eq!(
+        super::super::lex::zh_number(&nines.chars().collect::<Vec<_>>()),
+        None
+    );
+    assert_eq!(
+        change(&format!("我有{nines}只猫"), &format!("我有{nines}八只猫")),
+        None
+    );
+}
+
+mod any_text {
+    use super::*;
+    use proptest::prelude::*;
+
+    const PIECES: &[&str] = &[
+        "I",
+        "live",
+        "in",
+        "Tokyo",
+        "my",
+        "My",
+        "is",
+        "named",
+        "not",
+        "no",
+        "longer",
+        "2",
+        "30",
+        "8:30",
+        "$5",
+        "User's",
+        "Dr.",
+        "Mr.",
+        "moved",
+        "to",
+        "now",
+        "on",
+        "the",
+        "14th",
+        "am",
+        "pm",
+        "住在",
+        "九九九九九九九九九九九九九九九九九九九九九九九",
+        "万",
+        "的",
+        "是",
+        "了",
+        "，",
+        "?",
+        "叫",
+        "月",
+        "号",
+        "周",
+        "一",
+        "现在",
+        "打错了",
+        "Correction:",
+        "-",
+        ".",
+        "《",
+        "》",
+        "第",
+        "下午",
+        "点",
+        "",
+        " ",
+        "'",
+        "\u{0}",
+        "\u{200b}",
+        "🙂",
+        "ß",
+        "İ",
+    ];
+
+    fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec((0..PIECES.len(), any::<bool>()), 0..24).prop_map(|parts| {
+            parts
+                .into_iter()
+                .map(|(i, space)| format!("{}{}", PIECES[i], if space { " " } else { "" }))
+                .collect()
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Whatever two texts a chat sends, reading them for a changed value does not panic,
+        /// and a text never changes its own value.
+        #[test]
+        fn any_two_texts_are_read_without_a_panic(a in text(), b in text()) {
+            let _ = changed(&a, &b);
+            let _ = as_relation(&a);
+            prop_assert_eq!(changed(&a, &a), None);
+        }
+    }
+}
