@@ -78,9 +78,9 @@ pub(super) const VERB_FORMS: &[(&str, &str)] = &[
 /// are no part of it.
 #[rustfmt::skip]
 pub(super) const NOW: &[&str] = &[
-    "now", "currently", "presently", "nowadays", "just", "recently",
+    "now", "currently", "presently", "nowadays", "just", "recently", "actually",
 ];
-pub(super) const ZH_NOW: &[&str] = &["现在", "目前", "如今", "已经", "最近"];
+pub(super) const ZH_NOW: &[&str] = &["现在", "目前", "如今", "已经", "最近", "其实", "实际上"];
 
 /// Nouns that name one thing of their owner's: "my dentist is …", "User's car is …".
 #[rustfmt::skip]
