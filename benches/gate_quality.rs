@@ -5,7 +5,8 @@
 //! runs), for the whole set and for its facts alone (what an import mostly is).
 //!
 //! `cargo bench --bench gate_quality`. Figures, never assertions (`tests/gate_quality.rs`
-//! asserts the quality bounds).
+//! asserts the quality bounds). `GATE_QUALITY_SET=<file>` reads another set of the same shape
+//! (a held-out batch, such as `tests/data/gate_batch19.jsonl`, not yet in the set).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -88,8 +89,13 @@ fn throughput(texts: &[&str]) -> (f64, Duration) {
 }
 
 fn main() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gate_set.jsonl");
-    let data = std::fs::read_to_string(path).expect("gate set readable");
+    let path = std::env::var("GATE_QUALITY_SET")
+        .ok()
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| {
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gate_set.jsonl").to_string()
+        });
+    let data = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let cases: Vec<Case> = data
         .lines()
         .filter(|l| !l.trim().is_empty())
