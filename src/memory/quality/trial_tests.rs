@@ -274,3 +274,23 @@ fn reveals_impersonation_and_rewritten_memories_are_instructions() {
         "Ana borró las fotos del viaje",
     ]);
 }
+
+/// Secrets of the nineteenth batch: a code after an arrow, a safe's or an entrance's code in
+/// Chinese with no "码", a door code with "c'est", a PIN in Japanese; and look-alike facts.
+#[test]
+fn codes_after_arrows_and_bare_safes_are_secrets() {
+    assert_secret(&[
+        "alarm code for the shed → 8642",
+        "家里保险箱 12-34-56",
+        "单元门禁新的：1379#",
+        "le code d'entrée c'est 58A21",
+        "会社の暗証番号：4826",
+    ]);
+    assert_fact(&[
+        "保险柜在书房的衣柜里",
+        "小区门禁坏了，物业说周五修",
+        "the gate code → ask Tom, he set it",
+        "家里有两个保险箱",
+        "le code de la route c'est important",
+    ]);
+}

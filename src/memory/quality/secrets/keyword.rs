@@ -71,7 +71,7 @@ pub(super) static KEYWORD_GROUPS: LazyLock<Vec<String>> = LazyLock::new(|| {
     let s = SEP;
     let groups = vec![
         format!(
-            r"(?:verification|confirmation|one{s}time|otp|2fa|two{s}factor|mfa|login|sms|auth|authenticator|backup|recovery|reset|security|unlock|guard){s}codes?|otps?|one{s}time{s}passwords?|totp"
+            r"(?:verification|confirmation|one{s}time|otp|2fa|two{s}factor|mfa|login|sms|auth|authenticator|backup|recovery|reset|security|unlock|guard){s}codes?|otps?|one{s}time{s}passwords?|totp|codici{s}di{s}(?:recupero|backup|verifica)|c(?:o|ó)digos{s}de{s}(?:recuperaci(?:o|ó)n|respaldo|verificaci(?:o|ó)n)|codes{s}de{s}(?:r(?:e|é)cup(?:e|é)ration|secours|v(?:e|é)rification)|wiederherstellungs{s}?codes?|backup{s}?codes"
         ),
         format!(
             r"aws{s}(?:secret{s})?(?:access{s})?keys?(?:{s}id)?|secret{s}access{s}keys?|aws{s}secrets?"
@@ -302,8 +302,10 @@ pub(super) fn has_value(rest: &str, lower_rest: &str, need: Need) -> bool {
         if matches!(
             bare,
             "is" | "was" | "are" | "were" | "equals" | "became" | "reads" | "=>" | "->"
+            // an arrow: "gate code for the parking lot → 1357"
+            | "→" | "⇒" | "➜" | "➡"
             // in Spanish, German, French, Portuguese, Italian
-            | "es" | "ist" | "est" | "é" | "è"
+            | "es" | "ist" | "est" | "c'est" | "c’est" | "é" | "è"
         ) {
             conn = if bare.len() < word.len() {
                 Conn::Colon
