@@ -24,20 +24,12 @@ pub struct Change {
     pub new: String,
 }
 
-/// `text` as this module reads it when it differs: a verb of change read as the relation it
-/// ends in ("moved to Osaka" → "live in Osaka", 搬到深圳 → 住在深圳) and "now" taken out. Its
-/// terms find the stored facts whose value a statement may change, which share few words
-/// with it as said.
+/// `text` as this module reads it, when it has a verb of change read as the relation it ends
+/// in ("moved to Osaka" → "live in Osaka", 搬到深圳 → 住在深圳). Its terms find the stored
+/// facts whose value a statement may change, which share few words with it as said.
 pub fn as_relation(text: &str) -> Option<String> {
-    let read = shown(&tokens(text));
-    let words = |t: &str| {
-        t.to_lowercase()
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
-    (words(&read) != words(text)).then_some(read)
+    let (toks, rewritten) = read(text);
+    rewritten.then(|| shown(&toks))
 }
 
 /// The changed values of `new` against `stored`, when the two are the same words around one

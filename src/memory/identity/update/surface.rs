@@ -34,10 +34,20 @@ impl PartialEq for Tok {
 }
 
 pub(super) fn tokens(text: &str) -> Vec<Tok> {
+    read(text).0
+}
+
+/// [`tokens`], and whether a verb of change was read as the relation it ends in ("moved to"
+/// as "live in", 搬到 as 住在): then the text's terms are not the relation's.
+pub(super) fn read(text: &str) -> (Vec<Tok>, bool) {
     // a title's brackets (《活着》) are no break in the sentence
     let mut text = text.replace(['《', '》', '〈', '〉'], "");
+    let mut rewritten = false;
     for (from, to) in ZH_REWRITES {
-        text = text.replace(from, to);
+        if text.contains(from) {
+            text = text.replace(from, to);
+            rewritten = true;
+        }
     }
     let raw = lex(&text);
     let mut out: Vec<Tok> = Vec::with_capacity(raw.len());
@@ -86,6 +96,7 @@ pub(super) fn tokens(text: &str) -> Vec<Tok> {
         let moved =
             matches!(word(&out[i]), Some("moved" | "relocated")) && word(&out[i + 1]) == Some("to");
         if moved {
+            rewritten = true;
             out[i] = plain_word("live");
             out[i + 1] = plain_word("in");
             if i > 0 && matches!(word(&out[i - 1]), Some("has" | "have")) {
@@ -96,8 +107,6 @@ pub(super) fn tokens(text: &str) -> Vec<Tok> {
     }
     out.retain(|t| !word(t).is_some_and(|w| NOW.contains(&w)));
     let mut zh_now: Vec<Tok> = Vec::new();
-    let text_of = |toks: &[Tok]| zh(toks);
-    let _ = text_of;
     for t in out {
         zh_now.push(t);
         for now in ZH_NOW {
@@ -129,7 +138,7 @@ pub(super) fn tokens(text: &str) -> Vec<Tok> {
     while matches!(out.last(), Some(Tok::Gap) | Some(Tok::Cjk('了'))) {
         out.pop();
     }
-    out
+    (out, rewritten)
 }
 
 pub(super) fn plain_word(w: &str) -> Tok {

@@ -195,6 +195,18 @@ fn a_relation_of_many_values_or_more_than_a_value_keeps_both() {
 }
 
 #[test]
+fn a_verb_of_change_is_read_as_its_relation_for_the_search() {
+    assert_eq!(
+        as_relation("I moved to Osaka").as_deref(),
+        Some("I live in Osaka")
+    );
+    assert_eq!(as_relation("我搬到深圳了").as_deref(), Some("我住在深圳"));
+    // nothing rewritten: the text's own terms are the search's
+    assert_eq!(as_relation("User's dentist is Dr. Patel"), None);
+    assert_eq!(as_relation("I live in Osaka now"), None);
+}
+
+#[test]
 fn the_values_are_shown_as_said() {
     assert_eq!(
         change("I live in Osaka", "I live in Tokyo"),
