@@ -49,10 +49,10 @@ fn surface(text: &str) -> Option<Surface> {
         Break,
     }
     let mut items = Vec::new();
+    // "no longer", "not … anymore", 不再, 再也不, 不…了 say the fact stopped being true: a
+    // denial of it, with the words that say when taken out (`negated`: a negation came)
+    let mut negated = false;
     for token in tokens(text) {
-        // "no longer", "not … anymore", 不再, 再也不, 不…了 say the fact stopped being true:
-        // a denial of it, with the words that say when taken out
-        let negated = items.iter().any(|i| matches!(i, Item::Negation));
         match token {
             Token::Cjk(c) if ZH_NEGATIONS.contains(&c) => {
                 // 再也不: 再 and 也 come before the negation
@@ -63,6 +63,7 @@ fn surface(text: &str) -> Option<Surface> {
                     items.truncate(items.len() - 2);
                 }
                 items.push(Item::Negation);
+                negated = true;
             }
             Token::Cjk('再') if matches!(items.last(), Some(Item::Negation)) => {}
             Token::Cjk('了') if negated => {}
@@ -70,13 +71,16 @@ fn surface(text: &str) -> Option<Surface> {
             Token::Break => items.push(Item::Break),
             Token::Word(w) => {
                 for part in expand(&w) {
-                    let negated = items.iter().any(|i| matches!(i, Item::Negation));
                     match part.as_str() {
-                        "not" | "no" => items.push(Item::Negation),
+                        "not" | "no" => {
+                            items.push(Item::Negation);
+                            negated = true;
+                        }
                         "longer" if matches!(items.last(), Some(Item::Negation)) => {}
                         "anymore" if negated => {}
                         "without" => {
                             items.push(Item::Negation);
+                            negated = true;
                             items.push(Item::Word(word("with")));
                         }
                         p if NEUTRAL.contains(&p) => {}
