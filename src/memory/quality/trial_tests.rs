@@ -285,6 +285,8 @@ fn codes_after_arrows_and_bare_safes_are_secrets() {
         "单元门禁新的：1379#",
         "le code d'entrée c'est 58A21",
         "会社の暗証番号：4826",
+        "Codici di recupero 2FA: 5521-0937, 7710-2284",
+        "backup codes 2fa: 4410-8823 6612-0091",
     ]);
     assert_fact(&[
         "保险柜在书房的衣柜里",
@@ -292,5 +294,6 @@ fn codes_after_arrows_and_bare_safes_are_secrets() {
         "the gate code → ask Tom, he set it",
         "家里有两个保险箱",
         "le code de la route c'est important",
+        "recovery codes v2: printed and in the drawer",
     ]);
 }

@@ -315,6 +315,17 @@ pub(super) fn has_value(rest: &str, lower_rest: &str, need: Need) -> bool {
             pos += end;
             break;
         }
+        // a short tag with a digit, then the colon: "Codici di recupero 2FA: 3391-7720, …"
+        if step == 0
+            && word.len() <= 6
+            && let Some(tag) = word.strip_suffix(':')
+            && tag.chars().all(|c| c.is_ascii_alphanumeric())
+            && tag.chars().any(|c| c.is_ascii_digit())
+        {
+            conn = Conn::Colon;
+            pos += end;
+            break;
+        }
         // a qualifier ("for the router") or a relative clause ("the code I just got is …")
         if step == 0
             && matches!(
