@@ -282,6 +282,129 @@ async fn a_supersede_chain_archives_the_old_rows_with_links() {
     assert_eq!(injectable[0].content, "Alice lives in Kyoto");
 }
 
+/// The superseded memory's history: by which memory, and why.
+async fn superseded(lab: &Lab, id: i64) -> (i64, String) {
+    assert!(lab.store.get_memory(id).await.unwrap().unwrap().archived);
+    let history = lab.store.memory_history(id).await.unwrap();
+    let event = history
+        .iter()
+        .find(|e| e.kind == "superseded")
+        .expect("a superseded event");
+    (
+        event.other_id.expect("the superseding memory"),
+        event.note.clone().unwrap_or_default(),
+    )
+}
+
+/// A fact the model extracts replaces what it contradicts as "remember" would — a newer
+/// value, a denial — even when the model names nothing to supersede; a relation of many
+/// values keeps both.
+#[tokio::test]
+async fn a_newer_value_replaces_the_older_memory_without_the_models_word() {
+    let lab = Lab::new("").await;
+    let chat = lab.chat("telegram:13", false).await;
+    lab.say(
+        &chat,
+        "alice",
+        "I live in Tokyo, I'm vegetarian and I like black tea",
+    )
+    .await;
+    lab.llm.script([facts(json!([
+        {"content": "Alice lives in Tokyo", "category": "PROFILE", "supersedes_id": null},
+        {"content": "Alice is vegetarian", "category": "PROFILE", "supersedes_id": null},
+        {"content": "Alice likes black tea", "category": "PROFILE", "supersedes_id": null},
+    ]))]);
+    lab.pass(T0).await;
+    let first = lab.memories(chat.id, false).await;
+    let id_of = |content: &str| first.iter().find(|m| m.content == content).unwrap().id;
+    let (tokyo, vegetarian, black_tea) = (
+        id_of("Alice lives in Tokyo"),
+        id_of("Alice is vegetarian"),
+        id_of("Alice likes black tea"),
+    );
+
+    lab.say(
+        &chat,
+        "alice",
+        "I moved to Osaka last month. I'm no longer vegetarian, and I like green tea too",
+    )
+    .await;
+    lab.llm.script([facts(json!([
+        {"content": "Alice moved to Osaka", "category": "PROFILE", "supersedes_id": null},
+        {"content": "Alice is no longer vegetarian", "category": "PROFILE", "supersedes_id": null},
+        {"content": "Alice likes green tea", "category": "PROFILE", "supersedes_id": null},
+    ]))]);
+    let report = lab.pass(T0 + DAY).await;
+    let s = report.chats[0].stats;
+    assert_eq!((s.inserted, s.superseded), (3, 2));
+
+    let now = lab.memories(chat.id, false).await;
+    let id_now = |content: &str| now.iter().find(|m| m.content == content).unwrap().id;
+    let (by, why) = superseded(&lab, tokyo).await;
+    assert_eq!(by, id_now("Alice moved to Osaka"));
+    assert!(why.contains("a newer value"), "{why}");
+    let (by, why) = superseded(&lab, vegetarian).await;
+    assert_eq!(by, id_now("Alice is no longer vegetarian"));
+    assert!(why.contains("other way round"), "{why}");
+    let mut active: Vec<&str> = now.iter().map(|m| m.content.as_str()).collect();
+    active.sort_unstable();
+    assert_eq!(
+        active,
+        [
+            "Alice is no longer vegetarian",
+            "Alice likes black tea",
+            "Alice likes green tea",
+            "Alice moved to Osaka",
+        ]
+    );
+    assert!(
+        !lab.store
+            .get_memory(black_tea)
+            .await
+            .unwrap()
+            .unwrap()
+            .archived
+    );
+}
+
+/// The reflector reads a chat behind it: a value stored since from a newer message (a
+/// "remember", stored at once) is not replaced by the older value it reads now; that one is
+/// kept as history, as what the newer value replaced.
+#[tokio::test]
+async fn an_older_value_read_late_replaces_nothing_said_since() {
+    let lab = Lab::new("").await;
+    let chat = lab.chat("telegram:14", false).await;
+    lab.say(&chat, "alice", "I live in Tokyo").await;
+    let remembered = lab.say(&chat, "alice", "remember I live in Osaka").await;
+    let osaka = lab
+        .store
+        .insert_memory(&NewMemory {
+            scope: MemoryScope::Chat(chat.id),
+            category: Category::Profile,
+            content: "Alice lives in Osaka".into(),
+            subject: None,
+            confidence: 0.9,
+            source: Source::Explicit,
+            source_message_ids: vec![remembered],
+            created_at: None,
+            last_seen_at: None,
+            archived: false,
+            key: None,
+        })
+        .await
+        .unwrap();
+    lab.llm.script([facts(json!([
+        {"content": "Alice lives in Tokyo", "category": "PROFILE", "supersedes_id": null, "message_ids": [remembered - 1]},
+    ]))]);
+    let report = lab.pass(T0).await;
+    assert_eq!(report.chats[0].stats.inserted, 1);
+    assert!(!lab.store.get_memory(osaka).await.unwrap().unwrap().archived);
+    assert_eq!(lab.contents(chat.id).await, ["Alice lives in Osaka"]);
+    let tokyo = lab.memories(chat.id, true).await[1].id;
+    let (by, why) = superseded(&lab, tokyo).await;
+    assert_eq!((by, why.as_str()), (osaka, "a newer value (Tokyo → Osaka)"));
+}
+
 #[tokio::test]
 async fn supersedes_id_outside_the_chat_is_ignored() {
     let lab = Lab::new("").await;

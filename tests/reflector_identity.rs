@@ -1,6 +1,7 @@
 //! Fact identity through the real reflector with a scripted model: each kind of hard negative
 //! (another subject, another object in the same slot, another number, time, named entity, an
-//! opposite or different relation, Chinese too) is kept apart, each kind of paraphrase is
+//! opposite or different relation, Chinese too) is kept apart — a newer value of a relation
+//! that holds one replacing the older, as "remember" would —, each kind of paraphrase is
 //! merged into the memory it repeats; the model's `duplicate_of` is taken unless the facts are
 //! provably different or each says something the other does not (an instrument no word table
 //! knows); the merge shows in the memory's history.
@@ -76,6 +77,23 @@ const SAME: &[(&str, &str, &str)] = &[
 /// Stores `stored` by a first pass, offers `new` in a second (with the model's
 /// `duplicate_of` when given); the chat's active memories after.
 async fn offer(lab: &Lab, n: usize, stored: &str, new: &str, duplicate_of: bool) -> Vec<String> {
+    offer_all(lab, n, stored, new, duplicate_of)
+        .await
+        .into_iter()
+        .filter(|(_, archived)| !archived)
+        .map(|(content, _)| content)
+        .collect()
+}
+
+/// [`offer`], with every memory of the chat after, oldest first: its wording and whether it
+/// is archived (replaced).
+async fn offer_all(
+    lab: &Lab,
+    n: usize,
+    stored: &str,
+    new: &str,
+    duplicate_of: bool,
+) -> Vec<(String, bool)> {
     let chat = lab.chat(&format!("telegram:{n}"), false).await;
     lab.say(&chat, "alice", stored).await;
     lab.llm.script([facts(json!([
@@ -89,8 +107,16 @@ async fn offer(lab: &Lab, n: usize, stored: &str, new: &str, duplicate_of: bool)
         {"content": new, "category": "PROFILE", "supersedes_id": null, "duplicate_of": claim}
     ]))]);
     lab.pass_chat(&format!("telegram:{n}"), T0 + DAY).await;
-    lab.contents(chat.id).await
+    lab.memories(chat.id, true)
+        .await
+        .into_iter()
+        .map(|m| (m.content, m.archived))
+        .collect()
 }
+
+/// The hard negatives where the newer fact is another value of a relation that holds one:
+/// it replaces the older as "remember" would (archived, kept as history), and merges nothing.
+const REPLACED: &[&str] = &["number", "time", "zh number"];
 
 #[tokio::test]
 async fn hard_negatives_stay_apart_even_when_the_model_says_duplicate() {
@@ -98,9 +124,13 @@ async fn hard_negatives_stay_apart_even_when_the_model_says_duplicate() {
     let mut wrong = Vec::new();
     for (i, (kind, stored, new)) in DIFFERENT.iter().enumerate() {
         for claim in [false, true] {
-            let kept = offer(&lab, 100 + 2 * i + usize::from(claim), stored, new, claim).await;
-            if kept.len() != 2 {
-                wrong.push(format!("{kind} (duplicate_of: {claim}): {kept:?}"));
+            let all = offer_all(&lab, 100 + 2 * i + usize::from(claim), stored, new, claim).await;
+            let expected = [
+                (stored.to_string(), REPLACED.contains(kind)),
+                (new.to_string(), false),
+            ];
+            if all != expected {
+                wrong.push(format!("{kind} (duplicate_of: {claim}): {all:?}"));
             }
         }
     }
@@ -118,8 +148,8 @@ async fn paraphrases_merge_into_the_memory_they_repeat() {
     for (i, (kind, stored, new)) in SAME.iter().enumerate() {
         // the local decision alone, and with the model's word
         for claim in [false, true] {
-            let kept = offer(&lab, 200 + 2 * i + usize::from(claim), stored, new, claim).await;
-            if kept.len() != 1 {
+            let kept = offer_all(&lab, 200 + 2 * i + usize::from(claim), stored, new, claim).await;
+            if kept.len() != 1 || kept[0].1 {
                 wrong.push(format!("{kind} (duplicate_of: {claim}): {kept:?}"));
             }
         }

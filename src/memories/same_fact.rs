@@ -178,9 +178,9 @@ pub async fn examine(
         .collect();
     // "I moved to Osaka" shares no word with "I live in Tokyo", whose value it changes: the
     // facts sharing words with it read as a relation are candidates too
-    if let Some(relation) = identity::as_relation(content) {
+    if let Some(relation) = identity::relation_terms(content) {
         for m in store
-            .dedup_candidates(scope, &text::term_set(&relation), CANDIDATE_JACCARD)
+            .dedup_candidates(scope, &relation, CANDIDATE_JACCARD)
             .await?
         {
             if same_subject(subject, m.subject.as_deref()) {

@@ -46,7 +46,7 @@ mod words;
 mod zh;
 
 pub use reason::Reason;
-pub use update::{Change, as_relation, changed};
+pub use update::{Change, as_relation, changed, relation_terms};
 
 use compare::{Outcome, compare};
 use parse::{Fact, read};

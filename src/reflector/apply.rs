@@ -1,6 +1,8 @@
 //! Storing a batch's checked facts inside its transaction: a fact already held reinforces the
-//! row that states it (keeping the more specific wording), a replacement archives the row it
-//! supersedes, anything else is inserted.
+//! row that states it (keeping the more specific wording), anything else is inserted, and
+//! either way the rows it replaces are archived — the one the model names (`supersedes_id`),
+//! and those it denies or gives a newer value of (`same_fact::replaced`, the decision
+//! "remember" and memory_store take), when they were last said before it.
 //!
 //! Whether a fact is already held is the memory service's decision (`memories::same_fact`,
 //! on `memory::identity`): similarity only proposes candidates — rows sharing terms (the term
@@ -11,13 +13,17 @@
 //! lose words); when it says nothing, the local decision alone merges, and only on a proven
 //! "same".
 
+use std::cmp::Ordering;
+use std::collections::HashSet;
+
 use super::attribute::Provenance;
 use super::gate::CleanFact;
 use super::lifecycle::{INITIAL_CONFIDENCE, Policy};
 use crate::base::{MemoryScope, Source};
 use crate::memories::same_fact;
-use crate::memory::identity;
+use crate::memory::identity::{self, Reading};
 use crate::memory::rank::cosine;
+use crate::memory::text;
 use crate::store::{NewMemory, ReflectionTx, RunStats, SimilarMemory};
 
 /// A fact ready to store.
@@ -73,7 +79,9 @@ pub async fn apply(
         let Fact {
             fact, provenance, ..
         } = f;
-        let duplicate = same_as_stored(tx, f, &inserted, dedup).await?;
+        let candidates = candidates(tx, f, &inserted, dedup).await?;
+        let reading = Reading::new(&fact.content);
+        let duplicate = same_as_stored(tx, f, &reading, &candidates).await?;
         // The model may only replace an active memory of this very chat…
         let replaced = match fact.supersedes_id {
             Some(id) => tx.active_chat_memory(id).await?,
@@ -88,7 +96,7 @@ pub async fn apply(
         }
         // …and only one that the fact is about: a replacement archives it.
         let replaced = replaced.filter(|old| {
-            let related = may_replace(&fact.terms, &old.content)
+            let related = may_replace(&fact.content, &fact.terms, &old.content)
                 && same_fact::same_subject(
                     provenance.subject.as_deref(),
                     old.subject.as_deref(),
@@ -102,22 +110,49 @@ pub async fn apply(
             }
             related
         });
-        match (duplicate, replaced) {
-            (Some((dup, why)), replaced) => {
+        // What the fact replaces by its words, as "remember" and memory_store decide it: the
+        // memories it denies, and those whose value it changes — said before it. One said
+        // since is the newer word: the fact goes into history as what that one replaced.
+        let keep = [
+            duplicate.as_ref().map(|(m, _)| m.id),
+            replaced.as_ref().map(|m| m.id),
+        ];
+        let mut outdated_by: Option<(i64, String)> = None;
+        let mut replacing: Vec<(i64, String)> = replaced
+            .iter()
+            .map(|m| (m.id, "the model said supersedes_id".to_string()))
+            .collect();
+        for r in same_fact::replaced(
+            &reading,
+            candidates
+                .iter()
+                .filter(|c| !keep.contains(&Some(c.memory.id)))
+                .map(|c| (c.memory.id, c.memory.content.as_str(), &c.reading)),
+        ) {
+            match said_when(tx, r.id, provenance).await? {
+                Some(Ordering::Less) => replacing.push((r.id, r.why.to_string())),
+                Some(Ordering::Greater) if outdated_by.is_none() => {
+                    let newer = candidates.iter().find(|c| c.memory.id == r.id);
+                    outdated_by = newer.and_then(|c| {
+                        let old = [(0, fact.content.as_str(), &reading)];
+                        let why = same_fact::replaced(&c.reading, old).pop()?.why;
+                        Some((c.memory.id, why.to_string()))
+                    });
+                }
+                _ => {}
+            }
+        }
+        let by = match duplicate {
+            Some((dup, why)) => {
                 let reworded = reinforce(tx, &dup, fact, provenance, &why, policy, now).await?;
                 // its words are the fact's now: the fact's vector is its vector
                 if reworded && let (Dedup::Cosine { model }, Some(e)) = (dedup, &f.embedding) {
                     tx.store_vector(dup.id, model, &e.vector).await?;
                 }
                 stats.updated += 1;
-                // "Alice lives in Osaka" again, now said to replace Tokyo: Tokyo goes.
-                if let Some(old) = replaced.filter(|old| old.id != dup.id)
-                    && tx.archive_superseded(old.id, dup.id, now).await?
-                {
-                    stats.superseded += 1;
-                }
+                dup.id
             }
-            (None, replaced) => {
+            None => {
                 let id = tx
                     .insert(&new_memory(chat_id, fact, provenance), now)
                     .await?;
@@ -126,11 +161,18 @@ pub async fn apply(
                     tx.store_vector(id, model, &e.vector).await?;
                     inserted.push((id, &e.vector));
                 }
-                if let Some(old) = replaced
-                    && tx.archive_superseded(old.id, id, now).await?
+                if let Some((newer, why)) = &outdated_by
+                    && tx.archive_superseded(id, *newer, why, now).await?
                 {
                     stats.superseded += 1;
                 }
+                id
+            }
+        };
+        // "Alice lives in Osaka" again, now said to replace Tokyo: Tokyo goes.
+        for (old, why) in replacing {
+            if old != by && tx.archive_superseded(old, by, &why, now).await? {
+                stats.superseded += 1;
             }
         }
     }
@@ -143,34 +185,51 @@ pub async fn apply(
 /// character pairs: a three-character name alone is two). The model's `supersedes_id`
 /// archives the memory it names; one naming a memory about something else, even about the
 /// same person ("Alice takes piano lessons" replacing "Alice's sister lives in Paris"), would
-/// lose a fact, so it is ignored and both are kept. Precision first: a real change worded
-/// with no second word in common ("Alice moved to Osaka" after "Alice lives in Tokyo") keeps
-/// both too, which loses nothing.
-fn may_replace(terms: &std::collections::HashSet<String>, old: &str) -> bool {
-    let old = crate::memory::text::term_set(old);
-    let shared: Vec<&String> = terms.intersection(&old).collect();
-    let all_cjk = shared
-        .iter()
-        .all(|t| t.chars().all(crate::memory::text::is_cjk));
+/// lose a fact, so it is ignored and both are kept. A verb of change is read as its relation
+/// ("Alice moved to Osaka" shares "Alice" and "lives" with "Alice lives in Tokyo").
+fn may_replace(content: &str, terms: &HashSet<String>, old: &str) -> bool {
+    let old = text::term_set(old);
+    let relation = identity::relation_terms(content);
+    let terms: HashSet<&String> = terms.iter().chain(relation.iter().flatten()).collect();
+    let shared: Vec<&String> = terms.into_iter().filter(|t| old.contains(*t)).collect();
+    let all_cjk = shared.iter().all(|t| t.chars().all(text::is_cjk));
     shared.len() >= if all_cjk { 3 } else { 2 }
 }
 
-/// The stored memory that states the same fact as `f`, and why it is the same. A memory the
-/// fact says it replaces is never its duplicate ("lives in Osaka" superseding "lives in
-/// Tokyo" is a change, however alike the words).
-async fn same_as_stored(
+/// A stored memory a fact is judged against: read once, with its cosine to the fact when
+/// the batch was embedded.
+struct Candidate {
+    memory: SimilarMemory,
+    reading: Reading,
+    cosine: Option<f32>,
+}
+
+/// The chat's active memories `f` is judged against, as `same_fact::examine` gathers them:
+/// those sharing terms with it, or with it read as a relation ("moved to Osaka" → "live in
+/// Osaka"), and, when the batch was embedded, its nearest vectors; none about another member.
+async fn candidates(
     tx: &mut ReflectionTx,
     f: &Fact,
     inserted: &[(i64, &[f32])],
     dedup: Dedup<'_>,
-) -> sqlx::Result<Option<(SimilarMemory, String)>> {
+) -> sqlx::Result<Vec<Candidate>> {
     let fact = &f.fact;
-    let mut candidates: Vec<(SimilarMemory, Option<f32>)> = tx
+    let mut found: Vec<(SimilarMemory, Option<f32>)> = tx
         .dedup_candidates(&fact.terms, same_fact::CANDIDATE_JACCARD)
         .await?
         .into_iter()
         .map(|m| (m, None))
         .collect();
+    if let Some(relation) = identity::relation_terms(&fact.content) {
+        for m in tx
+            .dedup_candidates(&relation, same_fact::CANDIDATE_JACCARD)
+            .await?
+        {
+            if !found.iter().any(|(c, _)| c.id == m.id) {
+                found.push((m, None));
+            }
+        }
+    }
     if let (Dedup::Cosine { .. }, Some(e)) = (dedup, &f.embedding) {
         let near = e
             .nearest
@@ -178,11 +237,11 @@ async fn same_as_stored(
             .copied()
             .chain(inserted.iter().map(|(id, v)| (*id, cosine(&e.vector, v))));
         for (id, sim) in near {
-            match candidates.iter_mut().find(|(m, _)| m.id == id) {
+            match found.iter_mut().find(|(m, _)| m.id == id) {
                 Some(c) => c.1 = Some(sim as f32),
                 None => {
                     if let Some(m) = tx.active_chat_memory(id).await? {
-                        candidates.push((m, Some(sim as f32)));
+                        found.push((m, Some(sim as f32)));
                     }
                 }
             }
@@ -190,18 +249,41 @@ async fn same_as_stored(
     }
     // a memory about another member is another fact (two members' "I am vegetarian")
     let subject = f.provenance.subject.as_deref();
-    candidates.retain(|(m, _)| {
-        Some(m.id) != fact.supersedes_id && same_fact::same_subject(subject, m.subject.as_deref())
-    });
+    Ok(found
+        .into_iter()
+        .filter(|(m, _)| same_fact::same_subject(subject, m.subject.as_deref()))
+        .map(|(memory, cosine)| Candidate {
+            reading: Reading::new(&memory.content),
+            memory,
+            cosine,
+        })
+        .collect())
+}
+
+/// The stored memory that states the same fact as `f` (read as `reading`), and why it is
+/// the same. A memory the fact says it replaces is never its duplicate ("lives in Osaka"
+/// superseding "lives in Tokyo" is a change, however alike the words).
+async fn same_as_stored(
+    tx: &mut ReflectionTx,
+    f: &Fact,
+    reading: &Reading,
+    candidates: &[Candidate],
+) -> sqlx::Result<Option<(SimilarMemory, String)>> {
+    let fact = &f.fact;
+    let candidates: Vec<&Candidate> = candidates
+        .iter()
+        .filter(|c| Some(c.memory.id) != fact.supersedes_id)
+        .collect();
     // The model's claim, unless the facts are provably different.
     if let Some(id) = fact
         .duplicate_of
         .filter(|id| Some(*id) != fact.supersedes_id)
     {
-        let claimed = match candidates.iter().find(|(m, _)| m.id == id) {
-            Some((m, cosine)) => Some((m.clone(), *cosine)),
+        let claimed = match candidates.iter().find(|c| c.memory.id == id) {
+            Some(c) => Some((c.memory.clone(), c.cosine)),
             None => tx.active_chat_memory(id).await?.map(|m| (m, None)),
         };
+        let subject = f.provenance.subject.as_deref();
         if let Some((m, cosine)) =
             claimed.filter(|(m, _)| same_fact::same_subject(subject, m.subject.as_deref()))
         {
@@ -211,18 +293,38 @@ async fn same_as_stored(
             }
         }
     }
-    let same = same_fact::decide(
+    let same = same_fact::decide_read(
         &fact.content,
+        reading,
         candidates
             .iter()
-            .map(|(m, c)| (m.id, m.content.as_str(), *c)),
+            .map(|c| (c.memory.id, c.memory.content.as_str(), &c.reading, c.cosine)),
     );
     Ok(same.and_then(|s| {
         candidates
             .into_iter()
-            .find(|(m, _)| m.id == s.id)
-            .map(|(m, _)| (m, s.reason))
+            .find(|c| c.memory.id == s.id)
+            .map(|c| (c.memory.clone(), s.reason))
     }))
+}
+
+/// When stored memory `id` was last said against the fact of `provenance`, by their
+/// messages' ids (a chat's are drawn in order): `Less` before it. The reflector reads a chat
+/// behind it, so a value remembered since ("remember I moved to Osaka", stored at once) is
+/// the newer word against the older one it reads now ("I live in Tokyo"). `None` when either
+/// has no message to date it (a memory added by hand or imported): then both are kept.
+async fn said_when(
+    tx: &mut ReflectionTx,
+    id: i64,
+    provenance: &Provenance,
+) -> sqlx::Result<Option<Ordering>> {
+    let Some(fact_said) = provenance.source_ids.iter().copied().max() else {
+        return Ok(None);
+    };
+    Ok(tx
+        .newest_source(id)
+        .await?
+        .map(|stored_said| stored_said.cmp(&fact_said)))
 }
 
 /// The same fact again: confidence up, seen now, sources added, and the more specific of
@@ -276,6 +378,10 @@ mod tests {
     use super::may_replace;
     use crate::memory::text::term_set;
 
+    fn may_replace_text(new: &str, old: &str) -> bool {
+        may_replace(new, &term_set(new), old)
+    }
+
     #[test]
     fn a_fact_replaces_only_a_memory_it_is_about() {
         for (new, old) in [
@@ -283,13 +389,14 @@ mod tests {
             ("Bob now prefers coffee", "Bob prefers tea"),
             ("Alice works at Siemens now", "Alice works at Airbus"),
             ("爱丽丝住在大阪", "爱丽丝住在东京"),
+            // a verb of change read as its relation
+            ("Alice moved to Osaka", "Alice lives in Tokyo"),
         ] {
-            assert!(may_replace(&term_set(new), old), "{new} / {old}");
+            assert!(may_replace_text(new, old), "{new} / {old}");
         }
         for (new, old) in [
             ("Alice takes piano lessons", "my sister lives in Paris"),
             ("Alice takes piano lessons", "Alice's sister lives in Paris"),
-            ("Alice moved to Osaka", "Alice lives in Tokyo"),
             ("爱丽丝学钢琴", "爱丽丝住在东京"),
             (
                 "Eve's favourite colour is blue",
@@ -297,7 +404,7 @@ mod tests {
             ),
             ("爱丽丝学钢琴", "我妹妹住在巴黎"),
         ] {
-            assert!(!may_replace(&term_set(new), old), "{new} / {old}");
+            assert!(!may_replace_text(new, old), "{new} / {old}");
         }
     }
 }

@@ -10,6 +10,7 @@ use super::db::{Tx, on_conn, on_pool};
 
 use super::memories::insert_row;
 use super::memory_terms::{self, SimilarMemory};
+use super::supersede::supersede;
 use super::vectors::write_vector;
 use super::{ChatRow, NewMemory, Result, Store, from_json, json_list};
 use crate::base::{Category, MemoryScope};
@@ -414,31 +415,34 @@ impl ReflectionTx {
     }
 
     /// Archives memory `old_id` (history, never deleted) as replaced by memory `by_id`, which
-    /// links back to it through `supersedes_id` unless it already links elsewhere. False when
-    /// `old_id` is not an active memory of this chat.
-    pub async fn archive_superseded(&mut self, old_id: i64, by_id: i64, now: i64) -> Result<bool> {
-        let archived = on_conn!(self.tx.conn(), c => sqlx::query(
-            "UPDATE memories SET archived = TRUE, archived_at = $3, updated_at = $3
-             WHERE id = $1 AND chat_id = $2 AND archived = FALSE",
+    /// links back to it through `supersedes_id` unless it already links elsewhere; its history
+    /// says by which and `why`. False when `old_id` is not an active memory of this chat.
+    pub async fn archive_superseded(
+        &mut self,
+        old_id: i64,
+        by_id: i64,
+        why: &str,
+        now: i64,
+    ) -> Result<bool> {
+        let scope = self.scope();
+        let replaced = [(old_id, why.to_string())];
+        Ok(supersede(&mut self.tx.conn(), by_id, scope, &replaced, now).await? == 1)
+    }
+
+    /// The newest message memory `id` of this chat was said in (its sources: where it was
+    /// stored from, and each message that said it again); `None` when it has none (added by
+    /// hand or imported) or is not this chat's.
+    pub async fn newest_source(&mut self, id: i64) -> Result<Option<i64>> {
+        let sources: Option<String> = on_conn!(self.tx.conn(), c => sqlx::query_scalar(
+            "SELECT source_message_ids FROM memories WHERE id = $1 AND chat_id = $2",
         )
-        .bind(old_id)
+        .bind(id)
         .bind(self.chat_id)
-        .bind(now)
-        .execute(c)
-        .await
-        .map(|r| r.rows_affected()))?;
-        if archived != 1 {
-            return Ok(false);
-        }
-        on_conn!(self.tx.conn(), c => sqlx::query(
-            "UPDATE memories SET supersedes_id = COALESCE(supersedes_id, $2) WHERE id = $1 AND chat_id = $3",
-        )
-        .bind(by_id)
-        .bind(old_id)
-        .bind(self.chat_id)
-        .execute(c)
-        .await.map(|_| ()))?;
-        Ok(true)
+        .fetch_optional(c)
+        .await)?;
+        Ok(sources
+            .and_then(|s| serde_json::from_str::<Vec<i64>>(&s).ok())
+            .and_then(|ids| ids.into_iter().max()))
     }
 
     /// Moves the cursor to `last_message_id`, clears the backoff and commits the batch.

@@ -1,5 +1,5 @@
 //! A memory replaced by a newer one that says the opposite ("I am not vegetarian" after
-//! "I am vegetarian"): archived, never deleted, with the replacing memory in its history and
+//! "I am vegetarian") or gives a newer value ("I live in Osaka" after "… Tokyo"): archived, never deleted, with the replacing memory in its history and
 //! linked back from it (`supersedes_id`).
 
 use super::db::{Conn, on_conn};
@@ -41,14 +41,16 @@ impl Store {
     }
 }
 
-/// See [`Store::supersede_memories`]; for callers holding a write transaction.
-async fn supersede(
+/// See [`Store::supersede_memories`]; for callers holding a write transaction (the
+/// reflector's batch too). How many memories it archived.
+pub(super) async fn supersede(
     conn: &mut Conn<'_>,
     by: i64,
     scope: MemoryScope,
     replaced: &[(i64, String)],
     now: i64,
-) -> Result<()> {
+) -> Result<usize> {
+    let mut archived_count = 0;
     for (old, why) in replaced.iter().filter(|(old, _)| *old != by) {
         let archived = on_conn!(conn.re(), c => sqlx::query(
             "UPDATE memories SET archived = TRUE, archived_at = $2, updated_at = $2
@@ -63,6 +65,7 @@ async fn supersede(
         if archived != 1 {
             continue;
         }
+        archived_count += 1;
         // the trigger records the old memory's `superseded` when `by` links back to it
         let linked = on_conn!(conn.re(), c => sqlx::query(
             "UPDATE memories SET supersedes_id = $2, updated_at = $3
@@ -101,5 +104,5 @@ async fn supersede(
             .await?;
         }
     }
-    Ok(())
+    Ok(archived_count)
 }

@@ -14,6 +14,8 @@ mod surface;
 mod tests;
 mod words;
 
+use std::collections::HashSet;
+
 use surface::*;
 use words::*;
 
@@ -30,6 +32,18 @@ pub struct Change {
 pub fn as_relation(text: &str) -> Option<String> {
     let (toks, rewritten) = read(text);
     rewritten.then(|| shown(&toks))
+}
+
+/// The terms of [`as_relation`], with each plain verb in its other forms too: the stored
+/// facts say "Alice lives in Tokyo", where the reading says "live".
+pub fn relation_terms(text: &str) -> Option<HashSet<String>> {
+    let mut terms = crate::memory::text::term_set(&as_relation(text)?);
+    for (form, plain) in VERB_FORMS {
+        if terms.contains(*plain) {
+            terms.insert(form.to_string());
+        }
+    }
+    Some(terms)
 }
 
 /// The changed values of `new` against `stored`, when the two are the same words around one

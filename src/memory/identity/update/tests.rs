@@ -204,6 +204,12 @@ fn a_verb_of_change_is_read_as_its_relation_for_the_search() {
     // nothing rewritten: the text's own terms are the search's
     assert_eq!(as_relation("User's dentist is Dr. Patel"), None);
     assert_eq!(as_relation("I live in Osaka now"), None);
+    // its terms find a stored fact in the third person as well
+    let terms = relation_terms("Alice moved to Osaka").unwrap();
+    for t in ["alice", "live", "lives", "osaka"] {
+        assert!(terms.contains(t), "{t}: {terms:?}");
+    }
+    assert!(!terms.contains("moved"), "{terms:?}");
 }
 
 #[test]
