@@ -48,14 +48,10 @@ fn replaces(p: &Pair) -> bool {
     !replaced(&Reading::new(&p.new), [(1, p.old.as_str(), &old)]).is_empty()
 }
 
-/// Pairs labelled `both` that are replaced all the same, each with why it is accepted.
-const KNOWN_WRONG: &[(&str, &str)] = &[
-    // its tester read a wife's two workplaces; "works at" holds one value here
-    (
-        "User's wife works at St Mary's Hospital",
-        "User's wife works at a private clinic",
-    ),
-];
+/// Pairs labelled `both` that are replaced all the same, each with why it is accepted (none
+/// since "… works at a private clinic" no longer replaces "… at St Mary's Hospital": a
+/// description may fit the named value).
+const KNOWN_WRONG: &[(&str, &str)] = &[];
 
 #[test]
 fn a_newer_value_replaces_only_where_both_cannot_hold() {
@@ -83,10 +79,10 @@ fn a_newer_value_replaces_only_where_both_cannot_hold() {
     );
     assert!(wrong.is_empty(), "replaced where both hold: {wrong:#?}");
     assert!(fp <= KNOWN_WRONG.len());
-    // a floor, so that a change that stops finding changes is seen (0.512 when written: most
-    // of the testers' replacements are said another way, which same words around another
-    // value cannot find)
-    assert!(recall >= 0.48, "recall {recall:.3}");
+    // a floor, so that a change that stops finding changes is seen (0.512 when written, 0.462
+    // with the sixth tester's set: most of the testers' replacements are said another way,
+    // which same words around another value cannot find)
+    assert!(recall >= 0.44, "recall {recall:.3}");
 }
 
 /// A fact said twice, or said with more detail, is the same fact (merged elsewhere), never

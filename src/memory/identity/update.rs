@@ -97,6 +97,15 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
     if !fits(old) || !fits(new_value) || many(before, after, old, new_value) {
         return None;
     }
+    // "an apartment near Namba station" / "Osaka": a description may fit the named value
+    let indefinite = |v: &[Tok]| {
+        v.len() > 1
+            && matches!(v.first(), Some(Tok::Word { shown, .. }) if shown == "a" || shown == "an")
+    };
+    let a_name = |v: &[Tok]| matches!(v.first(), Some(Tok::Word { cap: true, .. }));
+    if indefinite(old) && a_name(new_value) || indefinite(new_value) && a_name(old) {
+        return None;
+    }
     let one_value = if date(old, before) || date(new_value, before) || day_of_month {
         one_date(before)
     } else if count {

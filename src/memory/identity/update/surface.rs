@@ -49,6 +49,16 @@ pub(super) fn read(text: &str) -> (Vec<Tok>, bool) {
             rewritten = true;
         }
     }
+    if let Some(at_work) = zh_joined(&text) {
+        text = at_work;
+        rewritten = true;
+    }
+    if rewritten {
+        // when the change came is no part of the value (我上个月搬到上海了)
+        for when in ZH_CHANGE_TIMES {
+            text = text.replace(when, "");
+        }
+    }
     let raw = lex(&text);
     let mut out: Vec<Tok> = Vec::with_capacity(raw.len());
     for r in raw {
@@ -90,20 +100,33 @@ pub(super) fn read(text: &str) -> (Vec<Tok>, bool) {
         };
         out.push(tok);
     }
-    // "moved to X" says where one lives now
+    // "moved to X" says where one lives now, "started a new job at X" where one works
     let mut i = 0;
-    while i + 1 < out.len() {
-        let moved =
-            matches!(word(&out[i]), Some("moved" | "relocated")) && word(&out[i + 1]) == Some("to");
-        if moved {
-            rewritten = true;
-            out[i] = plain_word("live");
-            out[i + 1] = plain_word("in");
-            if i > 0 && matches!(word(&out[i - 1]), Some("has" | "have")) {
-                out.remove(i - 1);
+    while i < out.len() {
+        let Some((len, relation)) = CHANGE_VERBS.iter().find_map(|(says, relation)| {
+            let words = out[i..].iter().take(says.len()).map(word);
+            (words.len() == says.len() && words.eq(says.iter().map(|w| Some(*w))))
+                .then_some((says.len(), *relation))
+        }) else {
+            // "turned 41": the age one is now
+            if word(&out[i]) == Some("turned") && matches!(out.get(i + 1), Some(Tok::Number(_))) {
+                rewritten = true;
+                let i_am = i > 0 && word(&out[i - 1]) == Some("i");
+                out[i] = plain_word(if i_am { "am" } else { "is" });
             }
+            i += 1;
+            continue;
+        };
+        rewritten = true;
+        out.splice(i..i + len, relation.iter().map(|w| plain_word(w)));
+        if i > 0 && matches!(word(&out[i - 1]), Some("has" | "have")) {
+            out.remove(i - 1);
+        } else {
+            i += 1;
         }
-        i += 1;
+    }
+    if rewritten {
+        drop_when_it_changed(&mut out);
     }
     out.retain(|t| !word(t).is_some_and(|w| NOW.contains(&w)));
     let mut zh_now: Vec<Tok> = Vec::new();
@@ -139,6 +162,57 @@ pub(super) fn read(text: &str) -> (Vec<Tok>, bool) {
         out.pop();
     }
     (out, rewritten)
+}
+
+/// 入职 X (了) read as 在 X 工作, the words of where one works: "我上周入职美团了" says
+/// "我在美团工作" now. `None` without 入职, or with more than a value after it.
+fn zh_joined(text: &str) -> Option<String> {
+    let (before, after) = ZH_JOINED.iter().find_map(|j| text.split_once(j))?;
+    let after = after.strip_prefix('了').unwrap_or(after);
+    let value = after.trim_end_matches(['了', '。', '！', '!', '.', '啦']);
+    let plain_value = !value.is_empty()
+        && value.chars().count() <= 6
+        && value.chars().all(|c| c.is_alphanumeric())
+        && !value.contains(['的', '是', '在', '和', '时']);
+    plain_value.then(|| format!("{before}在{value}工作"))
+}
+
+/// Leaves out, at the end of a statement of change, when it came: "last month",
+/// "yesterday", "two weeks ago", "this year".
+fn drop_when_it_changed(out: &mut Vec<Tok>) {
+    loop {
+        while matches!(out.last(), Some(Tok::Gap)) {
+            out.pop();
+        }
+        let n = out.len();
+        let last = |k: usize| out.get(n.wrapping_sub(k)).and_then(word);
+        let take =
+            match last(1) {
+                Some(w) if WHEN_WORDS.contains(&w) => 1,
+                Some(w)
+                    if WHEN_UNITS.contains(&w)
+                        && matches!(last(2), Some("last" | "this" | "past")) =>
+                {
+                    if last(3) == Some("the") { 3 } else { 2 }
+                }
+                Some("ago") if last(2).is_some_and(|u| WHEN_UNITS.contains(&u)) => {
+                    // "two weeks ago", "a few days ago", "a couple of months ago", "3 days ago"
+                    let mut k = 3;
+                    while n > k
+                        && (matches!(out[n - k], Tok::Number(_))
+                            || last(k).is_some_and(|w| AGO_COUNTS.contains(&w)))
+                    {
+                        k += 1;
+                    }
+                    k - 1
+                }
+                _ => 0,
+            };
+        if take == 0 || take >= n {
+            return;
+        }
+        out.truncate(n - take);
+    }
 }
 
 pub(super) fn plain_word(w: &str) -> Tok {

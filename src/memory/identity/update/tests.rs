@@ -213,6 +213,91 @@ fn a_verb_of_change_is_read_as_its_relation_for_the_search() {
 }
 
 #[test]
+fn verbs_of_change_say_the_new_value_and_when_it_came_is_no_part_of_it() {
+    for (stored, new, old_value, new_value) in [
+        (
+            "I live in Tokyo",
+            "I moved to Osaka last month",
+            "Tokyo",
+            "Osaka",
+        ),
+        (
+            "I live in Tokyo",
+            "I moved to Osaka a couple of weeks ago",
+            "Tokyo",
+            "Osaka",
+        ),
+        (
+            "I work at Google",
+            "I started a new job at Meta",
+            "Google",
+            "Meta",
+        ),
+        (
+            "I work at Google",
+            "I got a job at Meta last week",
+            "Google",
+            "Meta",
+        ),
+        (
+            "I work for Google",
+            "I have started working for Meta",
+            "Google",
+            "Meta",
+        ),
+        ("I am 40", "I turned 41", "40", "41"),
+        ("User is 29", "User turned 30 yesterday", "29", "30"),
+        ("我在腾讯工作", "我上周入职美团了", "腾讯", "美团"),
+        ("我在阿里巴巴工作。", "我跳槽到腾讯了。", "阿里巴巴", "腾讯"),
+        ("我住在北京", "我上个月搬到上海了", "北京", "上海"),
+    ] {
+        assert_eq!(
+            change(new, stored),
+            Some((old_value.to_string(), new_value.to_string())),
+            "{stored} → {new}"
+        );
+    }
+    // when, without a verb of change, may be the fact itself: a past one keeps both
+    for (stored, new) in [
+        ("I live in Tokyo", "I lived in Osaka last year"),
+        ("我住在上海", "我去年住在北京"),
+        (
+            "I work at Google",
+            "I started a new job at Meta, and I love the team",
+        ),
+        ("我在腾讯工作", "我入职美团的时候很紧张"),
+    ] {
+        assert_eq!(change(new, stored), None, "{stored} → {new}");
+    }
+}
+
+#[test]
+fn a_description_may_fit_the_named_value() {
+    for (stored, new) in [
+        (
+            "I moved to Osaka",
+            "I live in an apartment near Namba station",
+        ),
+        ("I live in Tokyo", "I live in a flat"),
+        (
+            "User's wife works at St Mary's Hospital",
+            "User's wife works at a private clinic",
+        ),
+    ] {
+        assert_eq!(change(new, stored), None, "{stored} → {new}");
+    }
+    // two of a kind, or a value that only looks like an article
+    assert!(change("I drive a Tesla", "I drive a Honda").is_some());
+    assert!(
+        change(
+            "User's blood type is O positive",
+            "User's blood type is A positive"
+        )
+        .is_some()
+    );
+}
+
+#[test]
 fn the_values_are_shown_as_said() {
     assert_eq!(
         change("I live in Osaka", "I live in Tokyo"),

@@ -159,6 +159,41 @@ pub(super) const ZH_REWRITES: &[(&str, &str)] = &[
     ("上班", "工作"),
 ];
 
+/// Verbs of change, read as the relation they end in: "moved to X" says where one lives,
+/// "started a new job at X" where one works.
+pub(super) const CHANGE_VERBS: &[(&[&str], &[&str])] = &[
+    (&["moved", "to"], &["live", "in"]),
+    (&["relocated", "to"], &["live", "in"]),
+    (&["started", "a", "new", "job", "at"], &["work", "at"]),
+    (&["started", "a", "job", "at"], &["work", "at"]),
+    (&["started", "working", "at"], &["work", "at"]),
+    (&["started", "working", "for"], &["work", "for"]),
+    (&["started", "work", "at"], &["work", "at"]),
+    (&["got", "a", "new", "job", "at"], &["work", "at"]),
+    (&["got", "a", "job", "at"], &["work", "at"]),
+    (&["took", "a", "new", "job", "at"], &["work", "at"]),
+    (&["took", "a", "job", "at"], &["work", "at"]),
+];
+/// 入职 X: where one works now (read as 在 X 工作).
+pub(super) const ZH_JOINED: &[&str] = &["入职", "跳槽到", "跳槽去"];
+/// When a change came, said with it, in Chinese (left out of the value).
+#[rustfmt::skip]
+pub(super) const ZH_CHANGE_TIMES: &[&str] = &[
+    "上个月", "上个星期", "上星期", "上礼拜", "上周", "去年", "前年", "前几天", "前阵子", "前段时间",
+    "今年", "昨天", "前天", "年初", "月初", "刚刚",
+];
+/// When a change came, said at its end in English ("… last month", "… two weeks ago").
+pub(super) const WHEN_WORDS: &[&str] = &["yesterday", "today", "recently", "lately"];
+#[rustfmt::skip]
+pub(super) const WHEN_UNITS: &[&str] = &[
+    "day", "days", "week", "weeks", "month", "months", "year", "years", "weekend", "night",
+    "summer", "winter", "spring", "autumn", "fall", "monday", "tuesday", "wednesday", "thursday",
+    "friday", "saturday", "sunday",
+];
+pub(super) const AGO_COUNTS: &[&str] = &[
+    "a", "an", "one", "two", "three", "four", "five", "six", "few", "couple", "of", "several",
+];
+
 /// Words of a relation that holds many values, of an event that happens again, or of one
 /// among several: a value there is one of many ("visited Paris in 2019" and "… in 2021").
 #[rustfmt::skip]
