@@ -14,6 +14,11 @@ use crate::memory::text;
 /// Jaccard below which a stored memory is not even a candidate (the term index's cut-off):
 /// a wide net (one shared rare term in a short fact), since the judge decides.
 pub const CANDIDATE_JACCARD: f64 = 0.2;
+/// The same for a fact read as a relation ("moved to Osaka" → "live in Osaka", 入职美团 →
+/// 在美团工作): lower, since it shares only the relation's words with the fact whose value
+/// it changes (我在腾讯工作: two of nine character pairs). It runs only when a verb of change
+/// was read.
+pub const RELATION_JACCARD: f64 = 0.1;
 /// Nearest vectors looked at, with embeddings.
 const NEAREST: usize = 8;
 
@@ -180,7 +185,7 @@ pub async fn examine(
     // facts sharing words with it read as a relation are candidates too
     if let Some(relation) = identity::relation_terms(content) {
         for m in store
-            .dedup_candidates(scope, &relation, CANDIDATE_JACCARD)
+            .dedup_candidates(scope, &relation, RELATION_JACCARD)
             .await?
         {
             if same_subject(subject, m.subject.as_deref()) {

@@ -222,7 +222,7 @@ async fn candidates(
         .collect();
     if let Some(relation) = identity::relation_terms(&fact.content) {
         for m in tx
-            .dedup_candidates(&relation, same_fact::CANDIDATE_JACCARD)
+            .dedup_candidates(&relation, same_fact::RELATION_JACCARD)
             .await?
         {
             if !found.iter().any(|(c, _)| c.id == m.id) {

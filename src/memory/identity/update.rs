@@ -52,7 +52,10 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
     if !plain(new) || !plain(stored) {
         return None;
     }
-    let (a, b) = (tokens(stored), tokens(new));
+    let (mut a, mut b) = (tokens(stored), tokens(new));
+    if a == b {
+        (a, b) = (tokens_with_when(stored), tokens_with_when(new));
+    }
     let mut head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     let tail = a[head..]
         .iter()
@@ -122,17 +125,22 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
             Tok::Cjk(c) => !matches!(c, '是' | '在' | '叫' | '的' | '了'),
             Tok::Gap => false,
         };
-        (0..=back.min(head - 1))
+        let reach = (0..=back.min(head - 1))
             .take_while(|&k| k == 0 || part_of_a_name(&before[head - k]))
-            .any(|k| {
+            .find(|&k| {
                 let before = &before[..head - k];
                 let (old, new) = (&a[head - k..a.len() - tail], &b[head - k..b.len() - tail]);
                 one_value_zh(before, after, old, new) || one_value_en(before, after, old, new)
-            })
+            });
+        // shown whole: "New York → New Jersey", not "York → Jersey"
+        if let Some(k) = reach {
+            head -= k;
+        }
+        reach.is_some()
     };
     one_value.then(|| Change {
-        old: shown(old),
-        new: shown(new_value),
+        old: shown(&a[head..a.len() - tail]),
+        new: shown(&b[head..b.len() - tail]),
     })
 }
 

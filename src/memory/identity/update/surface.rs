@@ -37,9 +37,19 @@ pub(super) fn tokens(text: &str) -> Vec<Tok> {
     read(text).0
 }
 
+/// [`tokens`] keeping when a change came: where two statements of change differ only there
+/// ("moved to Austin in 2019" / "… in 2018"), that is what changed.
+pub(super) fn tokens_with_when(text: &str) -> Vec<Tok> {
+    read_as(text, false).0
+}
+
 /// [`tokens`], and whether a verb of change was read as the relation it ends in ("moved to"
 /// as "live in", 搬到 as 住在): then the text's terms are not the relation's.
 pub(super) fn read(text: &str) -> (Vec<Tok>, bool) {
+    read_as(text, true)
+}
+
+fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
     // a title's brackets (《活着》) are no break in the sentence
     let mut text = text.replace(['《', '》', '〈', '〉'], "");
     let mut rewritten = false;
@@ -49,11 +59,18 @@ pub(super) fn read(text: &str) -> (Vec<Tok>, bool) {
             rewritten = true;
         }
     }
+    // 我的新手机号是…: the number changed; 新 is no part of the thing
+    for noun in ZH_ONE_VALUE_NOUNS {
+        let new_one = format!("的新{noun}");
+        if text.contains(&new_one) {
+            text = text.replace(&new_one, &format!("的{noun}"));
+        }
+    }
     if let Some(at_work) = zh_joined(&text) {
         text = at_work;
         rewritten = true;
     }
-    if rewritten {
+    if rewritten && drop_when {
         // when the change came is no part of the value (我上个月搬到上海了)
         for when in ZH_CHANGE_TIMES {
             text = text.replace(when, "");
@@ -125,10 +142,31 @@ pub(super) fn read(text: &str) -> (Vec<Tok>, bool) {
             i += 1;
         }
     }
-    if rewritten {
+    if rewritten && drop_when {
         drop_when_it_changed(&mut out);
     }
     out.retain(|t| !word(t).is_some_and(|w| NOW.contains(&w)));
+    // "my new phone number is …" says the number changed; "new" is no part of the thing
+    let mut i = 1;
+    while i < out.len() {
+        let owner =
+            word(&out[i - 1]).is_some_and(|w| matches!(w, "my" | "our") || w.ends_with("'s"));
+        if owner && word(&out[i]) == Some("new") {
+            out.remove(i);
+        }
+        i += 1;
+    }
+    // "29 years old" is the age 29
+    let mut i = 1;
+    while i + 1 < out.len() {
+        if matches!(out[i - 1], Tok::Number(_))
+            && matches!(word(&out[i]), Some("years" | "year" | "yrs"))
+            && word(&out[i + 1]) == Some("old")
+        {
+            out.drain(i..i + 2);
+        }
+        i += 1;
+    }
     let mut zh_now: Vec<Tok> = Vec::new();
     for t in out {
         zh_now.push(t);
@@ -185,29 +223,45 @@ fn drop_when_it_changed(out: &mut Vec<Tok>) {
             out.pop();
         }
         let n = out.len();
+        if n == 0 {
+            return;
+        }
         let last = |k: usize| out.get(n.wrapping_sub(k)).and_then(word);
-        let take =
-            match last(1) {
-                Some(w) if WHEN_WORDS.contains(&w) => 1,
-                Some(w)
-                    if WHEN_UNITS.contains(&w)
-                        && matches!(last(2), Some("last" | "this" | "past")) =>
-                {
-                    if last(3) == Some("the") { 3 } else { 2 }
+        let take = match last(1) {
+            Some(w) if WHEN_WORDS.contains(&w) => 1,
+            None if matches!(&out[n - 1], Tok::Number(y) if y.len() == 4)
+                && last(2) == Some("in") =>
+            {
+                2
+            }
+            Some(w)
+                if WHEN_UNITS.contains(&w) && matches!(last(2), Some("last" | "this" | "past")) =>
+            {
+                if last(3) == Some("the") {
+                    3
+                } else {
+                    2
                 }
-                Some("ago") if last(2).is_some_and(|u| WHEN_UNITS.contains(&u)) => {
-                    // "two weeks ago", "a few days ago", "a couple of months ago", "3 days ago"
-                    let mut k = 3;
-                    while n > k
-                        && (matches!(out[n - k], Tok::Number(_))
-                            || last(k).is_some_and(|w| AGO_COUNTS.contains(&w)))
-                    {
-                        k += 1;
-                    }
-                    k - 1
-                }
+            }
+            // "in March", "in 2023", "in the spring"
+            Some(w) if MONTHS.contains(&w) || WHEN_UNITS.contains(&w) => match (last(2), last(3)) {
+                (Some("in"), _) => 2,
+                (Some("the"), Some("in")) => 3,
                 _ => 0,
-            };
+            },
+            Some("ago") if last(2).is_some_and(|u| WHEN_UNITS.contains(&u)) => {
+                // "two weeks ago", "a few days ago", "a couple of months ago", "3 days ago"
+                let mut k = 3;
+                while n > k
+                    && (matches!(out[n - k], Tok::Number(_))
+                        || last(k).is_some_and(|w| AGO_COUNTS.contains(&w)))
+                {
+                    k += 1;
+                }
+                k - 1
+            }
+            _ => 0,
+        };
         if take == 0 || take >= n {
             return;
         }

@@ -250,12 +250,56 @@ fn verbs_of_change_say_the_new_value_and_when_it_came_is_no_part_of_it() {
         ("我在腾讯工作", "我上周入职美团了", "腾讯", "美团"),
         ("我在阿里巴巴工作。", "我跳槽到腾讯了。", "阿里巴巴", "腾讯"),
         ("我住在北京", "我上个月搬到上海了", "北京", "上海"),
+        (
+            "User lives in Seattle",
+            "User relocated to Portland in March",
+            "Seattle",
+            "Portland",
+        ),
+        (
+            "User lives in Seattle",
+            "User moved to Portland in 2023",
+            "Seattle",
+            "Portland",
+        ),
+        // "new" after its owner, and an age with its years, say no more than the value
+        (
+            "My boss is Karen Liu",
+            "My new boss is David Park",
+            "Karen Liu",
+            "David Park",
+        ),
+        ("I am 29 years old", "I turned 30 yesterday", "29", "30"),
+        // where two statements of change differ only in when, that is the value
+        (
+            "I moved to Austin in 2019",
+            "I moved to Austin in 2018",
+            "2019",
+            "2018",
+        ),
+        // a name's first word shown with it
+        (
+            "I live in New York",
+            "I live in New Jersey",
+            "New York",
+            "New Jersey",
+        ),
     ] {
         assert_eq!(
             change(new, stored),
             Some((old_value.to_string(), new_value.to_string())),
             "{stored} → {new}"
         );
+    }
+    // (a number or an address split by its punctuation is shown in parts: left as it is)
+    for (stored, new) in [
+        (
+            "My phone number is 555-0142",
+            "My new phone number is 555-0199",
+        ),
+        ("我的邮箱是zhang@163.com", "我的新邮箱是zw@qq.com"),
+    ] {
+        assert!(change(new, stored).is_some(), "{stored} → {new}");
     }
     // when, without a verb of change, may be the fact itself: a past one keeps both
     for (stored, new) in [

@@ -190,6 +190,11 @@ pub(super) const WHEN_UNITS: &[&str] = &[
     "summer", "winter", "spring", "autumn", "fall", "monday", "tuesday", "wednesday", "thursday",
     "friday", "saturday", "sunday",
 ];
+#[rustfmt::skip]
+pub(super) const MONTHS: &[&str] = &[
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+];
 pub(super) const AGO_COUNTS: &[&str] = &[
     "a", "an", "one", "two", "three", "four", "five", "six", "few", "couple", "of", "several",
 ];
