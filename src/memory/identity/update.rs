@@ -139,8 +139,8 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
         reach.is_some()
     };
     one_value.then(|| Change {
-        old: shown(&a[head..a.len() - tail]),
-        new: shown(&b[head..b.len() - tail]),
+        old: as_written(stored, &a[head..a.len() - tail]),
+        new: as_written(new, &b[head..b.len() - tail]),
     })
 }
 

@@ -76,6 +76,14 @@ fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
             text = text.replace(when, "");
         }
     }
+    // 我把网名改成了夜猫子: 我的网名是夜猫子
+    if rewritten {
+        for (from, to) in [("我们把", "我们的"), ("我把", "我的")] {
+            if text.starts_with(from) {
+                text = text.replacen(from, to, 1);
+            }
+        }
+    }
     let raw = lex(&text);
     let mut out: Vec<Tok> = Vec::with_capacity(raw.len());
     for r in raw {
@@ -141,6 +149,11 @@ fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
         } else {
             i += 1;
         }
+    }
+    // "I changed my username to nightowl": "my username is nightowl"
+    if let Some(changed_to) = changed_to(&out) {
+        out = changed_to;
+        rewritten = true;
     }
     if rewritten && drop_when {
         drop_when_it_changed(&mut out);
@@ -213,6 +226,44 @@ fn zh_joined(text: &str) -> Option<String> {
         && value.chars().all(|c| c.is_alphanumeric())
         && !value.contains(['的', '是', '在', '和', '时']);
     plain_value.then(|| format!("{before}在{value}工作"))
+}
+
+/// "I (have) changed my X to Y" (switched, upgraded, raised, …) read as "my X is Y": `None`
+/// for anything else.
+fn changed_to(toks: &[Tok]) -> Option<Vec<Tok>> {
+    let mut k = 0;
+    if !matches!(toks.first().and_then(word), Some("i" | "we")) {
+        return None;
+    }
+    k += 1;
+    if matches!(toks.get(k).and_then(word), Some("have" | "has")) {
+        k += 1;
+    }
+    if !toks
+        .get(k)
+        .and_then(word)
+        .is_some_and(|w| CHANGED_TO.contains(&w))
+    {
+        return None;
+    }
+    k += 1;
+    let owner = k;
+    if !matches!(toks.get(owner).and_then(word), Some("my" | "our")) {
+        return None;
+    }
+    // the thing: a few words, then "to"
+    let to = (owner + 2..=(owner + 4).min(toks.len().saturating_sub(2)))
+        .find(|&j| word(&toks[j]) == Some("to"))?;
+    if toks[owner..to]
+        .iter()
+        .any(|t| !matches!(t, Tok::Word { .. }))
+    {
+        return None;
+    }
+    let mut out = toks[owner..to].to_vec();
+    out.push(plain_word("is"));
+    out.extend_from_slice(&toks[to + 1..]);
+    Some(out)
 }
 
 /// Leaves out, at the end of a statement of change, when it came: "last month",
@@ -292,6 +343,48 @@ pub(super) fn shown(toks: &[Tok]) -> String {
         }
     }
     s
+}
+
+/// A value as `text` writes it: from its first token to its last, with what glues a word or
+/// a number together around them ("coolcat88", "555-0199", "@dog", "jk@proton.me"); shown
+/// token by token where the text does not hold it as such (read through a rewrite).
+pub(super) fn as_written(text: &str, value: &[Tok]) -> String {
+    let spelled = |t: &Tok| match t {
+        Tok::Word { shown, .. } | Tok::Number(shown) => Some(shown.clone()),
+        Tok::Cjk(c) => Some(c.to_string()),
+        Tok::Gap => None,
+    };
+    let Some(spellings) = value.iter().map(spelled).collect::<Option<Vec<String>>>() else {
+        return shown(value);
+    };
+    let Some(first) = spellings.first() else {
+        return shown(value);
+    };
+    let glue = |c: char| !is_cjk(c) && (c.is_alphanumeric() || "-_@.+#/'&".contains(c));
+    // the last place the value's tokens are found in order
+    let found = text.rmatch_indices(first.as_str()).find_map(|(start, _)| {
+        let mut end = start;
+        for s in &spellings {
+            end += text[end..].find(s.as_str())? + s.len();
+        }
+        Some((start, end))
+    });
+    let Some((mut start, mut end)) = found else {
+        return shown(value);
+    };
+    while let Some(c) = text[..start].chars().next_back().filter(|c| glue(*c)) {
+        start -= c.len_utf8();
+    }
+    while let Some(c) = text[end..].chars().next().filter(|c| glue(*c)) {
+        end += c.len_utf8();
+    }
+    let written = text[start..end].trim_end_matches(['.', '\'', '&', '/']);
+    // more words than the value's, or a number that was not one: the tokens as they are
+    let words = |s: &str| s.split_whitespace().count();
+    if words(written) > value.len() {
+        return shown(value);
+    }
+    written.to_string()
 }
 
 pub(super) fn word(t: &Tok) -> Option<&str> {

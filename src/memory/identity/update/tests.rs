@@ -284,22 +284,45 @@ fn verbs_of_change_say_the_new_value_and_when_it_came_is_no_part_of_it() {
             "New York",
             "New Jersey",
         ),
+        // "I changed my X to Y", 把 X 改成 Y: "my X is Y"
+        (
+            "my username is coolcat88",
+            "I changed my username to nightowl_dev",
+            "coolcat88",
+            "nightowl_dev",
+        ),
+        (
+            "我的网名是追风少年",
+            "我把网名改成了夜猫子",
+            "追风少年",
+            "夜猫子",
+        ),
+        ("我的车是大众", "我上个月把车换成了特斯拉", "大众", "特斯拉"),
+        // a value shown as written, with what glues it together
+        (
+            "My phone number is 555-0142",
+            "My new phone number is 555-0199",
+            "555-0142",
+            "555-0199",
+        ),
+        (
+            "我的邮箱是zhang@163.com",
+            "我的新邮箱是zw@qq.com",
+            "zhang@163.com",
+            "zw@qq.com",
+        ),
+        (
+            "User works at AT&T",
+            "User works at T-Mobile",
+            "AT&T",
+            "T-Mobile",
+        ),
     ] {
         assert_eq!(
             change(new, stored),
             Some((old_value.to_string(), new_value.to_string())),
             "{stored} → {new}"
         );
-    }
-    // (a number or an address split by its punctuation is shown in parts: left as it is)
-    for (stored, new) in [
-        (
-            "My phone number is 555-0142",
-            "My new phone number is 555-0199",
-        ),
-        ("我的邮箱是zhang@163.com", "我的新邮箱是zw@qq.com"),
-    ] {
-        assert!(change(new, stored).is_some(), "{stored} → {new}");
     }
     // when, without a verb of change, may be the fact itself: a past one keeps both
     for (stored, new) in [
@@ -310,6 +333,12 @@ fn verbs_of_change_say_the_new_value_and_when_it_came_is_no_part_of_it() {
             "I started a new job at Meta, and I love the team",
         ),
         ("我在腾讯工作", "我入职美团的时候很紧张"),
+        // "changed my … to" said of something else, or not by the one it belongs to
+        ("I live in Tokyo", "I moved my stuff to Osaka"),
+        (
+            "my username is coolcat88",
+            "Tom changed my username to nightowl",
+        ),
     ] {
         assert_eq!(change(new, stored), None, "{stored} → {new}");
     }

@@ -89,7 +89,7 @@ pub(super) const ONE_VALUE_NOUNS: &[&str] = &[
     "school", "university", "college", "major", "hometown", "rent", "salary", "mortgage",
     "height", "weight", "size", "timezone", "bedtime", "name", "nickname", "surname", "religion",
     "commute", "order", "instrument", "language", "tongue", "plan", "subscription", "title",
-    "type", "zone", "sign",
+    "type", "zone", "sign", "username", "handle",
 ];
 
 /// People one has one of, by their role: "my dentist is Dr. Patel" names them, but "my wife is
@@ -133,7 +133,7 @@ pub(super) const ZH_MANY_PLACES: &[&str] = &["志愿", "义工", "兼职"];
 pub(super) const ZH_ONE_VALUE_NOUNS: &[&str] = &[
     "车", "手机", "电话", "地址", "邮箱", "学校", "公司", "专业", "职位", "工作", "血型", "星座",
     "名字", "生日", "年龄", "房租", "工资", "月薪", "年薪", "身高", "体重", "母语", "会员", "套餐",
-    "老家", "电脑", "笔记本", "航班",
+    "老家", "电脑", "笔记本", "航班", "网名", "昵称", "用户名", "微信名",
 ];
 /// People one has one of (的 X 是 …): the value must be a name with its title (赵总, 黄教授);
 /// "我老公是老师" / "我老公是东北人" say two things of one person.
@@ -157,6 +157,14 @@ pub(super) const ZH_REWRITES: &[(&str, &str)] = &[
     ("改到了", "在"),
     ("改到", "在"),
     ("上班", "工作"),
+    ("改为", "是"),
+    ("换为", "是"),
+    ("升级到了", "是"),
+    ("升级到", "是"),
+    ("降到了", "是"),
+    ("降到", "是"),
+    ("涨到了", "是"),
+    ("涨到", "是"),
 ];
 
 /// Verbs of change, read as the relation they end in: "moved to X" says where one lives,
@@ -173,6 +181,12 @@ pub(super) const CHANGE_VERBS: &[(&[&str], &[&str])] = &[
     (&["got", "a", "job", "at"], &["work", "at"]),
     (&["took", "a", "new", "job", "at"], &["work", "at"]),
     (&["took", "a", "job", "at"], &["work", "at"]),
+];
+/// "I changed my X to Y": verbs that give a thing of one's a new value.
+#[rustfmt::skip]
+pub(super) const CHANGED_TO: &[&str] = &[
+    "changed", "switched", "upgraded", "downgraded", "updated", "raised", "increased", "bumped",
+    "cut", "lowered", "reduced", "renamed", "moved",
 ];
 /// 入职 X: where one works now (read as 在 X 工作).
 pub(super) const ZH_JOINED: &[&str] = &["入职", "跳槽到", "跳槽去"];
