@@ -239,20 +239,6 @@ async fn global_memory_only_from_control_chats() {
     assert_eq!(std::fs::read_to_string(&global).unwrap(), "Owner: Bob");
 }
 
-/// Memory `id`, which must be archived: the memory that superseded it and why (its history).
-async fn superseded(store: &mneme::store::Store, id: i64) -> (i64, String) {
-    assert!(store.get_memory(id).await.unwrap().unwrap().archived);
-    let history = store.memory_history(id).await.unwrap();
-    let event = history
-        .iter()
-        .find(|e| e.kind == "superseded")
-        .expect("a superseded event");
-    (
-        event.other_id.expect("the superseding memory"),
-        event.note.clone().unwrap_or_default(),
-    )
-}
-
 /// "remember" the other way round replaces the old fact: on either backend, one
 /// transaction archives it, the reply names it, its history says by which and why, and the
 /// next prompt carries the newer fact only.

@@ -282,20 +282,6 @@ async fn a_supersede_chain_archives_the_old_rows_with_links() {
     assert_eq!(injectable[0].content, "Alice lives in Kyoto");
 }
 
-/// The superseded memory's history: by which memory, and why.
-async fn superseded(lab: &Lab, id: i64) -> (i64, String) {
-    assert!(lab.store.get_memory(id).await.unwrap().unwrap().archived);
-    let history = lab.store.memory_history(id).await.unwrap();
-    let event = history
-        .iter()
-        .find(|e| e.kind == "superseded")
-        .expect("a superseded event");
-    (
-        event.other_id.expect("the superseding memory"),
-        event.note.clone().unwrap_or_default(),
-    )
-}
-
 /// A fact the model extracts replaces what it contradicts as "remember" would — a newer
 /// value, a denial — even when the model names nothing to supersede; a relation of many
 /// values keeps both.
@@ -340,10 +326,10 @@ async fn a_newer_value_replaces_the_older_memory_without_the_models_word() {
 
     let now = lab.memories(chat.id, false).await;
     let id_now = |content: &str| now.iter().find(|m| m.content == content).unwrap().id;
-    let (by, why) = superseded(&lab, tokyo).await;
+    let (by, why) = support::superseded(&lab.store, tokyo).await;
     assert_eq!(by, id_now("Alice moved to Osaka"));
     assert!(why.contains("a newer value"), "{why}");
-    let (by, why) = superseded(&lab, vegetarian).await;
+    let (by, why) = support::superseded(&lab.store, vegetarian).await;
     assert_eq!(by, id_now("Alice is no longer vegetarian"));
     assert!(why.contains("other way round"), "{why}");
     let mut active: Vec<&str> = now.iter().map(|m| m.content.as_str()).collect();
@@ -401,7 +387,7 @@ async fn an_older_value_read_late_replaces_nothing_said_since() {
     assert!(!lab.store.get_memory(osaka).await.unwrap().unwrap().archived);
     assert_eq!(lab.contents(chat.id).await, ["Alice lives in Osaka"]);
     let tokyo = lab.memories(chat.id, true).await[1].id;
-    let (by, why) = superseded(&lab, tokyo).await;
+    let (by, why) = support::superseded(&lab.store, tokyo).await;
     assert_eq!((by, why.as_str()), (osaka, "a newer value (Tokyo → Osaka)"));
 }
 

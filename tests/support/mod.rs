@@ -445,3 +445,17 @@ impl ChannelBot {
         !self.task.is_finished()
     }
 }
+
+/// Memory `id`, which must be archived: the memory that superseded it and why (its history).
+pub async fn superseded(store: &Store, id: i64) -> (i64, String) {
+    assert!(store.get_memory(id).await.unwrap().unwrap().archived);
+    let history = store.memory_history(id).await.unwrap();
+    let event = history
+        .iter()
+        .find(|e| e.kind == "superseded")
+        .expect("a superseded event");
+    (
+        event.other_id.expect("the superseding memory"),
+        event.note.clone().unwrap_or_default(),
+    )
+}
