@@ -340,6 +340,12 @@ async fn main() {
         println!("reflector: run with `cargo bench --bench reflector`");
         return;
     }
-    bench_dedup().await;
-    bench_backlog_pass().await;
+    // REFLECTOR_BENCH=backlog (or dedup) runs one part
+    let only = std::env::var("REFLECTOR_BENCH").unwrap_or_default();
+    if only.is_empty() || only == "dedup" {
+        bench_dedup().await;
+    }
+    if only.is_empty() || only == "backlog" {
+        bench_backlog_pass().await;
+    }
 }
