@@ -60,10 +60,12 @@ fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
         }
     }
     // 我的新手机号是…: the number changed; 新 is no part of the thing
-    for noun in ZH_ONE_VALUE_NOUNS {
-        let new_one = format!("的新{noun}");
-        if text.contains(&new_one) {
-            text = text.replace(&new_one, &format!("的{noun}"));
+    if text.contains("的新") {
+        for noun in ZH_ONE_VALUE_NOUNS {
+            let new_one = format!("的新{noun}");
+            if text.contains(&new_one) {
+                text = text.replace(&new_one, &format!("的{noun}"));
+            }
         }
     }
     if let Some(at_work) = zh_joined(&text) {
