@@ -353,6 +353,54 @@ async fn a_newer_value_replaces_the_older_memory_without_the_models_word() {
     );
 }
 
+/// What its speaker remembered in the first person ("remember I live in Tokyo") is replaced
+/// by the fact the reflector writes with their name ("Alice lives in Osaka"), in a private
+/// chat where "I" is that one person.
+#[tokio::test]
+async fn a_fact_with_the_speakers_name_replaces_what_they_remembered_as_i() {
+    let lab = Lab::new("").await;
+    let chat = lab.chat("telegram:15", false).await;
+    let remembered = lab.say(&chat, "alice", "remember I live in Tokyo").await;
+    let mut mine = NewMemory {
+        scope: MemoryScope::Chat(chat.id),
+        category: Category::Profile,
+        content: "I live in Tokyo".into(),
+        subject: None,
+        confidence: 0.9,
+        source: Source::Explicit,
+        source_message_ids: vec![remembered],
+        created_at: None,
+        last_seen_at: None,
+        archived: false,
+        key: None,
+    };
+    let tokyo = lab.store.insert_memory(&mine).await.unwrap();
+    mine.content = "my car is a Honda Civic".into();
+    let honda = lab.store.insert_memory(&mine).await.unwrap();
+    lab.say(
+        &chat,
+        "alice",
+        "we finally settled in Osaka, and my car is a Toyota Prius now",
+    )
+    .await;
+    lab.llm.script([facts(json!([
+        {"content": "Alice lives in Osaka", "category": "PROFILE", "supersedes_id": null},
+        {"content": "Alice's car is a Toyota Prius", "category": "PROFILE", "supersedes_id": null},
+    ]))]);
+    let report = lab.pass(T0).await;
+    assert_eq!(report.chats[0].stats.superseded, 2);
+    let (_, why) = support::superseded(&lab.store, tokyo).await;
+    assert_eq!(why, "a newer value (Tokyo → Osaka)");
+    let (_, why) = support::superseded(&lab.store, honda).await;
+    assert_eq!(why, "a newer value (Honda Civic → Toyota Prius)");
+    let mut active = lab.contents(chat.id).await;
+    active.sort_unstable();
+    assert_eq!(
+        active,
+        ["Alice lives in Osaka", "Alice's car is a Toyota Prius"]
+    );
+}
+
 /// The reflector reads a chat behind it: a value stored since from a newer message (a
 /// "remember", stored at once) is not replaced by the older value it reads now; that one is
 /// kept as history, as what the newer value replaced.

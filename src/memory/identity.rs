@@ -46,7 +46,7 @@ mod words;
 mod zh;
 
 pub use reason::Reason;
-pub use update::{Change, as_relation, changed, relation_terms};
+pub use update::{Change, as_relation, changed, relation_terms, with_verb_forms};
 
 use compare::{Outcome, compare};
 use parse::{Fact, read};

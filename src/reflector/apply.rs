@@ -122,20 +122,36 @@ pub async fn apply(
             .iter()
             .map(|m| (m.id, "the model said supersedes_id".to_string()))
             .collect();
-        for r in same_fact::replaced(
-            &reading,
-            candidates
-                .iter()
-                .filter(|c| !keep.contains(&Some(c.memory.id)))
-                .map(|c| (c.memory.id, c.memory.content.as_str(), &c.reading)),
-        ) {
+        // read as the fact is said, and as its speaker would say it ("I live in …")
+        let mine = first_person_of(f).map(|t| Reading::new(&t));
+        let mut by_words: Vec<same_fact::Replaced> = Vec::new();
+        for r in [Some(&reading), mine.as_ref()].into_iter().flatten() {
+            for found in same_fact::replaced(
+                r,
+                candidates
+                    .iter()
+                    .filter(|c| !keep.contains(&Some(c.memory.id)))
+                    .map(|c| (c.memory.id, c.memory.content.as_str(), &c.reading)),
+            ) {
+                if !by_words.iter().any(|b| b.id == found.id) {
+                    by_words.push(found);
+                }
+            }
+        }
+        for r in by_words {
             match said_when(tx, r.id, provenance).await? {
                 Some(Ordering::Less) => replacing.push((r.id, r.why.to_string())),
                 Some(Ordering::Greater) if outdated_by.is_none() => {
                     let newer = candidates.iter().find(|c| c.memory.id == r.id);
                     outdated_by = newer.and_then(|c| {
-                        let old = [(0, fact.content.as_str(), &reading)];
-                        let why = same_fact::replaced(&c.reading, old).pop()?.why;
+                        let read = [Some(&reading), mine.as_ref()].into_iter().flatten();
+                        let why = read
+                            .filter_map(|r| {
+                                let old = [(0, fact.content.as_str(), r)];
+                                same_fact::replaced(&c.reading, old).pop()
+                            })
+                            .next()?
+                            .why;
                         Some((c.memory.id, why.to_string()))
                     });
                 }
@@ -220,9 +236,19 @@ async fn candidates(
         .into_iter()
         .map(|m| (m, None))
         .collect();
-    if let Some(relation) = identity::relation_terms(&fact.content) {
+    // the fact read as a relation ("moved to" → "live in"), and as its speaker would say it
+    let mine = first_person_of(f);
+    let readings = [Some(fact.content.as_str()), mine.as_deref()];
+    for text in readings.into_iter().flatten() {
+        let terms = match identity::relation_terms(text) {
+            Some(relation) => relation,
+            None if Some(text) == mine.as_deref() => {
+                identity::with_verb_forms(text::term_set(text))
+            }
+            None => continue,
+        };
         for m in tx
-            .dedup_candidates(&relation, same_fact::RELATION_JACCARD)
+            .dedup_candidates(&terms, same_fact::RELATION_JACCARD)
             .await?
         {
             if !found.iter().any(|(c, _)| c.id == m.id) {
@@ -308,6 +334,36 @@ async fn same_as_stored(
     }))
 }
 
+/// The fact as the one person of a private chat would say it, when it opens with their
+/// name: their own "remember I live in Tokyo" says "I" where the fact says "Alice".
+fn first_person_of(f: &Fact) -> Option<String> {
+    first_person(&f.fact.content, f.provenance.speaker.as_deref()?)
+}
+
+/// `content` with `name` opening it said in the first person: "Alice lives in Osaka" → "I
+/// lives in Osaka" (the reading takes "lives" as "live"), "Alice is 41" → "I am 41",
+/// "Alice's car is a Tesla" → "my car is a Tesla". `None` when it does not open with `name`.
+fn first_person(content: &str, name: &str) -> Option<String> {
+    let name = name.trim();
+    let head = content.get(..name.len())?;
+    if name.is_empty() || !head.eq_ignore_ascii_case(name) {
+        return None;
+    }
+    let rest = &content[name.len()..];
+    if let Some(thing) = rest
+        .strip_prefix("'s ")
+        .or_else(|| rest.strip_prefix("’s "))
+    {
+        return Some(format!("my {thing}"));
+    }
+    let said = rest.strip_prefix(' ')?;
+    Some(match said.split_once(' ') {
+        Some(("is", more)) => format!("I am {more}"),
+        Some(("has", more)) => format!("I have {more}"),
+        _ => format!("I {said}"),
+    })
+}
+
 /// When stored memory `id` was last said against the fact of `provenance`, by their
 /// messages' ids (a chat's are drawn in order): `Less` before it. The reflector reads a chat
 /// behind it, so a value remembered since ("remember I moved to Osaka", stored at once) is
@@ -380,6 +436,29 @@ mod tests {
 
     fn may_replace_text(new: &str, old: &str) -> bool {
         may_replace(new, &term_set(new), old)
+    }
+
+    #[test]
+    fn a_fact_opening_with_its_speakers_name_is_said_in_the_first_person() {
+        use super::first_person;
+        for (fact, said) in [
+            ("Alice lives in Osaka", "I lives in Osaka"),
+            ("alice moved to Osaka", "I moved to Osaka"),
+            ("Alice is 41", "I am 41"),
+            ("Alice has 3 cats", "I have 3 cats"),
+            ("Alice's car is a Tesla", "my car is a Tesla"),
+        ] {
+            assert_eq!(first_person(fact, "Alice").as_deref(), Some(said), "{fact}");
+        }
+        for fact in [
+            "Alicia lives in Osaka",
+            "Bob is 41",
+            "Alice",
+            "The user is 41",
+        ] {
+            assert_eq!(first_person(fact, "Alice"), None, "{fact}");
+        }
+        assert_eq!(first_person("Alice is 41", ""), None);
     }
 
     #[test]

@@ -16,6 +16,9 @@ pub struct Provenance {
     pub source_ids: Vec<i64>,
     /// The sender id of the group member the fact is about, when known.
     pub subject: Option<String>,
+    /// In a private chat, the name of the one person the fact comes from: their own
+    /// "remember I …" says "I" where the fact says their name.
+    pub speaker: Option<String>,
 }
 
 /// Where `fact` comes from in `lines`, or `FromAssistant` when only the assistant said it.
@@ -54,9 +57,16 @@ pub fn attribute(
     source_ids.sort_unstable();
     source_ids.dedup();
     source_ids.truncate(MAX_SOURCES);
+    let speaker = match sources.as_slice() {
+        [first, rest @ ..] if !is_group && rest.iter().all(|l| l.sender_id == first.sender_id) => {
+            Some(first.sender_name.clone())
+        }
+        _ => None,
+    };
     Ok(Provenance {
         source_ids,
         subject,
+        speaker,
     })
 }
 
@@ -153,7 +163,8 @@ mod tests {
             p,
             Ok(Provenance {
                 source_ids: vec![1],
-                subject: Some("id-alice".into())
+                subject: Some("id-alice".into()),
+                speaker: None,
             })
         );
         let p = attribute(&fact("Bob is a nurse", None, &[]), &group(), true).unwrap();

@@ -37,13 +37,22 @@ pub fn as_relation(text: &str) -> Option<String> {
 /// The terms of [`as_relation`], with each plain verb in its other forms too: the stored
 /// facts say "Alice lives in Tokyo", where the reading says "live".
 pub fn relation_terms(text: &str) -> Option<HashSet<String>> {
-    let mut terms = crate::memory::text::term_set(&as_relation(text)?);
+    Some(with_verb_forms(crate::memory::text::term_set(
+        &as_relation(text)?,
+    )))
+}
+
+/// `terms` with each verb of a relation in its other form too ("live" and "lives"): the
+/// terms of "I live in Tokyo" and "Alice lives in Osaka" meet.
+pub fn with_verb_forms(mut terms: HashSet<String>) -> HashSet<String> {
     for (form, plain) in VERB_FORMS {
         if terms.contains(*plain) {
             terms.insert(form.to_string());
+        } else if terms.contains(*form) {
+            terms.insert(plain.to_string());
         }
     }
-    Some(terms)
+    terms
 }
 
 /// The changed values of `new` against `stored`, when the two are the same words around one
