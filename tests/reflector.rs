@@ -399,6 +399,20 @@ async fn a_fact_with_the_speakers_name_replaces_what_they_remembered_as_i() {
         active,
         ["Alice lives in Osaka", "Alice's car is a Toyota Prius"]
     );
+
+    // in Chinese: 我 where the fact says the name
+    let chat = lab.chat("telegram:16", false).await;
+    mine.scope = MemoryScope::Chat(chat.id);
+    mine.source_message_ids = vec![lab.say(&chat, "小雨", "记住我住在北京").await];
+    mine.content = "我住在北京".into();
+    let beijing = lab.store.insert_memory(&mine).await.unwrap();
+    lab.say(&chat, "小雨", "我们搬家了，现在住在上海").await;
+    lab.llm.script([facts(json!([
+        {"content": "小雨住在上海", "category": "PROFILE", "supersedes_id": null},
+    ]))]);
+    lab.pass(T0 + DAY).await;
+    let (_, why) = support::superseded(&lab.store, beijing).await;
+    assert_eq!(why, "a newer value (北京 → 上海)");
 }
 
 /// The reflector reads a chat behind it: a value stored since from a newer message (a

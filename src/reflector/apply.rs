@@ -79,7 +79,9 @@ pub async fn apply(
         let Fact {
             fact, provenance, ..
         } = f;
-        let candidates = candidates(tx, f, &inserted, dedup).await?;
+        // read as the fact is said, and as its speaker would say it ("I live in …")
+        let mine = first_person_of(f);
+        let candidates = candidates(tx, f, mine.as_deref(), &inserted, dedup).await?;
         let reading = Reading::new(&fact.content);
         let duplicate = same_as_stored(tx, f, &reading, &candidates).await?;
         // The model may only replace an active memory of this very chat…
@@ -122,8 +124,7 @@ pub async fn apply(
             .iter()
             .map(|m| (m.id, "the model said supersedes_id".to_string()))
             .collect();
-        // read as the fact is said, and as its speaker would say it ("I live in …")
-        let mine = first_person_of(f).map(|t| Reading::new(&t));
+        let mine = mine.map(|t| Reading::new(&t));
         let mut by_words: Vec<same_fact::Replaced> = Vec::new();
         for r in [Some(&reading), mine.as_ref()].into_iter().flatten() {
             for found in same_fact::replaced(
@@ -226,6 +227,7 @@ struct Candidate {
 async fn candidates(
     tx: &mut ReflectionTx,
     f: &Fact,
+    mine: Option<&str>,
     inserted: &[(i64, &[f32])],
     dedup: Dedup<'_>,
 ) -> sqlx::Result<Vec<Candidate>> {
@@ -237,14 +239,11 @@ async fn candidates(
         .map(|m| (m, None))
         .collect();
     // the fact read as a relation ("moved to" → "live in"), and as its speaker would say it
-    let mine = first_person_of(f);
-    let readings = [Some(fact.content.as_str()), mine.as_deref()];
-    for text in readings.into_iter().flatten() {
+    // (`mine`)
+    for text in [Some(fact.content.as_str()), mine].into_iter().flatten() {
         let terms = match identity::relation_terms(text) {
             Some(relation) => relation,
-            None if Some(text) == mine.as_deref() => {
-                identity::with_verb_forms(text::term_set(text))
-            }
+            None if Some(text) == mine => identity::with_verb_forms(text::term_set(text)),
             None => continue,
         };
         for m in tx
@@ -342,7 +341,8 @@ fn first_person_of(f: &Fact) -> Option<String> {
 
 /// `content` with `name` opening it said in the first person: "Alice lives in Osaka" → "I
 /// lives in Osaka" (the reading takes "lives" as "live"), "Alice is 41" → "I am 41",
-/// "Alice's car is a Tesla" → "my car is a Tesla". `None` when it does not open with `name`.
+/// "Alice's car is a Tesla" → "my car is a Tesla", 小雨住在上海 → 我住在上海. `None` when it
+/// does not open with `name`.
 fn first_person(content: &str, name: &str) -> Option<String> {
     let name = name.trim();
     let head = content.get(..name.len())?;
@@ -355,6 +355,10 @@ fn first_person(content: &str, name: &str) -> Option<String> {
         .or_else(|| rest.strip_prefix("’s "))
     {
         return Some(format!("my {thing}"));
+    }
+    // 小雨住在上海 → 我住在上海, 小雨的车 → 我的车
+    if rest.starts_with(text::is_cjk) {
+        return Some(format!("我{rest}"));
     }
     let said = rest.strip_prefix(' ')?;
     Some(match said.split_once(' ') {
@@ -449,6 +453,12 @@ mod tests {
             ("Alice's car is a Tesla", "my car is a Tesla"),
         ] {
             assert_eq!(first_person(fact, "Alice").as_deref(), Some(said), "{fact}");
+        }
+        for (fact, said) in [
+            ("小雨住在上海", "我住在上海"),
+            ("小雨的车是特斯拉", "我的车是特斯拉"),
+        ] {
+            assert_eq!(first_person(fact, "小雨").as_deref(), Some(said), "{fact}");
         }
         for fact in [
             "Alicia lives in Osaka",
