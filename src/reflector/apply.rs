@@ -334,9 +334,13 @@ async fn same_as_stored(
 }
 
 /// The fact as the one person of a private chat would say it, when it opens with their
-/// name: their own "remember I live in Tokyo" says "I" where the fact says "Alice".
+/// name (or "the user", as a model may call them): their own "remember I live in Tokyo" says
+/// "I" where the fact says "Alice".
 fn first_person_of(f: &Fact) -> Option<String> {
-    first_person(&f.fact.content, f.provenance.speaker.as_deref()?)
+    let name = f.provenance.speaker.as_deref()?;
+    [name, "the user", "user"]
+        .into_iter()
+        .find_map(|n| first_person(&f.fact.content, n))
 }
 
 /// `content` with `name` opening it said in the first person: "Alice lives in Osaka" → "I
@@ -469,6 +473,12 @@ mod tests {
             assert_eq!(first_person(fact, "Alice"), None, "{fact}");
         }
         assert_eq!(first_person("Alice is 41", ""), None);
+        // as a model may call the one person of a private chat
+        assert_eq!(
+            first_person("The user moved to Osaka", "the user").as_deref(),
+            Some("I moved to Osaka")
+        );
+        assert_eq!(first_person("Username is cat", "user"), None);
     }
 
     #[test]
