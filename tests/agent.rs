@@ -298,6 +298,14 @@ async fn a_newer_value_remembered_replaces_the_old_one() {
     assert_eq!(r.text, "Noted. Saved memory #4: I like black coffee");
     assert!(!store.get_memory(3).await.unwrap().unwrap().archived);
 
+    // a fact of one term ("I'm 41") shares none with the one it changes: found all the same
+    bot.say("cli:default", "remember I'm 40").await;
+    let r = bot.say("cli:default", "remember I'm 41").await;
+    assert_eq!(
+        r.text,
+        "Noted. Saved memory #6: I'm 41\n(It replaces memory #5, now archived: I'm 40)"
+    );
+
     llm.script([openai_text("noted")]);
     bot.say("cli:default", "where do I live?").await;
     let system = llm.requests()[0].system();

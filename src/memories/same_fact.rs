@@ -21,6 +21,10 @@ pub const CANDIDATE_JACCARD: f64 = 0.2;
 pub const RELATION_JACCARD: f64 = 0.1;
 /// Nearest vectors looked at, with embeddings.
 const NEAREST: usize = 8;
+/// A fact of this many terms or fewer is also checked for what it replaces among the
+/// memories seen last ([`RECENT`] of them): its terms are too few to find those by.
+const FEW_TERMS: usize = 2;
+const RECENT: usize = 20;
 
 /// A stored memory that states the same fact.
 #[derive(Debug, Clone)]
@@ -193,6 +197,17 @@ pub async fn examine(
             }
         }
     }
+    // "I'm 41" shares no term with "I'm 40", whose value it changes: a fact of a term or two
+    // is also checked for what it replaces among the memories seen last (not for a memory
+    // stating it: those share its terms)
+    let mut recent: Vec<(i64, String)> = Vec::new();
+    if terms.len() <= FEW_TERMS {
+        for m in store.recent_memories(scope, RECENT).await? {
+            if same_subject(subject, m.subject.as_deref()) {
+                recent.push((m.id, m.content));
+            }
+        }
+    }
     if retriever.embedder().is_some()
         && let Ok(Some(vector)) = retriever.embed_one(content).await
     {
@@ -228,11 +243,17 @@ pub async fn examine(
     // what the fact replaces goes even when it is held already: said again, it is the newer
     // word against the denial or the value said since
     let same_id = same.as_ref().map(|s| s.id);
+    let recent: Vec<_> = recent
+        .iter()
+        .filter(|(id, _)| !candidates.contains_key(id))
+        .map(|(id, stored)| (*id, stored.as_str(), Reading::new(stored)))
+        .collect();
     let replaced = replaced(
         &reading,
         read.iter()
             .filter(|(id, ..)| Some(*id) != same_id)
-            .map(|(id, s, r, _)| (*id, *s, r)),
+            .map(|(id, s, r, _)| (*id, *s, r))
+            .chain(recent.iter().map(|(id, s, r)| (*id, *s, r))),
     );
     Ok(Held { same, replaced })
 }

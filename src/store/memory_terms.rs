@@ -10,6 +10,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use super::db::Conn;
 use serde::Deserialize;
 
+use super::db::on_pool;
 use super::{Result, Store, from_json, json_list, on_conn};
 use crate::base::{Category, MemoryScope};
 use crate::memory::{dedup, text};
@@ -245,6 +246,34 @@ impl Store {
         let terms = text::term_set(content);
         let candidates = self.dedup_candidates(scope, &terms, threshold).await?;
         Ok(dedup::closest(&terms, &candidates, |m| &m.content, threshold).map(|m| m.id))
+    }
+
+    /// The `limit` active memories of `scope` seen last, newest first: candidates for a fact
+    /// with too few terms to find what it changes by them ("I'm 41" shares none with "I'm
+    /// 40").
+    pub async fn recent_memories(
+        &self,
+        scope: MemoryScope,
+        limit: usize,
+    ) -> Result<Vec<SimilarMemory>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let of_scope = match scope {
+            MemoryScope::Chat(_) => "chat_id = $1",
+            MemoryScope::Global => "chat_id IS NULL AND $1 = 0",
+        };
+        let text = format!(
+            "SELECT CAST(COALESCE(json_group_array(json_array(
+                        id, category, content, subject, confidence, last_seen_at, 0)), '[]') AS TEXT)
+             FROM (SELECT * FROM memories WHERE {of_scope} AND archived = FALSE
+                   ORDER BY last_seen_at DESC, id DESC LIMIT $2) AS r"
+        );
+        let sql = self.pool.sql(&text);
+        let json: String = on_pool!(&self.pool, c => sqlx::query_scalar(&sql)
+            .bind(scope_key(scope))
+            .bind(limit)
+            .fetch_one(c)
+            .await)?;
+        from_json(&json)
     }
 
     /// Up to `limit` active memories of a chat to show the reflector beside new messages:
