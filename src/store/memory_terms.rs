@@ -10,7 +10,6 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use super::db::Conn;
 use serde::Deserialize;
 
-use super::db::on_pool;
 use super::{Result, Store, from_json, json_list, on_conn};
 use crate::base::{Category, MemoryScope};
 use crate::memory::{dedup, text};
@@ -44,6 +43,27 @@ pub(super) fn scope_key(scope: MemoryScope) -> i64 {
         MemoryScope::Global => 0,
         MemoryScope::Chat(id) => id,
     }
+}
+
+/// The `limit` active memories of `scope` seen last, newest first.
+async fn recent(conn: &mut Conn<'_>, scope: MemoryScope, limit: i64) -> Result<Vec<SimilarMemory>> {
+    let of_scope = match scope {
+        MemoryScope::Chat(_) => "chat_id = $1",
+        MemoryScope::Global => "chat_id IS NULL AND $1 = 0",
+    };
+    let text = format!(
+        "SELECT CAST(COALESCE(json_group_array(json_array(
+                    id, category, content, subject, confidence, last_seen_at, 0)), '[]') AS TEXT)
+         FROM (SELECT * FROM memories WHERE {of_scope} AND archived = FALSE
+               ORDER BY last_seen_at DESC, id DESC LIMIT $2) AS r"
+    );
+    let sql = conn.sql(&text);
+    let json: String = on_conn!(conn.re(), c => sqlx::query_scalar(&sql)
+        .bind(scope_key(scope))
+        .bind(limit)
+        .fetch_one(c)
+        .await)?;
+    from_json(&json)
 }
 
 /// Writes the postings of memory `id` for `content`, replacing any it had.
@@ -257,23 +277,9 @@ impl Store {
         limit: usize,
     ) -> Result<Vec<SimilarMemory>> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let of_scope = match scope {
-            MemoryScope::Chat(_) => "chat_id = $1",
-            MemoryScope::Global => "chat_id IS NULL AND $1 = 0",
-        };
-        let text = format!(
-            "SELECT CAST(COALESCE(json_group_array(json_array(
-                        id, category, content, subject, confidence, last_seen_at, 0)), '[]') AS TEXT)
-             FROM (SELECT * FROM memories WHERE {of_scope} AND archived = FALSE
-                   ORDER BY last_seen_at DESC, id DESC LIMIT $2) AS r"
-        );
-        let sql = self.pool.sql(&text);
-        let json: String = on_pool!(&self.pool, c => sqlx::query_scalar(&sql)
-            .bind(scope_key(scope))
-            .bind(limit)
-            .fetch_one(c)
-            .await)?;
-        from_json(&json)
+        let mut conn = self.pool.acquire().await?;
+        let rows = recent(&mut conn.conn(), scope, limit).await;
+        conn.finish(rows)
     }
 
     /// Up to `limit` active memories of a chat to show the reflector beside new messages:
@@ -295,21 +301,11 @@ impl Store {
                 .filter(|t| df.get(*t).is_some_and(|n| *n <= MAX_CONTEXT_TERM_DF))
                 .take(CONTEXT_TERMS)
                 .collect();
-            let mut rows = sharing(&mut conn.conn(), scope, &Plan::Count, &telling, 1, limit).await?;
+            let mut rows =
+                sharing(&mut conn.conn(), scope, &Plan::Count, &telling, 1, limit).await?;
             let missing = limit - rows.len() as i64;
             if missing > 0 {
-                let sql = self.pool.sql(
-                    "SELECT CAST(COALESCE(json_group_array(json_array(
-                                id, category, content, subject, confidence, last_seen_at, 0)), '[]') AS TEXT)
-                     FROM (SELECT * FROM memories WHERE chat_id = $1 AND archived = FALSE
-                           ORDER BY last_seen_at DESC, id DESC LIMIT $2) AS r",
-                );
-                let json: String = on_conn!(conn.conn(), c => sqlx::query_scalar(&sql)
-                .bind(chat_id)
-                .bind(limit)
-                .fetch_one(c)
-                .await)?;
-                let recent: Vec<SimilarMemory> = from_json(&json)?;
+                let recent = recent(&mut conn.conn(), scope, limit).await?;
                 let seen: HashSet<i64> = rows.iter().map(|r| r.id).collect();
                 rows.extend(
                     recent
