@@ -7,7 +7,8 @@
 //! long run this way.
 
 use super::Memories;
-use super::same_fact::{self, CANDIDATE_JACCARD};
+use super::candidates::{CANDIDATE_JACCARD, same_subject};
+use super::same_fact;
 use crate::base::MemoryScope;
 use crate::memory::identity::{self, Reading};
 use crate::memory::text;
@@ -49,10 +50,7 @@ impl Memories {
                 .await?;
             let older: Vec<_> = candidates
                 .iter()
-                .filter(|c| {
-                    c.id < m.id
-                        && same_fact::same_subject(m.subject.as_deref(), c.subject.as_deref())
-                })
+                .filter(|c| c.id < m.id && same_subject(m.subject.as_deref(), c.subject.as_deref()))
                 .collect();
             if read.len() + older.len() > MAX_READ {
                 read.clear();

@@ -8,6 +8,7 @@
 //! `store/` keeps the SQL; `memory/` the pure algorithms; this module the rules.
 
 mod actor;
+pub mod candidates;
 pub mod consolidate;
 pub mod gate;
 pub mod history;

@@ -20,6 +20,7 @@ use super::attribute::Provenance;
 use super::gate::CleanFact;
 use super::lifecycle::{INITIAL_CONFIDENCE, Policy};
 use crate::base::{MemoryScope, Source};
+use crate::memories::candidates::{self, Candidate};
 use crate::memories::same_fact;
 use crate::memory::identity::{self, Reading};
 use crate::memory::rank::cosine;
@@ -81,9 +82,23 @@ pub async fn apply(
         } = f;
         // read as the fact is said, and as its speaker would say it ("I live in …")
         let mine = first_person_of(f);
-        let candidates = candidates(tx, f, mine.as_deref(), &inserted, dedup).await?;
+        let texts: Vec<&str> = [Some(fact.content.as_str()), mine.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        let nearest = match (dedup, &f.embedding) {
+            (Dedup::Cosine { .. }, Some(e)) => e
+                .nearest
+                .iter()
+                .copied()
+                .chain(inserted.iter().map(|(id, v)| (*id, cosine(&e.vector, v))))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let subject = provenance.subject.as_deref();
+        let candidates = candidates::gather(tx, &texts, nearest, subject).await?;
         let reading = Reading::new(&fact.content);
-        let duplicate = same_as_stored(tx, f, &reading, &candidates).await?;
+        let duplicate = same_as_stored(tx, f, &reading, &candidates.similar).await?;
         // The model may only replace an active memory of this very chat…
         let replaced = match fact.supersedes_id {
             Some(id) => tx.active_chat_memory(id).await?,
@@ -99,7 +114,7 @@ pub async fn apply(
         // …and only one that the fact is about: a replacement archives it.
         let replaced = replaced.filter(|old| {
             let related = may_replace(&fact.content, &fact.terms, &old.content)
-                && same_fact::same_subject(
+                && candidates::same_subject(
                     provenance.subject.as_deref(),
                     old.subject.as_deref(),
                 );
@@ -130,9 +145,9 @@ pub async fn apply(
             for found in same_fact::replaced(
                 r,
                 candidates
-                    .iter()
+                    .all()
                     .filter(|c| !keep.contains(&Some(c.memory.id)))
-                    .map(|c| (c.memory.id, c.memory.content.as_str(), &c.reading)),
+                    .map(Candidate::read),
             ) {
                 if !by_words.iter().any(|b| b.id == found.id) {
                     by_words.push(found);
@@ -143,8 +158,7 @@ pub async fn apply(
             match said_when(tx, r.id, provenance).await? {
                 Some(Ordering::Less) => replacing.push((r.id, r.why.to_string())),
                 Some(Ordering::Greater) if outdated_by.is_none() => {
-                    let newer = candidates.iter().find(|c| c.memory.id == r.id);
-                    outdated_by = newer.and_then(|c| {
+                    outdated_by = candidates.get(r.id).and_then(|c| {
                         let read = [Some(&reading), mine.as_ref()].into_iter().flatten();
                         let why = read
                             .filter_map(|r| {
@@ -213,78 +227,6 @@ fn may_replace(content: &str, terms: &HashSet<String>, old: &str) -> bool {
     shared.len() >= if all_cjk { 3 } else { 2 }
 }
 
-/// A stored memory a fact is judged against: read once, with its cosine to the fact when
-/// the batch was embedded.
-struct Candidate {
-    memory: SimilarMemory,
-    reading: Reading,
-    cosine: Option<f32>,
-}
-
-/// The chat's active memories `f` is judged against, as `same_fact::examine` gathers them:
-/// those sharing terms with it, or with it read as a relation ("moved to Osaka" → "live in
-/// Osaka"), and, when the batch was embedded, its nearest vectors; none about another member.
-async fn candidates(
-    tx: &mut ReflectionTx,
-    f: &Fact,
-    mine: Option<&str>,
-    inserted: &[(i64, &[f32])],
-    dedup: Dedup<'_>,
-) -> sqlx::Result<Vec<Candidate>> {
-    let fact = &f.fact;
-    let mut found: Vec<(SimilarMemory, Option<f32>)> = tx
-        .dedup_candidates(&fact.terms, same_fact::CANDIDATE_JACCARD)
-        .await?
-        .into_iter()
-        .map(|m| (m, None))
-        .collect();
-    // the fact read as a relation ("moved to" → "live in"), and as its speaker would say it
-    // (`mine`)
-    for text in [Some(fact.content.as_str()), mine].into_iter().flatten() {
-        let terms = match identity::relation_terms(text) {
-            Some(relation) => relation,
-            None if Some(text) == mine => identity::with_verb_forms(text::term_set(text)),
-            None => continue,
-        };
-        for m in tx
-            .dedup_candidates(&terms, same_fact::RELATION_JACCARD)
-            .await?
-        {
-            if !found.iter().any(|(c, _)| c.id == m.id) {
-                found.push((m, None));
-            }
-        }
-    }
-    if let (Dedup::Cosine { .. }, Some(e)) = (dedup, &f.embedding) {
-        let near = e
-            .nearest
-            .iter()
-            .copied()
-            .chain(inserted.iter().map(|(id, v)| (*id, cosine(&e.vector, v))));
-        for (id, sim) in near {
-            match found.iter_mut().find(|(m, _)| m.id == id) {
-                Some(c) => c.1 = Some(sim as f32),
-                None => {
-                    if let Some(m) = tx.active_chat_memory(id).await? {
-                        found.push((m, Some(sim as f32)));
-                    }
-                }
-            }
-        }
-    }
-    // a memory about another member is another fact (two members' "I am vegetarian")
-    let subject = f.provenance.subject.as_deref();
-    Ok(found
-        .into_iter()
-        .filter(|(m, _)| same_fact::same_subject(subject, m.subject.as_deref()))
-        .map(|(memory, cosine)| Candidate {
-            reading: Reading::new(&memory.content),
-            memory,
-            cosine,
-        })
-        .collect())
-}
-
 /// The stored memory that states the same fact as `f` (read as `reading`), and why it is
 /// the same. A memory the fact says it replaces is never its duplicate ("lives in Osaka"
 /// superseding "lives in Tokyo" is a change, however alike the words).
@@ -310,7 +252,7 @@ async fn same_as_stored(
         };
         let subject = f.provenance.subject.as_deref();
         if let Some((m, cosine)) =
-            claimed.filter(|(m, _)| same_fact::same_subject(subject, m.subject.as_deref()))
+            claimed.filter(|(m, _)| candidates::same_subject(subject, m.subject.as_deref()))
         {
             match identity::vetoes_claim(&fact.content, &m.content, cosine) {
                 None => return Ok(Some((m, "the model said duplicate_of".into()))),
@@ -321,9 +263,7 @@ async fn same_as_stored(
     let same = same_fact::decide_read(
         &fact.content,
         reading,
-        candidates
-            .iter()
-            .map(|c| (c.memory.id, c.memory.content.as_str(), &c.reading, c.cosine)),
+        candidates.iter().map(|c| c.scored()),
     );
     Ok(same.and_then(|s| {
         candidates

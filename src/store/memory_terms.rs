@@ -46,7 +46,11 @@ pub(super) fn scope_key(scope: MemoryScope) -> i64 {
 }
 
 /// The `limit` active memories of `scope` seen last, newest first.
-async fn recent(conn: &mut Conn<'_>, scope: MemoryScope, limit: i64) -> Result<Vec<SimilarMemory>> {
+pub(super) async fn recent(
+    conn: &mut Conn<'_>,
+    scope: MemoryScope,
+    limit: i64,
+) -> Result<Vec<SimilarMemory>> {
     let of_scope = match scope {
         MemoryScope::Chat(_) => "chat_id = $1",
         MemoryScope::Global => "chat_id IS NULL AND $1 = 0",

@@ -321,6 +321,14 @@ impl ReflectionTx {
         memory_terms::dedup_candidates(&mut self.tx.conn(), scope, fact_terms, threshold).await
     }
 
+    /// This chat's `limit` active memories seen last, newest first (see
+    /// `Store::recent_memories`); sees the rows this batch inserted already.
+    pub async fn recent_memories(&mut self, limit: usize) -> Result<Vec<SimilarMemory>> {
+        let scope = self.scope();
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        memory_terms::recent(&mut self.tx.conn(), scope, limit).await
+    }
+
     /// Memory `id` if it is active and belongs to this chat; anything else (another chat,
     /// global, archived, unknown) is `None`.
     pub async fn active_chat_memory(&mut self, id: i64) -> Result<Option<SimilarMemory>> {

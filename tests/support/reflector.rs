@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use mneme::base::{ChatKey, MemoryRow, MemoryScope};
+use mneme::base::{Category, ChatKey, MemoryRow, MemoryScope, Source};
 use mneme::config::Config;
 use mneme::embed::Embedder;
 use mneme::memories::retrieval::Retriever;
 use mneme::reflector::{PassReport, Reflector, Target};
-use mneme::store::{ChatRow, MemoryFilter, NewMessage, RunRecord, Store};
+use mneme::store::{ChatRow, MemoryFilter, NewMemory, NewMessage, RunRecord, Store};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -73,6 +73,26 @@ impl Lab {
     /// Stores a message from `sender` (`bot` = the assistant); returns its id.
     pub async fn say(&self, chat: &ChatRow, sender: &str, text: &str) -> i64 {
         self.store_message(chat, sender, text, false).await
+    }
+
+    /// `sender` says "remember {fact}", and the fact is stored as the fast path stores it
+    /// (explicit, from that message); returns the memory's id.
+    pub async fn remembered(&self, chat: &ChatRow, sender: &str, fact: &str) -> i64 {
+        let message = self.say(chat, sender, &format!("remember {fact}")).await;
+        let memory = NewMemory {
+            scope: MemoryScope::Chat(chat.id),
+            category: Category::Profile,
+            content: fact.into(),
+            subject: None,
+            confidence: 0.9,
+            source: Source::Explicit,
+            source_message_ids: vec![message],
+            created_at: None,
+            last_seen_at: None,
+            archived: false,
+            key: None,
+        };
+        self.store.insert_memory(&memory).await.unwrap()
     }
 
     /// Stores a message addressed to the bot (owed an answer), as every message of a private
