@@ -106,7 +106,40 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
     }
     let day_of_month = number && date_number(before, after);
     let count = number && !day_of_month;
+    // "I have a meeting at 3pm" / "… at 5pm", 我3点有个会 / 5点有个会: a number of one of
+    // several things (a meeting, not the meeting)
+    let words: Vec<&str> = before.iter().filter_map(word).collect();
+    let indefinite_thing = words
+        .iter()
+        .rposition(|w| *w == "a" || *w == "an")
+        .is_some_and(|at| {
+            let thing = &words[at + 1..];
+            (2..=3).contains(&thing.len())
+                && thing.last().is_some_and(|w| {
+                    matches!(
+                        *w,
+                        "at" | "on" | "around" | "by" | "from" | "until" | "till"
+                    )
+                })
+        })
+        || ["有个", "有一个", "有一场", "有场"]
+            .iter()
+            .any(|m| zh(before).contains(m) || zh(after).contains(m));
+    if count && indefinite_thing {
+        return None;
+    }
+    // "bedtime is 11 on weeknights" / "… 1am on Fridays", "lives in Miami in the winter" /
+    // "… Vermont in the summer": each holds when its own condition does
+    if [old, new_value].iter().any(|v| under_a_condition(v)) {
+        return None;
+    }
     if !fits(old) || !fits(new_value) || many(before, after, old, new_value) {
+        return None;
+    }
+    // "my sister lives in Austin" may be a second sister; "… in Austin now" is the one who
+    // lived in Boston
+    let said_changed = || says_it_changed(new) && !says_it_changed(stored);
+    if someone_of_several(before) && !said_changed() {
         return None;
     }
     // "an apartment near Namba station" / "Osaka": a description may fit the named value
@@ -153,8 +186,21 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
     })
 }
 
+/// Whether a value carries when it holds: "… on weeknights", "… in the summer", 夏天…
+fn under_a_condition(value: &[Tok]) -> bool {
+    let words: Vec<&str> = value.iter().filter_map(word).collect();
+    let when = words.iter().enumerate().any(|(i, w)| {
+        // "on Fridays", not the one day "on Friday" or "June 12"
+        (DAYS.contains(w) && w.ends_with('s') || CONDITIONS.contains(w))
+            && words[..i]
+                .iter()
+                .any(|p| matches!(*p, "on" | "in" | "at" | "during" | "over"))
+    });
+    when || ZH_CONDITIONS.iter().any(|c| zh(value).contains(c))
+}
+
 /// Whether the words around the value make it one of many: a relation of many values, past
-/// events, someone one may have several of (a sister, a friend, a cat), a second pet.
+/// events, a second pet (someone one may have several of is [`someone_of_several`]).
 fn many(before: &[Tok], after: &[Tok], old: &[Tok], new: &[Tok]) -> bool {
     let frame: Vec<&str> = before.iter().chain(after).filter_map(word).collect();
     let old_words: Vec<&str> = old.iter().filter_map(word).collect();
@@ -178,9 +224,6 @@ fn many(before: &[Tok], after: &[Tok], old: &[Tok], new: &[Tok]) -> bool {
             .windows(2)
             .any(|w| w == ["one", "of"] || w == ["been", "to"])
     {
-        return true;
-    }
-    if someone_of_several(before) {
         return true;
     }
     let names = frame.iter().any(|w| matches!(*w, "named" | "called")) || zh_frame.contains('叫');
@@ -219,12 +262,36 @@ fn someone_of_several(before: &[Tok]) -> bool {
     let kin = ZH_ONE_OF
         .iter()
         .fold(zh(before), |text, one| text.replace(one, ""));
-    // 大女儿, 小儿子 say which
+    // 大女儿, 小儿子 say which, as a name right after does (我女儿朵朵, 狗狗旺财)
     let several_zh = ZH_OTHERS.iter().any(|r| {
-        kin.match_indices(r)
-            .any(|(at, _)| !kin[..at].ends_with(['大', '小', '二', '三']))
+        kin.match_indices(r).any(|(at, _)| {
+            !kin[..at].ends_with(['大', '小', '二', '三'])
+                && !zh_name_after(kin[at + r.len()..].trim_start_matches(r))
+        })
     });
     (several_en || several_zh) && !which
+}
+
+/// Whether `rest`, what follows a word for someone one may have several of, opens with their
+/// name: two or three characters before the words that go on with the fact (我女儿朵朵今年
+/// 5岁, 用户的狗豆豆两岁了); not 我女儿上幼儿园, 我朋友在北京.
+fn zh_name_after(rest: &str) -> bool {
+    let name: String = rest
+        .chars()
+        .take_while(|c| {
+            crate::memory::text::is_cjk(*c) && !ZH_AFTER_A_NAME.contains(*c) && !is_numeral(*c)
+        })
+        .collect();
+    let rest = &rest[name.len()..];
+    // the name is followed by the fact's own words, not by more of a noun (女儿同学, 狗粮)
+    let ends = rest.is_empty()
+        || rest.starts_with(|c: char| {
+            !c.is_alphanumeric()
+                || ZH_AFTER_A_NAME.contains(c)
+                || is_numeral(c)
+                || c.is_ascii_digit()
+        });
+    (2..=3).contains(&name.chars().count()) && ends
 }
 
 /// Whether the words before a date make it the one date of something ("the lesson is on").

@@ -78,6 +78,8 @@ fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
             text = text.replace(when, "");
         }
     }
+    // an age is this year's: 我29岁了 is 我今年29岁
+    text = this_years_age(&text);
     // 我把网名改成了夜猫子: 我的网名是夜猫子
     if rewritten {
         for (from, to) in [("我们把", "我们的"), ("我把", "我的")] {
@@ -161,6 +163,15 @@ fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
         drop_when_it_changed(&mut out);
     }
     out.retain(|t| !word(t).is_some_and(|w| NOW.contains(&w)));
+    // "these days" as "now"
+    let mut i = 1;
+    while i < out.len() {
+        if word(&out[i - 1]) == Some("these") && word(&out[i]) == Some("days") {
+            out.drain(i - 1..=i);
+        } else {
+            i += 1;
+        }
+    }
     // "my new phone number is …" says the number changed; "new" is no part of the thing
     let mut i = 1;
     while i < out.len() {
@@ -214,7 +225,52 @@ fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
     while matches!(out.last(), Some(Tok::Gap) | Some(Tok::Cjk('了'))) {
         out.pop();
     }
+    // 我奶奶 is 奶奶, 我女儿 女儿: one's own, said or not
+    if out.first() == Some(&Tok::Cjk('我')) {
+        let rest = zh(&out[1..out.len().min(4)]);
+        if ZH_ONE_OF
+            .iter()
+            .chain(ZH_OTHERS)
+            .any(|k| rest.starts_with(k))
+        {
+            out.remove(0);
+        }
+    }
     (out, rewritten)
+}
+
+/// `text` with 今年 before each age that has none (我29岁了 → 我今年29岁了), so that an age said
+/// with it and one said without are the same words around another value.
+fn this_years_age(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let is_num = |c: char| c.is_ascii_digit() || is_numeral(c);
+    let mut out = String::with_capacity(text.len() + 6);
+    for (i, &c) in chars.iter().enumerate() {
+        if i > 0 && is_num(c) && !is_num(chars[i - 1]) {
+            let end = (i..chars.len())
+                .find(|&j| !is_num(chars[j]))
+                .unwrap_or(chars.len());
+            if chars.get(end) == Some(&'岁') && !out.ends_with("今年") {
+                out.push_str("今年");
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Whether `text` says that what it states changed: "now", "currently", a correction
+/// ("actually", 打错了), a verb of change ("moved to", 搬到), 现在, 已经, or a closing 了.
+pub(super) fn says_it_changed(text: &str) -> bool {
+    let closing = text.trim_end_matches(|c: char| {
+        c.is_whitespace() || c.is_ascii_punctuation() || "。！～".contains(c)
+    });
+    read(text).1
+        || closing.ends_with('了')
+        || ZH_NOW.iter().chain(ZH_CORRECTIONS).any(|w| text.contains(w))
+        || lex(text).iter().any(|r| {
+            matches!(r, Raw::Word { lower, .. } if NOW.contains(&lower.as_str()) || CORRECTIONS.contains(&lower.as_str()))
+        })
 }
 
 /// 入职 X (了) read as 在 X 工作, the words of where one works: "我上周入职美团了" says
@@ -447,7 +503,12 @@ pub(super) fn number_part(t: &Tok) -> bool {
 /// a word or three characters follow ("Canon EOS R6", 爷爷89 are no numbers).
 pub(super) fn unit(toks: &[Tok]) -> Option<Vec<String>> {
     let toks = without_time_of_day(toks);
-    let numbers = toks.iter().take_while(|t| number_part(t)).count();
+    // "12 half marathons": a "half" after a number says what is counted
+    let numbers = toks
+        .iter()
+        .enumerate()
+        .take_while(|(i, t)| number_part(t) && !(*i > 0 && word(t) == Some("half")))
+        .count();
     if numbers == 0 {
         return None;
     }
@@ -557,9 +618,10 @@ pub(super) fn date_number(before: &[Tok], after: &[Tok]) -> bool {
     // 6月10号, not 每月15号 (a month's, each month)
     let zh_month = matches!(before, [.., n, Tok::Cjk('月')] if number_part(n));
     let day = matches!(after.first(), Some(Tok::Cjk('号' | '日')));
-    // "on the 14th", "on 3"
+    // "on the 14th", "on 3" (of June), not "on the 5th floor"
     let words: Vec<&str> = before.iter().filter_map(word).collect();
-    let on = words.ends_with(&["on", "the"]) || words.last() == Some(&"on");
+    let of_a_month = after.first().and_then(word).is_none_or(|w| w == "of");
+    let on = (words.ends_with(&["on", "the"]) || words.last() == Some(&"on")) && of_a_month;
     month || zh_month || day || on
 }
 

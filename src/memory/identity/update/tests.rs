@@ -370,6 +370,97 @@ fn a_description_may_fit_the_named_value() {
     );
 }
 
+/// Someone one may have several of (a sister, a daughter, a dog) is the one the older fact
+/// was about when the newer says it changed ("now", a correction, a verb of change, 了) or a
+/// name says which (我女儿朵朵); otherwise both stay: it may be a second sister.
+#[test]
+fn a_change_said_or_a_name_says_which_of_several() {
+    for (stored, new) in [
+        ("My sister lives in Boston", "My sister lives in Austin now"),
+        (
+            "The kids' bedtime is 8pm",
+            "The kids' bedtime is 8:30pm now",
+        ),
+        ("My cat is named Luna", "Correction: my cat is named Lena"),
+        ("我姐姐住在南京", "我姐姐搬去苏州了"),
+        ("我的狗三岁", "我的狗四岁了"),
+        ("我女儿朵朵今年5岁", "我女儿朵朵今年6岁"),
+        ("用户的狗旺财今年3岁。", "用户的狗旺财今年4岁。"),
+        ("我家狗狗豆豆体重8公斤。", "我家狗狗豆豆体重10公斤。"),
+        ("我儿子乐乐在实验小学上学", "我儿子乐乐在育才小学上学"),
+        // one's father's mother is one person
+        ("我奶奶今年86", "我奶奶今年87了"),
+        ("我奶奶85岁", "奶奶86岁了"),
+        ("我今年28岁", "我29岁了"),
+        ("User's best friend is Dana.", "User's best friend is Ravi."),
+    ] {
+        assert!(change(new, stored).is_some(), "{stored} → {new}");
+    }
+    for (stored, new) in [
+        ("My sister lives in Boston", "My sister lives in Austin"),
+        // said of both: nothing says which
+        (
+            "My sister lives in Boston now",
+            "My sister lives in Austin now",
+        ),
+        ("我女儿上幼儿园", "我女儿上小学"),
+        ("我朋友住在北京", "我朋友住在上海"),
+        ("我女儿同学住在北京", "我女儿同学住在上海"),
+    ] {
+        assert_eq!(change(new, stored), None, "{stored} → {new}");
+    }
+}
+
+/// More relations of one value: the floor one lives on, when a thing of one's day starts.
+#[test]
+fn where_one_lives_on_and_when_a_days_thing_starts() {
+    for (stored, new) in [
+        ("User lives on the 5th floor", "User lives on the 8th floor"),
+        ("I live on Elm Street", "I live on Oak Avenue"),
+        ("My shift starts at 9am", "My shift starts at 10am"),
+        ("I run 3 times a week", "I run 5 times a week these days"),
+    ] {
+        assert!(change(new, stored).is_some(), "{stored} → {new}");
+    }
+    // the day of a month is a date still
+    assert!(change("My flight is on the 14th", "My flight is on the 12th").is_some());
+}
+
+/// A number of one of several things, or a value under a condition of its own: both hold.
+#[test]
+fn one_of_several_things_or_another_condition_keeps_both() {
+    for (stored, new) in [
+        (
+            "I have a meeting at 3pm Monday",
+            "I have a meeting at 5pm Monday",
+        ),
+        ("我周一下午3点有个会", "我周一下午5点有个会"),
+        (
+            "My bedtime is 11 on weeknights",
+            "My bedtime is 1am on Fridays",
+        ),
+        (
+            "My mom lives in Miami in the winter",
+            "My mom lives in Vermont in the summer",
+        ),
+        ("I've run 3 marathons", "I've run 12 half marathons"),
+    ] {
+        assert_eq!(change(new, stored), None, "{stored} → {new}");
+    }
+    // the article of the value itself, and the one day a thing moved to
+    for (stored, new) in [
+        ("My phone is an iPhone 12.", "My phone is an iPhone 15."),
+        (
+            "User's car is a 2015 Ford Focus",
+            "User's car is a 2019 Ford Focus",
+        ),
+        ("Jenny is 29", "Jenny turned 30 on Sunday"),
+        ("I've run 3 marathons", "I've run 4 marathons"),
+    ] {
+        assert!(change(new, stored).is_some(), "{stored} → {new}");
+    }
+}
+
 #[test]
 fn the_values_are_shown_as_said() {
     assert_eq!(

@@ -16,6 +16,7 @@ pub(super) const ONE_VALUE_BEFORE: &[&[&str]] = &[
     // where someone lives
     &["live", "in"],
     &["live", "at"],
+    &["live", "on"],
     &["living", "in"],
     &["reside", "in"],
     &["based", "in"],
@@ -58,6 +59,9 @@ pub(super) const ONE_VALUE_BEFORE: &[&[&str]] = &[
     &["drive"],
     &["birthday", "is"],
     &["birthday", "is", "on"],
+    // when something one has or does each day starts ("practice starts at 5pm")
+    &["start", "at"],
+    &["begin", "at"],
 ];
 
 /// A verb's forms read as its plain form, so that "I live" and "User lives" share the words
@@ -72,6 +76,8 @@ pub(super) const VERB_FORMS: &[(&str, &str)] = &[
     ("resides", "reside"),
     ("meets", "meet"),
     ("goes", "go"),
+    ("starts", "start"),
+    ("begins", "begin"),
 ];
 
 /// Words only a newer statement adds ("now", "currently"): they say the value changed, and
@@ -109,7 +115,7 @@ pub(super) const ZH_TITLES: &[&str] = &[
 #[rustfmt::skip]
 pub(super) const ONE_OF_A_KIND: &[&str] = &[
     "favourite", "favorite", "fave", "fav", "main", "usual", "primary", "preferred", "only",
-    "current", "native", "mother", "go",
+    "current", "native", "mother", "go", "best",
 ];
 
 /// Chinese before a value that holds one value at a time.
@@ -258,13 +264,20 @@ pub(super) const OTHERS: &[&str] = &[
 pub(super) const ZH_ONE_OF: &[&str] = &[
     "男朋友", "女朋友", "老公", "老婆", "丈夫", "妻子", "对象", "爱人", "妈妈", "爸爸", "父母", "爸妈", "母亲", "父亲", "老板",
     "领导", "上司", "房东", "妈", "爸",
+    // one's father's parents and one's mother's: one person each, as "grandma" is not
+    "奶奶", "爷爷", "外婆", "外公", "姥姥", "姥爷",
 ];
 #[rustfmt::skip]
 pub(super) const ZH_OTHERS: &[&str] = &[
     "姐", "哥", "妹", "弟", "儿子", "女儿", "孩子", "朋友", "同事", "邻居", "表", "堂", "侄", "外甥", "孙", "姑", "姨", "舅",
-    "叔", "伯", "奶奶", "爷爷", "外婆", "外公", "姥", "闺蜜", "室友", "舍友", "同学", "老师", "客户", "实习生", "猫", "狗",
+    "叔", "伯", "闺蜜", "室友", "舍友", "同学", "老师", "客户", "实习生", "猫", "狗",
     "宠物", "鸟", "鱼", "兔", "保安", "司机", "保姆", "教练", "助理", "秘书", "快递员", "病人", "学生", "徒弟",
 ];
+/// Characters that go on with a fact after a name (朵朵今年, 旺财是, 豆豆在, 乐乐上): a name
+/// right after a word for someone one may have several of ends before them.
+pub(super) const ZH_AFTER_A_NAME: &str =
+    "今是在上已现的叫有住每去喜最也还了读念考学工和跟很都刚又要会能说身体重总们早晚中下";
+
 /// What says which one of several relatives: "only", "eldest"; 大, 小 (我大女儿).
 #[rustfmt::skip]
 pub(super) const WHICH: &[&str] = &[
@@ -290,6 +303,28 @@ pub(super) const DAYS: &[&str] = &[
     "march", "april", "may", "june", "july", "august", "september", "october", "november",
     "december", "weekday", "weekdays",
 ];
+/// When a value holds, after "on", "in", "during" in it ("on weeknights", "in the summer"):
+/// another value under another condition is no change.
+#[rustfmt::skip]
+pub(super) const CONDITIONS: &[&str] = &[
+    "weeknight", "weeknights", "weekend", "weekends", "winter", "winters", "summer", "summers",
+    "spring", "autumn", "fall", "morning", "mornings", "evening", "evenings", "night", "nights",
+    "holiday", "holidays", "term", "semester", "vacation",
+];
+pub(super) const ZH_CONDITIONS: &[&str] = &[
+    "冬天",
+    "夏天",
+    "春天",
+    "秋天",
+    "周末",
+    "工作日",
+    "平时",
+    "假期",
+    "寒假",
+    "暑假",
+    "节假日",
+];
+
 /// Words before a date that make it the one date of something: "is on Tuesday", "meets on".
 pub(super) const ONE_DATE_BEFORE: &[&[&str]] = &[
     &["is", "on"],
