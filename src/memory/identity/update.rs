@@ -205,6 +205,12 @@ fn many(before: &[Tok], after: &[Tok], old: &[Tok], new: &[Tok]) -> bool {
     let frame: Vec<&str> = before.iter().chain(after).filter_map(word).collect();
     let old_words: Vec<&str> = old.iter().filter_map(word).collect();
     let new_words: Vec<&str> = new.iter().filter_map(word).collect();
+    // a name's words are no relation's ("Dune Part Two")
+    let plain_new: Vec<&str> = new
+        .iter()
+        .filter(|t| !matches!(t, Tok::Word { cap: true, .. }))
+        .filter_map(word)
+        .collect();
     let favourite = |t: String| t.replace("最喜欢", "最").replace("最爱", "最");
     let zh_frame = favourite(format!("{}{}", zh(before), zh(after)));
     let (zh_old, zh_new) = (favourite(zh(old)), favourite(zh(new)));
@@ -216,7 +222,7 @@ fn many(before: &[Tok], after: &[Tok], old: &[Tok], new: &[Tok]) -> bool {
             .any(|m| zh_new.contains(m) && !zh_old.contains(m))
         || new_words.windows(2).any(|w| w == ["as", "well"]);
     if added
-        || frame.iter().chain(&new_words).any(|w| MANY.contains(w))
+        || frame.iter().chain(&plain_new).any(|w| MANY.contains(w))
         || ZH_MANY
             .iter()
             .any(|m| zh_frame.contains(m) || zh_new.contains(m))

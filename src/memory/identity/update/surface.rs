@@ -427,6 +427,11 @@ pub(super) fn as_written(text: &str, value: &[Tok]) -> String {
         }
         Some((start, end))
     });
+    // a number written with commas ("$1,800", read as 1800) is shown with them
+    let found = found.or_else(|| match value {
+        [Tok::Number(digits)] => with_commas(text, digits),
+        _ => None,
+    });
     let Some((mut start, mut end)) = found else {
         return shown(value);
     };
@@ -443,6 +448,27 @@ pub(super) fn as_written(text: &str, value: &[Tok]) -> String {
         return shown(value);
     }
     written.to_string()
+}
+
+/// Where `digits` is written in `text` with commas between them ("1,800" for 1800), the
+/// last place.
+fn with_commas(text: &str, digits: &str) -> Option<(usize, usize)> {
+    let mut found = None;
+    let mut at = 0;
+    while let Some(start) = text[at..]
+        .find(|c: char| c.is_ascii_digit())
+        .map(|i| at + i)
+    {
+        let len = text[start..]
+            .find(|c: char| !(c.is_ascii_digit() || c == ','))
+            .unwrap_or(text.len() - start);
+        let run = text[start..start + len].trim_end_matches(',');
+        if run.contains(',') && run.chars().filter(|c| *c != ',').eq(digits.chars()) {
+            found = Some((start, start + run.len()));
+        }
+        at = start + len;
+    }
+    found
 }
 
 pub(super) fn word(t: &Tok) -> Option<&str> {

@@ -482,6 +482,23 @@ fn the_values_are_shown_as_said() {
         change("我的月薪是两万五", "我的月薪是两万"),
         Some(("两万".into(), "两万五".into()))
     );
+    // a title's words are no relation's, its number no count
+    assert_eq!(
+        change(
+            "My favourite film is Dune Part Two",
+            "My favourite film is Inception"
+        ),
+        Some(("Inception".into(), "Dune Part Two".into()))
+    );
+    // with the commas as written
+    assert_eq!(
+        change("My rent is $1,650 a month", "My rent is $1,500 a month"),
+        Some(("1,500".into(), "1,650".into()))
+    );
+    assert_eq!(
+        change("My salary is 95,000 now", "My salary is 85000"),
+        Some(("85000".into(), "95,000".into()))
+    );
 }
 
 /// A run of numerals longer than any number is none (it overflowed before: a panic in a
