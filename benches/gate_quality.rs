@@ -6,7 +6,8 @@
 //!
 //! `cargo bench --bench gate_quality`. Figures, never assertions (`tests/gate_quality.rs`
 //! asserts the quality bounds). `GATE_QUALITY_SET=<file>` reads another set of the same shape
-//! (a held-out batch, such as `tests/data/gate_batch19.jsonl`, not yet in the set).
+//! (a held-out batch, such as `tests/data/gate_batch19.jsonl` or `gate_batch20.jsonl`, not
+//! yet in the set).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -25,7 +25,7 @@ use std::sync::LazyLock;
 
 use regex::{Regex, RegexSet, RegexSetBuilder};
 
-use super::{ascii_classes, claims, disguised, european, normalize, ruled, triggers};
+use super::{addressed, ascii_classes, claims, disguised, european, normalize, ruled, triggers};
 
 /// A clause starts at the text's start or after sentence punctuation or a comma, and may
 /// open with a list bullet or a quote marker ("- ", "* ", "> ", "1. ").
@@ -413,6 +413,13 @@ fn detect_as_written(text: &str) -> bool {
         ruled::personal_wish(v) || ruled::opinion_of_it(v) || ruled::forget_opinion_zh(v)
     }) {
         return false;
+    }
+    if views
+        .views
+        .first()
+        .is_some_and(|v| addressed::detect(v, text))
+    {
+        return true;
     }
     views.views.iter().any(|view| {
         let latin = view.bytes().any(|b| b.is_ascii_lowercase());
