@@ -17,9 +17,13 @@
 //!    mixing lower- and uppercase, digits and symbols, like a password (`Q7!vLm2#xR`). A
 //!    commit hash, a wallet address or a UUID is an identifier, not a secret, when it is named
 //!    as one; URL paths and e-mail addresses are left alone.
+//!
+//! Then keywords in other languages with a value of their shape, and a recovery phrase told
+//! by its words alone (`languages.rs`).
 
 mod chinese;
 mod keyword;
+mod languages;
 mod opaque;
 mod pairs;
 mod words;
@@ -177,4 +181,5 @@ pub(super) fn detect(text: &str) -> Option<&'static str> {
     .or_else(|| login_pair(folded, &lower).then_some("credentials"))
     .or_else(|| opens_with(folded, &lower))
     .or_else(|| opaque_token(folded, &lower))
+    .or_else(|| languages::detect(&text.to_lowercase()))
 }
