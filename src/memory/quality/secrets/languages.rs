@@ -153,16 +153,25 @@ fn recovery_words(lower: &str) -> bool {
             .binary_search(&w)
             .is_ok()
     };
-    let mut run = 0;
+    let mut run: Vec<&str> = Vec::with_capacity(12);
     for word in words() {
         let word = word.trim_matches(|c: char| !c.is_ascii_alphabetic());
         if word.len() >= 3 && listed(word) {
-            run += 1;
-            if run >= 12 {
-                return true;
+            run.push(word);
+            // twelve words, hardly one twice ("word word word …" is no phrase)
+            if run.len() >= 12 {
+                let last = &run[run.len() - 12..];
+                let distinct = last
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, w)| !last[..*i].contains(w))
+                    .count();
+                if distinct >= 11 {
+                    return true;
+                }
             }
         } else {
-            run = 0;
+            run.clear();
         }
     }
     false
@@ -225,6 +234,7 @@ mod tests {
             "i bought a cheap fitness tracker and a water bottle for the trip last week",
             "my kids love to play soccer after school every day with their friends from the neighborhood",
             "кодекс лежит на столе, страница 2846",
+            "word word word word word word word word word word word word word word",
         ] {
             assert_eq!(detect(text), None, "{text}");
         }
