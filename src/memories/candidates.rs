@@ -165,14 +165,16 @@ pub async fn gather(
     nearest: impl IntoIterator<Item = (i64, f64)>,
     subject: Option<&str>,
 ) -> sqlx::Result<Candidates> {
-    fn add(found: &mut Vec<(SimilarMemory, Option<f32>)>, rows: Vec<SimilarMemory>) {
+    // in the order found, each once
+    let mut found: Vec<(SimilarMemory, Option<f32>)> = Vec::new();
+    let mut ids: HashSet<i64> = HashSet::new();
+    let mut add = |found: &mut Vec<_>, rows: Vec<SimilarMemory>| {
         for m in rows {
-            if !found.iter().any(|(c, _)| c.id == m.id) {
+            if ids.insert(m.id) {
                 found.push((m, None));
             }
         }
-    }
-    let mut found = Vec::new();
+    };
     let mut few_terms = false;
     for (i, text) in texts.iter().enumerate() {
         let terms = text::term_set(text);

@@ -32,8 +32,7 @@ const KEYWORDS: &[(&str, &str, Value)] = &[
     ("暗証番号", "PIN", Value::Digits(4)), ("パスワード", "password", Value::Password),
     ("パスコード", "access code", Value::Digits(4)), ("暗証コード", "access code", Value::Digits(4)),
     // Korean
-    ("비밀번호", "password", Value::Password), ("비번", "password", Value::Password),
-    ("암호", "password", Value::Password), ("핀번호", "PIN", Value::Digits(4)),
+    ("비밀번호", "password", Value::Password), ("비번", "password", Value::Password), ("핀번호", "PIN", Value::Digits(4)),
     // Chinese: a second factor's backup codes
     ("备用码", "backup code", Value::Digits(6)), ("恢复码", "backup code", Value::Digits(6)),
     ("备份码", "backup code", Value::Digits(6)),
@@ -58,9 +57,10 @@ const KEYWORDS: &[(&str, &str, Value)] = &[
     // Polish, Turkish
     ("hasło", "password", Value::Password), ("şifre", "password", Value::Password),
     ("şifresi", "password", Value::Password),
-    // English: a key box's code ("the lockbox at the Airbnb has code 7734")
-    ("lockbox", "access code", Value::Digits(4)), ("key box", "access code", Value::Digits(4)),
-    ("keybox", "access code", Value::Digits(4)), ("key safe", "access code", Value::Digits(4)),
+    // English: a code had ("the lockbox at the Airbnb has code 7734"; "the lockbox is at 4521
+    // Oak Street" is an address)
+    ("has code", "access code", Value::Digits(4)),
+    ("has the code", "access code", Value::Digits(4)),
 ];
 
 /// Characters after a keyword up to which its value is looked for: the rest of its sentence.
@@ -231,6 +231,8 @@ mod tests {
             "пароль от вайфая записан на холодильнике",
             "비밀번호는 냉장고에 붙어 있어요",
             "the lockbox is by the back door",
+            "our lockbox is at 4521 oak street",
+            "암호화폐 가격이 5000달러를 넘었다",
             "i bought a cheap fitness tracker and a water bottle for the trip last week",
             "my kids love to play soccer after school every day with their friends from the neighborhood",
             "кодекс лежит на столе, страница 2846",
