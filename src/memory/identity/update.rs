@@ -108,24 +108,29 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
     let count = number && !day_of_month;
     // "I have a meeting at 3pm" / "… at 5pm", 我3点有个会 / 5点有个会: a number of one of
     // several things (a meeting, not the meeting)
-    let words: Vec<&str> = before.iter().filter_map(word).collect();
-    let indefinite_thing = words
-        .iter()
-        .rposition(|w| *w == "a" || *w == "an")
-        .is_some_and(|at| {
-            let thing = &words[at + 1..];
-            (2..=3).contains(&thing.len())
-                && thing.last().is_some_and(|w| {
-                    matches!(
-                        *w,
-                        "at" | "on" | "around" | "by" | "from" | "until" | "till"
-                    )
-                })
-        })
-        || ["有个", "有一个", "有一场", "有场"]
+    let indefinite_thing = || {
+        let words: Vec<&str> = before.iter().filter_map(word).collect();
+        let a_thing_at = words
             .iter()
-            .any(|m| zh(before).contains(m) || zh(after).contains(m));
-    if count && indefinite_thing {
+            .rposition(|w| *w == "a" || *w == "an")
+            .is_some_and(|at| {
+                let thing = &words[at + 1..];
+                (2..=3).contains(&thing.len())
+                    && thing.last().is_some_and(|w| {
+                        matches!(
+                            *w,
+                            "at" | "on" | "around" | "by" | "from" | "until" | "till"
+                        )
+                    })
+            });
+        // each side by itself: 用户有 | 两个 | 孩子 is a count of children, no meeting
+        let (zh_before, zh_after) = (zh(before), zh(after));
+        a_thing_at
+            || ["有个", "有一个", "有一场", "有场"]
+                .iter()
+                .any(|m| zh_before.contains(m) || zh_after.contains(m))
+    };
+    if count && indefinite_thing() {
         return None;
     }
     // "bedtime is 11 on weeknights" / "… 1am on Fridays", "lives in Miami in the winter" /

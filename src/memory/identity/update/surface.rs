@@ -79,7 +79,9 @@ fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
         }
     }
     // an age is this year's: 我29岁了 is 我今年29岁
-    text = this_years_age(&text);
+    if text.contains('岁') {
+        text = this_years_age(&text);
+    }
     // 我把网名改成了夜猫子: 我的网名是夜猫子
     if rewritten {
         for (from, to) in [("我们把", "我们的"), ("我把", "我的")] {
