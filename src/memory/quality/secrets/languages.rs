@@ -14,6 +14,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::keyword::credential_like;
+use crate::memory::text::is_cjk;
 
 /// What a keyword's value must look like.
 #[derive(Clone, Copy)]
@@ -75,8 +76,8 @@ pub(super) fn detect(lower: &str) -> Option<&'static str> {
         return None;
     }
     KEYWORDS.iter().find_map(|&(keyword, kind, value)| {
-        let spaced = keyword.chars().next().is_some_and(char::is_alphabetic)
-            && !keyword.chars().any(is_unspaced);
+        let spaced =
+            keyword.chars().next().is_some_and(char::is_alphabetic) && !keyword.chars().any(is_cjk);
         lower
             .match_indices(keyword)
             .filter(|&(at, _)| !spaced || whole_word(lower, at, keyword.len()))
@@ -90,11 +91,6 @@ static ANY_KEYWORD: LazyLock<Regex> = LazyLock::new(|| {
     let words: Vec<String> = KEYWORDS.iter().map(|(k, ..)| regex::escape(k)).collect();
     Regex::new(&words.join("|")).expect("the keywords compile")
 });
-
-/// Japanese, Korean and Chinese: written without spaces between words.
-fn is_unspaced(c: char) -> bool {
-    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{ac00}'..='\u{d7af}' | '\u{4e00}'..='\u{9fff}')
-}
 
 fn whole_word(text: &str, at: usize, len: usize) -> bool {
     let before = text[..at].chars().next_back();
@@ -119,10 +115,7 @@ fn carries(rest: &str, value: Value) -> bool {
         .split(|c: char| {
             c.is_whitespace() || matches!(c, ',' | '，' | '、' | '：' | ':' | '—' | '–')
         })
-        .map(|w| {
-            w.trim_start_matches(is_unspaced)
-                .trim_end_matches(is_unspaced)
-        })
+        .map(|w| w.trim_start_matches(is_cjk).trim_end_matches(is_cjk))
         .filter(|w| !w.is_empty())
         .any(|word| match value {
             Value::Digits(n) => word.chars().filter(char::is_ascii_digit).count() >= n,
