@@ -328,4 +328,6 @@ mod tests;
 #[cfg(test)]
 mod trial15_tests;
 #[cfg(test)]
+mod trial17_tests;
+#[cfg(test)]
 mod trial_tests;

@@ -235,6 +235,7 @@ quantity: many, few, several, all, both, most, much, some, every, each;
 degree: more, less, fewer, most, least;
 period: hour, day, week, month, year, minute, decade;
 brightness: dark, light, bright, dim;
+setting: indoor, indoors, outdoor, outdoors;
 have_or_like: have, like;
 marital: married, divorced, engaged, single, widowed, separated;
 remember_forget: remember, forget;
