@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 
 use super::Reason;
 use super::denial::{Token, expand, tokens};
+use super::who::Who;
 
 /// A person a pronoun names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -49,68 +50,6 @@ pub(super) struct Stance {
     /// English: the words, lowercase, and where the speaker (a bare "User", "I", "me") and
     /// the names written with a capital stand among them ("Sam owes User $200").
     who: Who,
-}
-
-#[derive(Debug, Default, PartialEq)]
-struct Who {
-    words: Vec<String>,
-    speaker: Option<usize>,
-    names: Vec<(String, usize)>,
-}
-
-/// Days and months are written with a capital, and are not someone.
-const NOT_NAMES: &[&str] = &[
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "on",
-    "in",
-    "at",
-    "every",
-    "each",
-    "the",
-    "a",
-    "an",
-];
-
-/// Where the speaker and the capitalized names of `text` stand (see [`Stance::who`]).
-fn who_in(text: &str) -> Who {
-    let written: Vec<&str> = text
-        .split(|c: char| !(c.is_alphanumeric() || crate::memory::text::is_apostrophe(c)))
-        .filter(|w| !w.is_empty())
-        .collect();
-    let mut who = Who {
-        words: written.iter().map(|w| w.to_lowercase()).collect(),
-        ..Who::default()
-    };
-    for (i, w) in written.iter().enumerate() {
-        let lower = &who.words[i];
-        if matches!(lower.as_str(), "i" | "me" | "user") {
-            who.speaker.get_or_insert(i);
-        } else if w.chars().next().is_some_and(char::is_uppercase)
-            && !NOT_NAMES.contains(&lower.trim_end_matches('s'))
-            && !NOT_NAMES.contains(&lower.as_str())
-        {
-            who.names.push((lower.clone(), i));
-        }
-    }
-    who
 }
 
 fn pronoun(w: &str) -> Option<(Person, Option<Case>)> {
@@ -317,89 +256,6 @@ const ZH_MODALS: &[&str] = &[
     "马上",
     "将要",
 ];
-/// Words and phrases that say how much, how often or in what state, each with what it
-/// stands for: one side only, or another one, is another fact ("speaks some German" / "is
-/// fluent in German", "earns $85k" / "… after taxes", "every summer" / "every other summer",
-/// "engaged to Chris" / "married to Chris"). Matched on whole words.
-const QUALIFIERS: &[(&str, &str)] = &[
-    ("a little", "a little"),
-    ("a bit", "a little"),
-    ("some", "some"),
-    ("slightly", "a little"),
-    ("somewhat", "a little"),
-    ("kind of", "a little"),
-    ("sort of", "a little"),
-    ("basic", "basic"),
-    ("conversational", "conversational"),
-    ("fluent", "fluent"),
-    ("fluently", "fluent"),
-    ("mostly", "mostly"),
-    ("partly", "partly"),
-    ("partially", "partly"),
-    ("after tax", "net"),
-    ("after taxes", "net"),
-    ("post-tax", "net"),
-    ("net", "net"),
-    ("take-home", "net"),
-    ("take home", "net"),
-    ("before tax", "gross"),
-    ("before taxes", "gross"),
-    ("pre-tax", "gross"),
-    ("pretax", "gross"),
-    ("gross", "gross"),
-    ("every other", "every other"),
-    ("every second", "every other"),
-    ("every few", "every few"),
-    ("biweekly", "every other"),
-    ("fortnightly", "every other"),
-    ("engaged", "engaged"),
-    ("fiance", "engaged"),
-    ("fiancé", "engaged"),
-    ("fiancee", "engaged"),
-    ("fiancée", "engaged"),
-    ("divorced", "divorced"),
-    ("separated", "separated"),
-    ("widowed", "widowed"),
-    ("dating", "dating"),
-];
-/// Chinese ones, as written, with what each stands for.
-const ZH_QUALIFIERS: &[(&str, &str)] = &[
-    ("一点", "a little"),
-    ("一些", "some"),
-    ("稍微", "a little"),
-    ("有点", "a little"),
-    ("流利", "fluent"),
-    ("税前", "gross"),
-    ("税后", "net"),
-    ("到手", "net"),
-    ("同居", "living together"),
-    ("分居", "separated"),
-    ("离婚", "divorced"),
-    ("订婚", "engaged"),
-];
-
-/// The qualifiers `words` (lowercase, in order) and `text` (as written) hold.
-fn qualifiers(words: &[String], text: &str, into: &mut BTreeSet<String>) {
-    for (i, w) in words.iter().enumerate() {
-        for (phrase, stands) in QUALIFIERS {
-            let mut parts = phrase.split([' ', '-']);
-            let first = parts.next().unwrap_or_default();
-            if first == w
-                && parts
-                    .enumerate()
-                    .all(|(k, p)| words.get(i + 1 + k).is_some_and(|n| n == p))
-            {
-                into.insert(stands.to_string());
-            }
-        }
-    }
-    for (zh, stands) in ZH_QUALIFIERS {
-        if text.contains(zh) {
-            into.insert(stands.to_string());
-        }
-    }
-}
-
 /// Chinese sentence-final particles of a question or a guess, at the end of a text.
 const ZH_FINAL: &[char] = &['吧', '呢', '么', '吗', '嘛'];
 
@@ -588,8 +444,8 @@ pub(super) fn read(text: &str) -> Stance {
             negated = true;
         }
     }
-    qualifiers(&words, text, &mut s.modals);
-    s.who = who_in(text);
+    super::qualifiers::read(&words, text, &mut s.modals);
+    s.who = Who::read(text);
     let all: Vec<char> = text.chars().collect();
     // 只 as "only" before what is done (我只在周一加班 / 我周一也加班), not a measure word
     // (一只猫, 养了只猫); with the word it restricts (我只给我妈打电话 / 我只打电话给我妈)
@@ -700,28 +556,6 @@ const ZH_CONJUNCTIONS: &[&str] = &["，", ",", "但", "而", "却", "和", "或"
 /// Why facts with stances `a` and `b` cannot be taken for one fact, if they cannot: each
 /// names someone by pronoun and not the same people; one person is the subject on one side
 /// and an object on the other; or one side holds it otherwise (a modal, a hedge, a doubt).
-/// Someone named in both facts and the speaker, each doing to the other what the other does
-/// in the other fact, with the same words between them: "Sam owes User $200" / "User owes Sam
-/// $200", "Alice mentors me" / "I mentor Alice" is not (another word), "Alice and I" / "I and
-/// Alice" is not either (joined, not one doing to the other).
-fn speaker_swapped(a: &Stance, b: &Stance) -> Option<String> {
-    let (x, y) = (&a.who, &b.who);
-    let (sx, sy) = (x.speaker?, y.speaker?);
-    x.names.iter().find_map(|(name, nx)| {
-        let ny = y.names.iter().find(|(n, _)| n == name)?.1;
-        let between =
-            |w: &Who, from: usize, to: usize| w.words.get(from + 1..to).map(<[String]>::to_vec);
-        // the name first in one, the speaker first in the other
-        let (one, other) = match (*nx < sx, ny < sy) {
-            (true, false) => (between(x, *nx, sx)?, between(y, sy, ny)?),
-            (false, true) => (between(x, sx, *nx)?, between(y, ny, sy)?),
-            _ => return None,
-        };
-        let joined = one.iter().all(|w| matches!(w.as_str(), "and" | "or"));
-        (!one.is_empty() && !joined && one == other).then(|| name.clone())
-    })
-}
-
 pub(super) fn differ(a: &Stance, b: &Stance) -> Option<Reason> {
     // a pronoun on one side only: the other may name someone the reading does not see as a
     // name (小明喜欢茶 / 我喜欢茶)
@@ -742,7 +576,7 @@ pub(super) fn differ(a: &Stance, b: &Stance) -> Option<Reason> {
     if swapped(a, b) || swapped(b, a) {
         return Some(Reason::Roles("subject and object swapped".into()));
     }
-    if let Some(name) = speaker_swapped(a, b) {
+    if let Some(name) = a.who.swapped(&b.who) {
         return Some(Reason::Roles(format!("{name} and me swapped")));
     }
     // 我老公打羽毛球 / 我打羽毛球: someone of mine does it, or I do
