@@ -25,7 +25,9 @@ use std::sync::LazyLock;
 
 use regex::{Regex, RegexSet, RegexSetBuilder};
 
-use super::{addressed, ascii_classes, claims, disguised, european, normalize, ruled, triggers};
+use super::{
+    addressed, ascii_classes, claims, disguised, european, imperative, normalize, ruled, triggers,
+};
 
 /// A clause starts at the text's start or after sentence punctuation or a comma, and may
 /// open with a list bullet or a quote marker ("- ", "* ", "> ", "1. ").
@@ -417,7 +419,7 @@ fn detect_as_written(text: &str) -> bool {
     if views
         .views
         .first()
-        .is_some_and(|v| addressed::detect(v, text))
+        .is_some_and(|v| addressed::detect(v, text) || imperative::detect(v, text))
     {
         return true;
     }

@@ -72,6 +72,7 @@ mod addressed;
 mod claims;
 mod disguised;
 mod european;
+mod imperative;
 mod instructions;
 mod normalize;
 mod ruled;

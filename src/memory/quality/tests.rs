@@ -660,8 +660,11 @@ fn secrets_without_their_keyword() {
         "Mallory's laptop unlocks with 7-3-1-9",
         "小陈的密保问题“第一只宠物”答案是“豆豆”",
         "小冯的护照编号是 E88123456",
+        "childhood street name for my bank security question = Elm",
+        "车库报警器的撤防码是 5512",
     ]);
     assert_not_secret(&[
+        "My bank's security question is my first pet's name",
         "The wifi is slow in the kitchen",
         "Ken's social life is busy",
         "Grace's mother's maiden name is Kowalski",

@@ -123,8 +123,16 @@ fn maiden_name_for_security(lower: &str) -> bool {
         && [" is ", " it's ", ": "].iter().any(|w| lower.contains(w))
 }
 
+/// An answer given for a security question: "first pet's name for my bank security question
+/// = Biscuit" (the question named alone, "my bank's security question is 'first pet'", says
+/// which question, not its answer).
+static FOR_SECURITY_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:for|to)\s+(?:my|the|his|her|our|their)?\s*(?:[\w']+\s+){0,2}security\s+questions?\s*(?:=|:|->|→|\bis\b)\s*\S")
+        .expect("compiles")
+});
+
 fn opens_with(folded: &str, lower: &str) -> Option<&'static str> {
-    if maiden_name_for_security(lower) {
+    if maiden_name_for_security(lower) || FOR_SECURITY_QUESTION.is_match(lower) {
         return Some("security answer");
     }
     if OPENS_WITH
