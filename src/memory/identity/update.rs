@@ -12,11 +12,13 @@
 mod surface;
 #[cfg(test)]
 mod tests;
+mod tidy;
 mod words;
 
 use std::collections::HashSet;
 
 use surface::*;
+use tidy::tidy;
 use words::*;
 
 /// The two values of a fact whose value changed: the stored one and the new one, as written.
@@ -58,6 +60,7 @@ pub fn with_verb_forms(mut terms: HashSet<String>) -> HashSet<String> {
 /// The changed values of `new` against `stored`, when the two are the same words around one
 /// value that differs in a relation that holds one value at a time; `None` otherwise.
 pub fn changed(new: &str, stored: &str) -> Option<Change> {
+    let (new, stored) = (&tidy(new, stored), &tidy(stored, ""));
     if !plain(new) || !plain(stored) {
         return None;
     }
