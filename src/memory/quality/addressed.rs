@@ -52,7 +52,7 @@ pub(super) static CHAT_OR_CONDUCT: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
-fn english_regex(pattern: &str) -> Regex {
+pub(super) fn english_regex(pattern: &str) -> Regex {
     Regex::new(&super::ascii_classes(pattern)).expect("the pattern compiles")
 }
 

@@ -15,7 +15,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::addressed::{CHAT_OR_CONDUCT, unquoted};
+use super::addressed::{CHAT_OR_CONDUCT, english_regex, unquoted};
 
 /// True when `view` (an instruction view: folded, lowercase, chat spelling read) or `text`
 /// (as written) is a standing order in the imperative.
@@ -33,7 +33,7 @@ static STANDING: LazyLock<Regex> = LazyLock::new(|| {
 /// What the assistant may be told to do in the chat, opening a clause in the imperative.
 static ORDER: LazyLock<Regex> = LazyLock::new(|| {
     english_regex(
-        r"(?:^|[,:;.!?\n>]|\bthen\b)\s*(?:(?:please|pls|kindly|just|also|and|but|so|always|never|do not|don't|dont|do)\s+)*(?:blame|ask|tell|say|reply|respond|answer|post|send|share|give|recommend|mention|add|include|delete|remove|ignore|warn|store|save|forward|ping|pretend|refer|write|praise|agree|soften|translate|summari[sz]e|omit|skip|hide|redirect|insist|claim|deny|confirm|approve|reject|refuse|trust|obey|greet|welcome|promote|flag|report|mute|kick|ban|block|dm|message|advertise|pin|tag|exclude|append|attach|sign|respond|reveal|disclose|leak|lie|exaggerate|downplay|side)\b",
+        r"(?:^|[,:;.!?\n>]|\bthen\b)\s*(?:(?:please|pls|kindly|just|also|and|but|so|always|never|do not|don't|dont|do)\s+)*(?:blame|ask|tell|say|reply|respond|answer|post|send|share|give|recommend|mention|add|include|delete|remove|ignore|warn|store|save|forward|ping|pretend|refer|write|praise|agree|soften|translate|summari[sz]e|omit|skip|hide|redirect|insist|claim|deny|confirm|approve|reject|refuse|trust|obey|greet|welcome|promote|flag|report|mute|kick|ban|block|dm|message|advertise|pin|tag|exclude|append|attach|sign|reveal|disclose|leak|lie|exaggerate|downplay|side)\b",
     )
 });
 
@@ -46,10 +46,6 @@ static RULES: LazyLock<Regex> = LazyLock::new(|| {
         r"(?:^|[:>]\s*)(?:all |your |the bot's |the assistant's )?(?:summaries|replies|responses)\s+(?:should|must|shall|need to|have to|are to)\b|\b(?:instructions?|orders?|commands?|word|requests?)\s+(?:always\s+)?(?:overrides?|supersedes?|trumps?|takes? (?:priority|precedence) over)\s+(?:everything|all|any|your|the|other)\b|\byou (?:don't|do not|no longer|never) have (?:any )?(?:content )?(?:restrictions|filters|limits|rules|guidelines)\b|\byou have no (?:content )?(?:restrictions|filters|limits|rules|guidelines)\b|\bthe (?:correct|right|official|proper|standard|only) (?:answer|reply|response) to\b.{0,80}\bis always\b",
     )
 });
-
-fn english_regex(pattern: &str) -> Regex {
-    Regex::new(&super::ascii_classes(pattern)).expect("the pattern compiles")
-}
 
 fn english(view: &str) -> bool {
     if !view.bytes().any(|b| b.is_ascii_lowercase()) {
@@ -174,11 +170,11 @@ fn chinese(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::super::{Refusal, refusal};
 
+    /// Through the whole gate, as a group's memory write meets it.
     fn refused(text: &str) -> bool {
-        let views = super::super::normalize::instruction_views(text);
-        detect(&views.views[0], text)
+        refusal(text, true) == Some(Refusal::Instruction)
     }
 
     #[test]
@@ -214,7 +210,8 @@ mod tests {
             "小王每次有人问他年龄，他就说十八岁",
             "Our running club's rule: nobody gets left behind",
             "小姜觉得机器人回答得挺好",
-            "李娜认为机器人应该少说话",
+            "李娜认为机器人的回答太长了",
+            "凯文说机器人每次回答都很快",
             "Answers to the quiz should be handed in by Friday",
             "The correct answer to the riddle was 'a map'",
         ] {
