@@ -665,6 +665,8 @@ fn secrets_without_their_keyword() {
     ]);
     assert_not_secret(&[
         "My bank's security question is my first pet's name",
+        "うちの会社では、パスワードは90日ごとに変えることになっている",
+        "公司规定密码是8位以上",
         "The wifi is slow in the kitchen",
         "Ken's social life is busy",
         "Grace's mother's maiden name is Kowalski",

@@ -419,6 +419,12 @@ pub(super) fn has_value(rest: &str, lower_rest: &str, need: Need) -> bool {
     false
 }
 
+/// Units written right after a number in Japanese or Chinese: a length, a period, a count.
+const CJK_UNITS: &[&str] = &[
+    "ヶ月", "か月", "カ月", "ヵ月", "文字", "桁", "日", "年", "回", "週", "時間", "分", "个月",
+    "个字", "位", "天", "次", "周", "小时",
+];
+
 /// Whether the text after a connector is a value of the kind `need`.
 pub(super) fn value_fits(value: &str, lower: &str, need: Need, conn: Conn) -> bool {
     let Some((token, _)) = next_token(value) else {
@@ -436,7 +442,12 @@ pub(super) fn value_fits(value: &str, lower: &str, need: Need, conn: Conn) -> bo
     let measure = next_token(lower)
         .and_then(|(_, end)| next_token(&lower[end..]))
         .is_some_and(|(w, _)| UNITS.contains(&trim_punct(w)));
-    let describes = NOT_VALUES.contains(&lower_token) || descriptive(lower_token) || measure;
+    // パスワードは3ヶ月ごとに…, 密码是8位数字: a number with a unit of its own, no value
+    let after_digits = lower_token.trim_start_matches(|c: char| c.is_ascii_digit());
+    let cjk_measure = after_digits.len() < lower_token.len()
+        && CJK_UNITS.iter().any(|u| after_digits.starts_with(u));
+    let describes =
+        NOT_VALUES.contains(&lower_token) || descriptive(lower_token) || measure || cjk_measure;
     match need {
         Need::Digits(min) => {
             // "665 201", "12-34-56", "*1942", "4455#": the digits of the value's run
