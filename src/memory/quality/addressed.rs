@@ -133,11 +133,11 @@ struct Language {
 #[rustfmt::skip]
 const LANGUAGES: &[Language] = &[
     // Japanese
-    Language { from_now_on: &["これから", "今後", "以後", "次から", "今日から", "覚えておいて"], words: &[], parts: &["ボット", "アシスタント", "あなた", "お前", "返事して", "返信して", "答えて", "話さないこと", "言って", "伝えて"] },
+    Language { from_now_on: &["これから", "今後", "以後", "次から", "今日から", "覚えておいて"], words: &[], parts: &["ボット", "アシスタント", "あなた", "お前", "返事してね", "返事すること", "返信してね", "答えてね", "答えること", "話さないこと"] },
     // Russian
     Language { from_now_on: &["теперь", "с этого момента", "впредь", "отныне", "на будущее", "с сегодняшнего дня", "всегда", "никогда", "запомни"], words: &["бот", "бота", "боту", "ассистент", "ты", "тебе", "тебя", "твой", "твоя", "твои"], parts: &[] },
     // Korean
-    Language { from_now_on: &["앞으로", "이제부터", "지금부터", "다음부터"], words: &[], parts: &["너는", "너한테", "네가", "너의", "챗봇", "봇은", "봇이", "어시스턴트", "대답해", "답해", "말해", "알려줘"] },
+    Language { from_now_on: &["앞으로", "이제부터", "지금부터", "다음부터"], words: &[], parts: &["너는", "너한테", "네가", "너의", "챗봇", "봇은", "봇이", "어시스턴트", "대답해", "답해줘", "말해줘", "알려줘"] },
     // Polish
     Language { from_now_on: &["od teraz", "od dziś", "od dzisiaj", "na przyszłość"], words: &["bot", "asystent", "jesteś", "ty", "twój", "twoje", "odpowiadasz", "odpowiadaj", "musisz", "piszesz"], parts: &[] },
     // Dutch
@@ -145,9 +145,9 @@ const LANGUAGES: &[Language] = &[
     // Turkish
     Language { from_now_on: &["bundan sonra", "bundan böyle", "artık", "unutma"], words: &["bot", "asistan", "sen", "sana", "senin", "anlat", "söyle", "yaz"], parts: &[] },
     // Italian
-    Language { from_now_on: &["d'ora in poi", "da adesso", "da ora in poi", "per il futuro", "d'ora in avanti", "ricorda"], words: &["bot", "assistente", "tu", "ti", "tuo", "tua", "devi", "rispondi"], parts: &[] },
+    Language { from_now_on: &["d'ora in poi", "da adesso", "da ora in poi", "per il futuro", "d'ora in avanti"], words: &["bot", "assistente", "tu", "ti", "tuo", "tua", "devi", "rispondi"], parts: &[] },
     // Spanish
-    Language { from_now_on: &["de ahora en adelante", "a partir de ahora", "desde ahora", "cada vez que", "recuerda", "ahora"], words: &["bot", "asistente", "tú", "tienes", "tus", "responde", "contesta", "debes"], parts: &[] },
+    Language { from_now_on: &["de ahora en adelante", "a partir de ahora", "desde ahora", "cada vez que", "recuerda"], words: &["bot", "asistente", "tú", "tienes", "tus", "responde", "contesta", "debes"], parts: &[] },
     // Portuguese
     Language { from_now_on: &["daqui pra frente", "daqui para frente", "a partir de agora", "de agora em diante", "sempre que", "toda vez que"], words: &["bot", "assistente", "você", "tu", "diga", "responda", "fale"], parts: &[] },
     // French
@@ -276,6 +276,8 @@ mod tests {
             "Company policy says laptops must be locked whenever you leave your desk.",
             "Recuerda que mi hermana llega el lunes",
             "Im Zimmer hängt ein Bild, das du mir geschenkt hast",
+            "Ricorda che ti ho detto che mia sorella vive a Roma",
+            "覚えておいて：妹が来週結婚するって言ってた",
         ] {
             assert!(!refused(text), "{text}");
         }
