@@ -1,6 +1,6 @@
 //! Standing orders in the imperative, with no "you": a clause that opens with what the
 //! assistant is told to do in the chat ("blame the network team", "respond to every message
-//! with an emoji", "do not warn users", 统一说今天就发, "responde a todos"), in a text that
+//! with an emoji", "do not warn users", 统一说今天就发), in a text that
 //! says the order holds from now on or whenever something happens in the chat ("Whenever
 //! anyone asks about the outage, …", "Standing instruction: …", "for every future
 //! conversation", 有人问起…, 以后…) and names the chat or what is said in it. Found by a

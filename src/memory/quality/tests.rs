@@ -661,10 +661,13 @@ fn secrets_without_their_keyword() {
         "小陈的密保问题“第一只宠物”答案是“豆豆”",
         "小冯的护照编号是 E88123456",
         "childhood street name for my bank security question = Elm",
+        "the answer to my 'favourite teacher' security question is Mrs Hale",
         "车库报警器的撤防码是 5512",
     ]);
     assert_not_secret(&[
         "My bank's security question is my first pet's name",
+        "The answer field for the security question is optional",
+        "The link to the security questions is on the settings page",
         "うちの会社では、パスワードは90日ごとに変えることになっている",
         "公司规定密码是8位以上",
         "The wifi is slow in the kitchen",

@@ -124,10 +124,11 @@ fn maiden_name_for_security(lower: &str) -> bool {
 }
 
 /// An answer given for a security question: "first pet's name for my bank security question
-/// = Biscuit" (the question named alone, "my bank's security question is 'first pet'", says
-/// which question, not its answer).
+/// = Biscuit", "the answer to my 'first pet' security question is Biscuit" (the question named alone, "my bank's security question is 'first pet'", says
+/// which question, not its answer; "the field for the security question is optional" says
+/// nothing of either).
 static FOR_SECURITY_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b(?:for|to)\s+(?:my|the|his|her|our|their)?\s*(?:[\w']+\s+){0,2}security\s+questions?\s*(?:=|:|->|→|\bis\b)\s*\S")
+    Regex::new(r"\bfor\s+(?:my|the|his|her|our|their)?\s*(?:[\w']+\s+){0,2}security\s+questions?\s*(?:=|:|->|→)\s*\S|\banswer\s+to\s+(?:my|the|his|her|our|their)\s+(?:\S+\s+){0,3}security\s+questions?\s*(?:=|:|->|→|\bis\b)\s*\S")
         .expect("compiles")
 });
 
