@@ -1,5 +1,6 @@
 //! What a fact said in chat carries around its statement, taken off before the two are
-//! compared: an opening word of talk ("honestly", "btw", "ok so"), an aside in brackets
+//! compared: an opening word of talk ("honestly", "btw", "ok so"; not "also", which says there
+//! is another one), an aside in brackets
 //! ("(Dana left the company)"), closing marks ("!"), the old value denied after a comma
 //! ("…, not Heat", "…，不是丰田了": the newer fact says the older no longer holds), and a label
 //! with a colon read as "is" ("User's favorite color: teal"). Found by a ninth held-out trial
@@ -11,7 +12,7 @@ use regex::Regex;
 
 /// Words of talk that open a statement and are no part of it.
 static OPENING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:honestly|well|ok|okay|so|btw|fyi|hey|oh|also|anyway|ps|hmm|quick update|heads up|just so you know|for the record)\b[\s,:!-]*)+")
+    Regex::new(r"(?i)^(?:(?:honestly|well|ok|okay|so|btw|fyi|hey|oh|anyway|ps|hmm|quick update|heads up|just so you know|for the record)\b[\s,:!-]*)+")
         .expect("compiles")
 });
 /// An aside in brackets at the end.
@@ -86,6 +87,11 @@ mod tests {
         assert_eq!(
             tidy("I eat fish, not meat", "I eat chicken"),
             "I eat fish, not meat"
+        );
+        // "also" says there is another one: no word of talk
+        assert_eq!(
+            tidy("also my cat is named Tom", ""),
+            "also my cat is named Tom"
         );
         // so stays where it is no opening word of talk
         assert_eq!(tidy("Solo is my cat", ""), "Solo is my cat");
