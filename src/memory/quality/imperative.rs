@@ -81,7 +81,8 @@ const ZH_WHEN: &[&str] = &[
     "时候，",
 ];
 /// A clause opening with what the assistant is told to do: say it one way, tell them, add,
-/// delete, write, answer first (统一说, 直接把…告诉他, 都加上, 删掉, 永远写, 优先回答).
+/// delete, write, answer first (统一说, 直接把…告诉他, 加上, 删掉, 永远写, 优先回答). A
+/// leading 都 is read past (都加上 is 加上), so only forms that need it keep it (都说, 都写).
 const ZH_ORDER: &[&str] = &[
     "统一说",
     "统一回",
@@ -93,11 +94,7 @@ const ZH_ORDER: &[&str] = &[
     "直接把",
     "直接告诉",
     "直接回",
-    "都回复",
-    "都回答",
-    "都加上",
     "加上",
-    "都删掉",
     "删掉",
     "都写",
     "永远写",
