@@ -281,6 +281,9 @@ pub fn vetoes_claim(new: &str, stored: &str, cosine: Option<f32>) -> Option<Reas
     if copula_swapped(new, stored) {
         return None;
     }
+    if let Some(whose) = owner_swapped(new, stored) {
+        return Some(Reason::Roles(whose));
+    }
     let cosine = usable(cosine, new, stored);
     let outcome = compare(&read(new), &read(stored));
     let (a, b) = (stance::read(new), stance::read(stored));
@@ -331,5 +334,7 @@ mod tests;
 mod trial15_tests;
 #[cfg(test)]
 mod trial17_tests;
+#[cfg(test)]
+mod trial18_tests;
 #[cfg(test)]
 mod trial_tests;

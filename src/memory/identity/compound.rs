@@ -244,6 +244,24 @@ pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
             return Some(format!("{}{space}{}", s.shown, t.shown));
         }
     }
+    // in English, a thing right before another of its kind names a third: "bass guitar" is
+    // no guitar, "milk coffee" no coffee ("black guitar" stays a guitar: black names no thing)
+    for t in extra.iter().filter(|t| !t.cjk && t.class == Class::Plain) {
+        let kinds = categories_of(&t.key);
+        let Some(s) = x
+            .terms
+            .iter()
+            .find(|s| s.left.as_deref() == Some(t.key.as_str()) && !s.cjk && y.has(&s.key))
+        else {
+            continue;
+        };
+        let shared_kind = categories_of(&s.key)
+            .iter()
+            .any(|c| THINGS.contains(c) && kinds.contains(c));
+        if s.class == Class::Plain && shared_kind {
+            return Some(format!("{} {}", t.shown, s.shown));
+        }
+    }
     for s in x
         .terms
         .iter()

@@ -110,6 +110,12 @@ pub fn lex(text: &str) -> Vec<Raw> {
                 out.push(word(c, c, pos, false));
                 pos += 1;
             }
+            // "10%" reads "10 percent", so it is not "$10"
+            if chars.get(i) == Some(&'%') {
+                out.push(word("percent", "%", pos, false));
+                pos += 1;
+                i += 1;
+            }
             let start = i;
             while i < chars.len() && chars[i].is_alphabetic() && !is_cjk(chars[i]) {
                 i += 1;

@@ -40,11 +40,13 @@ in law => inlaw; step son => stepson; step daughter => stepdaughter;
 step mother, step mom => stepmother; step father, step dad => stepfather;
 step brother => stepbrother; step sister => stepsister; half brother => halfbrother;
 half sister => halfsister; significant other => partner; suffer from => ~have;
-been to => visit; rent out, let out => @let; close to, next to => @near; passed away => @dead; ice cream => icecream;
+been to => visit; rent out, let out => @let; close to, next to, next door => @near; passed away => @dead; ice cream => icecream;
 hot dog => hotdog; root beer => rootbeer; ginger beer => gingerbeer;
 sweet potato => sweetpotato; prairie dog => prairiedog; air guitar => airguitar;
 fire truck, fire engine => firetruck; bell pepper => bellpepper; martial art => martialart;
 crab apple => crabapple; cheese cake => cheesecake; sea food => seafood; guinea pig => guineapig; sea lion => sealion; polar bear => polarbear;
+per cent => percent; the last => #last; new york city => nyc; san francisco => sf; washington dc => dc; united kingdom => uk;
+massachusetts institute of technology => mit; user experience => ux;
 sea horse => seahorse; hip hop => hiphop; table tennis => pingpong; part time => parttime; full time => fulltime;
 next year => %year+1; last year => %year-1; this year => %year0; this month => %month+0;
 next month => %month+1; last month => %month-1; this week => %week+0; next week => %week+1;
@@ -65,7 +67,9 @@ former, formerly, previously, ex, retired => @past; learn, study, student, major
 teach, taught, teacher, tutor, instructor, lecturer => @teach;
 start, begin, began, begun => @start; near, nearby, outside => @near;
 died, dead, deceased => @dead; fake, faux, imitation, replica, counterfeit, toy, virtual,
-artificial, fictional, decaf, decaffeinated => @fake; non => !; watch => @watch; each => every; except => !; few, couple => #few; beneath, underneath => under; bucks, buck, usd => dollar; eur, euros => euro; gbp, quid => pound;
+artificial, fictional, decaf, decaffeinated => @fake; non => !; watch => @watch; each => every; except => !; few, couple => #few; beneath, underneath => under; bucks, buck, usd => dollar;
+kilogram, kilograms, kilo, kilos, kgs => kg; kilometer, kilometers, kilometre, kilometres, kms => km;
+centimeter, centimeters, centimetre, centimetres => cm; lbs => lb; miles => mile; eur, euros => euro; gbp, quid => pound;
 rmb, cny, renminbi => yuan; jpy => yen; inr, rupees => rupee; passionate, favour, favor => like; daily => day;
 weekly => week; monthly => month; yearly, annually, annual => year;
 maybe, might, soon => @want; almost, nearly => @almost; or => @or;
@@ -77,7 +81,7 @@ born, birthday => born;
 // having, naming, buying
 have, has, had, own, owner, possess => ~have; go, went, gone => ~go; get, got => ~get;
 make, made => ~make; take, took, taken => ~take; use, used => ~use; keep, kept => ~keep;
-assistant, deputy, vice, acting => @deputy;
+assistant, deputy, vice, acting, interim => @deputy;
 aspiring, wannabe, future => @want; rent, lease => @rent; film => movie;
 occupation, profession, ride, rode => -; commute => work;
 name, named, called, nicknamed => name; buy, bought, purchase => buy; sell, sold => sell;
@@ -112,6 +116,8 @@ fourteen => #14; fifteen => #15; sixteen => #16; seventeen => #17; eighteen => #
 nineteen => #19; twenty => #20; thirty => #30; forty => #40; fifty => #50; sixty => #60;
 seventy => #70; eighty => #80; ninety => #90; hundred => #100; thousand => #1000;
 million => #1000000; half => #0.5; quarter => #0.25; first => #1;
+// an amount against a number: the whole bill / half the bill
+whole, entire => #whole;
 // dates
 monday => %weekday1; tuesday => %weekday2; wednesday => %weekday3; thursday => %weekday4;
 friday => %weekday5; saturday => %weekday6; sunday => %weekday7; january => %month1;
@@ -379,7 +385,7 @@ pub const ZH_STOP: &str = "的了是我你他她它们在和就也都吗呢吧�
 pub const ZH_MEASURE: &str = "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元圈趟遍碗盒袋箱筐篮桶罐捆串束壶锅盘碟勺栋幢顿打升";
 
 /// Units that stay with their number: "3月" and "3日" are not "3".
-pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤站";
+pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤站天";
 
 /// Words that make what follows someone's ("his wife").
 pub const POSSESSIVE_PRONOUNS: &str = "

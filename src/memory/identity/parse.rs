@@ -274,6 +274,7 @@ fn unit_after(raws: &[Raw], i: usize) -> Option<String> {
                 | "cm"
                 | "litr"
                 | "liter"
+                | "percent"
         );
     unit.then(|| canonical.to_string())
 }

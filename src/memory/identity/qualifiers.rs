@@ -1,6 +1,7 @@
 //! How much, how often, how well or in what state a fact holds, where one side only saying it,
 //! or saying another, makes another fact: "speaks some German" / "is fluent in German",
-//! "every other summer", "before taxes", 同居 / 分居 (found by a seventeenth held-out trial).
+//! "every other summer", "before taxes", 同居 / 分居 (found by a seventeenth held-out trial),
+//! one way against a round trip (an eighteenth).
 
 use std::collections::BTreeSet;
 
@@ -48,6 +49,11 @@ const QUALIFIERS: &[(&str, &str)] = &[
     ("separated", "separated"),
     ("widowed", "widowed"),
     ("dating", "dating"),
+    ("each way", "one way"),
+    ("one way", "one way"),
+    ("round trip", "round trip"),
+    ("return trip", "round trip"),
+    ("both ways", "round trip"),
 ];
 /// Chinese ones, as written, with what each stands for.
 const ZH_QUALIFIERS: &[(&str, &str)] = &[
@@ -63,6 +69,9 @@ const ZH_QUALIFIERS: &[(&str, &str)] = &[
     ("分居", "separated"),
     ("离婚", "divorced"),
     ("订婚", "engaged"),
+    ("单程", "one way"),
+    ("往返", "round trip"),
+    ("来回", "round trip"),
 ];
 
 /// The qualifiers `words` (lowercase, in order) and `text` (as written) hold.

@@ -508,16 +508,20 @@ pub(super) fn read(text: &str) -> Stance {
     // "I like tea and I don't like coffee", 我喜欢茶，不喜欢咖啡: a negation in one of two
     // clauses, which the reading may bind to the wrong one
     s.compound = conjunction && negated;
-    // Chinese: 我 opening the text (or a clause) is its subject, anywhere else an object
-    // ("小红爱我", "老板让我加班");
+    // Chinese: 我 (or 用户) opening the text (or a clause) is its subject, anywhere else an
+    // object ("小红爱我", "老板让我加班", 小王欠用户五千块);
     // 我 before someone (我老板) is theirs, and says neither
     let chars: Vec<char> = text.trim_start().chars().collect();
     if s.persons.contains(&Person::Me) && !text.contains("我们") {
-        for (i, c) in chars.iter().enumerate() {
-            let rest: String = chars[i + 1..].iter().take(2).collect();
-            if *c != '我' {
-                continue;
-            }
+        for i in 0..chars.len() {
+            // (用户的, how a memory names what is the user's, says neither: 用户的狗叫豆豆 /
+            // 豆豆是用户的狗的名字)
+            let len = match chars[i] {
+                '我' => 1,
+                '用' if chars.get(i + 1) == Some(&'户') && chars.get(i + 2) != Some(&'的') => 2,
+                _ => continue,
+            };
+            let rest: String = chars[i + len..].iter().take(2).collect();
             // after a time or a pause 我 still opens its clause (周末我去游泳, 每天早上我喝茶)
             let opens = i == 0
                 || chars[i - 1].is_whitespace()

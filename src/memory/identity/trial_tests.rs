@@ -494,8 +494,9 @@ fn labels_narrowed_denials_and_comparisons_make_another_fact() {
 /// stemmer makes one word of ("afraid of flying" / "of flies"), a language against what is
 /// written in it ("French" / "French literature"), and Chinese written into an institution's
 /// name (北京师范大学 / 北京大学, 中国人民银行 / 中国银行). Each pair below is new, of the same
-/// kinds; a common noun said more closely ("bass guitar", "sourdough bread") is still the
-/// same fact, kept in its more specific wording.
+/// kinds; a common noun said more closely ("electric guitar", "sourdough bread") is still the
+/// same fact, kept in its more specific wording (two instruments joined, "bass guitar", are
+/// another: the eighteenth trial).
 #[test]
 fn acts_languages_and_names_of_places_make_another_fact() {
     never_one(&[
@@ -517,7 +518,7 @@ fn acts_languages_and_names_of_places_make_another_fact() {
         ("I go running", "I run"),
         ("I like swimming", "I like to swim"),
         ("我在中国银行工作", "我在中国银行上班"),
-        ("I play the guitar", "I play the bass guitar"),
+        ("I play the guitar", "I play the electric guitar"),
     ]);
 }
 

@@ -49,8 +49,8 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
     {
         let shown: String = run[..numerals].iter().collect();
         let (num, used) = number(n.to_string(), shown, raws, i + numerals);
-        // 一只猫: "a cat" as much as "one cat"
-        let weak = num.key == "1" && used > i + numerals;
+        // 一只猫: "a cat" as much as "one cat"; 一天: "a day" as much as "one day"
+        let weak = (num.key == "1" || num.key == "1天") && used > i + numerals;
         toks.push(Tok::Num(Num { weak, ..num }));
         return used;
     }
