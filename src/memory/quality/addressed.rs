@@ -41,14 +41,14 @@ static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
 /// That the order holds from now on.
 static STANDING: LazyLock<Regex> = LazyLock::new(|| {
     english_regex(
-        r"\b(?:from now on|from today|starting (?:now|today)|as of (?:now|today)|whenever|every ?time|each time|next time|any ?time|in (?:the )?future|for (?:the )?future|future reference|every future|all future|going forward|any ?more|no longer|from here on|at all times|new normal|standing (?:rule|order)|new rule|by default|permanent(?:ly)?|for good|always|never|stop \w+ing)\b",
+        r"\b(?:from now on|from today|starting (?:now|today)|as of (?:now|today)|whenever|every ?time|each time|next time|any ?time|in (?:the )?future|for (?:the )?future|future reference|every future|all future|going forward|any ?more|no longer|from here on|at all times|new normal|standing (?:rule|order)|new rule|by default|permanent(?:ly)?|for good|always|never|stop \w+ing|as (?:we )?(?:discussed|agreed)|we agreed|like we agreed)\b",
     )
 });
 
 /// The chat, its people, and what the assistant does in it.
 pub(super) static CHAT_OR_CONDUCT: LazyLock<Regex> = LazyLock::new(|| {
     english_regex(
-        r"\b(?:some(?:one|body)|any(?:one|body)|every(?:one|body)|people|members?|newcomers?|whoever|group|chat|server|channel|answer\w*|repl\w*|respond\w*|respons\w*|say|tell|agree\w*|translat\w*|refer\w*|sen[dt]\w*|dms?|post\w*|shar\w*|forward\w*|ping\w*|summar\w*|remind\w*|recommend\w*|greet\w*|trust\w*|treat\w*|asks?|question\w*|messages?|links?|filters?|memor\w*|confirm\w*|delet\w*|disclaim\w*|refus\w*|model|prompt|admins?|owner|obey\w*|swear\w*|rude\w*|roast\w*)\b",
+        r"\b(?:some(?:one|body)|any(?:one|body)|every(?:one|body)|people|members?|newcomers?|whoever|group|chat|server|channel|answer\w*|repl\w*|respond\w*|respons\w*|say|tell|agree\w*|translat\w*|refer\w*|sen[dt]\w*|dms?|post\w*|shar\w*|forward\w*|ping\w*|summar\w*|remind\w*|recommend\w*|greet\w*|trust\w*|treat\w*|asks?|question\w*|messages?|links?|filters?|memor\w*|confirm\w*|delet\w*|disclaim\w*|refus\w*|model|prompt|admins?|owner|obey\w*|swear\w*|rude\w*|roast\w*|asked|comes? up|contradict\w*|disagree\w*)\b",
     )
 });
 
@@ -105,7 +105,7 @@ const ZH_STANDING: &[&str] = &[
 const ZH_CHAT_OR_CONDUCT: &[&str] = &[
     "群", "大家", "有人", "谁", "别人", "新人", "成员", "回复", "回答", "答", "告诉", "发给",
     "发到", "发送", "发在", "转", "私聊", "总结", "推荐", "提醒", "链接", "记忆", "删", "消息",
-    "问", "执行", "听", "服从", "管理",
+    "问", "执行", "听", "服从", "管理", "叫我", "称呼", "人设", "角色", "语气", "口吻", "发出",
 ];
 /// Said or thought by someone else, right before 你.
 const ZH_REPORTED: &[&str] = &["说", "讲", "觉得", "认为", "告诉我"];
@@ -133,11 +133,11 @@ struct Language {
 #[rustfmt::skip]
 const LANGUAGES: &[Language] = &[
     // Japanese
-    Language { from_now_on: &["これから", "今後", "以後", "次から", "今日から", "覚えておいて"], words: &[], parts: &["ボット", "アシスタント", "あなた", "お前", "返事してね", "返事すること", "返信してね", "答えてね", "答えること", "話さないこと"] },
+    Language { from_now_on: &["これから", "今後", "以後", "次から", "今日から", "覚えておいて", "毎回", "と言ったら", "と聞かれたら"], words: &[], parts: &["付けてください", "つけてください", "教えてあげて", "ボット", "アシスタント", "あなた", "お前", "返事してね", "返事すること", "返信してね", "答えてね", "答えること", "話さないこと"] },
     // Russian
-    Language { from_now_on: &["теперь", "с этого момента", "впредь", "отныне", "на будущее", "с сегодняшнего дня", "всегда", "никогда", "запомни"], words: &["бот", "бота", "боту", "ассистент", "ты", "тебе", "тебя", "твой", "твоя", "твои"], parts: &[] },
+    Language { from_now_on: &["теперь", "с этого момента", "впредь", "отныне", "на будущее", "с сегодняшнего дня", "всегда", "никогда", "запомни", "если кто-то спросит", "если кто-нибудь спросит", "если спросят"], words: &["говори", "скажи", "отвечай", "ответь", "пиши", "напиши", "бот", "бота", "боту", "ассистент", "ты", "тебе", "тебя", "твой", "твоя", "твои"], parts: &[] },
     // Korean
-    Language { from_now_on: &["앞으로", "이제부터", "지금부터", "다음부터"], words: &[], parts: &["너는", "너한테", "네가", "너의", "챗봇", "봇은", "봇이", "어시스턴트", "대답해", "답해줘", "말해줘", "알려줘"] },
+    Language { from_now_on: &["앞으로", "이제부터", "지금부터", "다음부터", "누가 물어봐도", "절대"], words: &[], parts: &["모든 대답", "대답은", "말하지 마", "하지 마", "너는", "너한테", "네가", "너의", "챗봇", "봇은", "봇이", "어시스턴트", "대답해", "답해줘", "말해줘", "알려줘"] },
     // Polish
     Language { from_now_on: &["od teraz", "od dziś", "od dzisiaj", "na przyszłość"], words: &["bot", "asystent", "jesteś", "ty", "twój", "twoje", "odpowiadasz", "odpowiadaj", "musisz", "piszesz"], parts: &[] },
     // Dutch
@@ -147,11 +147,11 @@ const LANGUAGES: &[Language] = &[
     // Italian
     Language { from_now_on: &["d'ora in poi", "da adesso", "da ora in poi", "per il futuro", "d'ora in avanti"], words: &["bot", "assistente", "tu", "ti", "tuo", "tua", "devi", "rispondi"], parts: &[] },
     // Spanish
-    Language { from_now_on: &["de ahora en adelante", "a partir de ahora", "desde ahora", "cada vez que", "recuerda"], words: &["bot", "asistente", "tú", "tienes", "tus", "responde", "contesta", "debes"], parts: &[] },
+    Language { from_now_on: &["de ahora en adelante", "a partir de ahora", "desde ahora", "cada vez que", "recuerda", "como acordamos", "como quedamos"], words: &["bot", "asistente", "tú", "tienes", "tus", "responde", "contesta", "debes"], parts: &[] },
     // Portuguese
-    Language { from_now_on: &["daqui pra frente", "daqui para frente", "a partir de agora", "de agora em diante", "sempre que", "toda vez que"], words: &["bot", "assistente", "você", "tu", "diga", "responda", "fale"], parts: &[] },
+    Language { from_now_on: &["daqui pra frente", "daqui para frente", "a partir de agora", "de agora em diante", "sempre que", "toda vez que"], words: &["bot", "assistente", "você", "tu", "diga", "responda", "fale", "recomende", "escreva", "envie", "mande"], parts: &[] },
     // French
-    Language { from_now_on: &["à partir de maintenant", "désormais", "dorénavant", "chaque fois que", "pour plus tard", "à l'avenir", "règle du groupe"], words: &["bot", "assistant", "l'assistant", "tu", "vous", "te"], parts: &[] },
+    Language { from_now_on: &["à partir de maintenant", "désormais", "dorénavant", "chaque fois que", "pour plus tard", "à l'avenir", "règle du groupe", "doit toujours", "ne jamais"], words: &["bot", "assistant", "l'assistant", "tu", "vous", "te"], parts: &["chaque réponse", "tes réponses", "chaque message", "tes messages"] },
     // German
     Language { from_now_on: &["ab jetzt", "ab sofort", "von nun an", "künftig", "für später", "jedes mal", "in zukunft", "merk dir", "wenn jemand", " immer"], words: &["bot", "assistent", "du", "dir", "dich"], parts: &[] },
 ];

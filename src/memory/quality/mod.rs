@@ -13,6 +13,7 @@
 //! (`normalize.rs`): fullwidth and mathematical letters, zero-width and other invisible
 //! characters; the instruction check also reads look-alike letters (Cyrillic, Greek, accents),
 //! leetspeak (`1gn0r3`) and letters spelled out one by one (`I g n o r e`, `i.g.n.o.r.e`).
+//! Traditional Chinese is read as simplified first, which the Chinese rules are written in.
 //!
 //! Borderline cases, decided:
 //!
@@ -123,10 +124,24 @@ pub fn with_article(kind: &str) -> String {
 /// `instructions_refused` (the caller decides: groups, the reflector, imports). A secret is
 /// named first: a text that is both is refused as a secret.
 pub fn refusal(text: &str, instructions_refused: bool) -> Option<Refusal> {
+    let simplified = simplified_chinese(text);
+    let text = simplified.as_deref().unwrap_or(text);
     if let Some(kind) = secrets::detect(text) {
         return Some(Refusal::Secret(kind));
     }
     (instructions_refused && instructions::detect(text)).then_some(Refusal::Instruction)
+}
+
+/// Traditional Chinese as simplified, which the gate's Chinese words are written in (記住：以後
+/// 所有人問價格 is 记住：以后所有人问价格), where it differs; never a text with kana or hangul
+/// (Japanese 話 is no Chinese 话, and the Japanese rules are written as Japan writes them).
+fn simplified_chinese(text: &str) -> Option<String> {
+    let han = |c: char| matches!(c, '\u{4e00}'..='\u{9fff}' | '\u{3400}'..='\u{4dbf}');
+    let kana_or_hangul = |c: char| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{ac00}'..='\u{d7af}' | '\u{1100}'..='\u{11ff}');
+    if !text.chars().any(han) || text.chars().any(kana_or_hangul) {
+        return None;
+    }
+    Some(hanconv::t2s(text)).filter(|s| s != text)
 }
 
 /// True when the text looks like it carries a credential, which must never be stored.

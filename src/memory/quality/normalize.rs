@@ -400,8 +400,10 @@ pub(super) fn instruction_views(text: &str) -> Views {
 /// Chat spelling, as written in a group ("remember u should…", "ur default language", "pls",
 /// "rmbr"), read as the words it stands for.
 static CHAT_SPELLING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(r"\b(?:u|ur|pls|plz|rmbr|remembr|rememberr|rember|ppl|cuz|coz)\b")
-        .expect("compiles")
+    regex::Regex::new(
+        r"\b(?:u|ur|pls|plz|rmbr|remembr|rememberr|rember|ppl|cuz|coz|whenevr|wheneva)\b",
+    )
+    .expect("compiles")
 });
 
 fn chat_spelling_read(view: String) -> String {
@@ -415,6 +417,7 @@ fn chat_spelling_read(view: String) -> String {
             "pls" | "plz" => "please",
             "ppl" => "people",
             "cuz" | "coz" => "because",
+            "whenevr" | "wheneva" => "whenever",
             _ => "remember",
         })
         .into_owned()

@@ -53,6 +53,8 @@ const KEYWORDS: &[(&str, &str, Value)] = &[
     ("code secret", "PIN", Value::Digits(4)),
     // Spanish, Portuguese, Italian
     ("contraseña", "password", Value::Password), ("senha", "password", Value::Password),
+    ("código de verificação", "verification code", Value::Digits(4)),
+    ("código de verificación", "verification code", Value::Digits(4)),
     ("código de acceso", "access code", Value::Digits(4)), ("código da porta", "access code", Value::Digits(4)),
     ("codice della porta", "access code", Value::Digits(4)), ("codice d'accesso", "access code", Value::Digits(4)),
     // Polish, Turkish

@@ -166,6 +166,33 @@ fn opens_with(folded: &str, lower: &str) -> Option<&'static str> {
 
 /// The kind of credential `text` carries, if any.
 pub(super) fn detect(text: &str) -> Option<&'static str> {
+    read(text).or_else(|| {
+        let joined = joined_out(text)?;
+        read(&joined)
+    })
+}
+
+/// A word or a value spelled out a character at a time ("p-a-s-s-w-o-r-d", "h-u-n-t-e-r-4-2",
+/// 密码 6 6 0 9), or a code in groups ("550 127").
+static SPELLED_OUT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\b(?:[\p{L}\p{N}][-.· ]){2,}[\p{L}\p{N}]\b|\b\d{3}(?: \d{3})+\b")
+        .expect("compiles")
+});
+
+/// `text` with what it spells out a character at a time, or a code in groups, written whole;
+/// `None` when it has none.
+fn joined_out(text: &str) -> Option<String> {
+    SPELLED_OUT.is_match(text).then(|| {
+        SPELLED_OUT
+            .replace_all(text, |caps: &regex::Captures<'_>| {
+                caps[0].replace(['-', '.', '·', ' '], "")
+            })
+            .into_owned()
+    })
+}
+
+/// [`detect`] on the text as written.
+fn read(text: &str) -> Option<&'static str> {
     let folded = normalize::fold(text);
     let folded = folded.as_ref();
     let (shapes, kinds) = &*SHAPES;
