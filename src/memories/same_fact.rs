@@ -109,7 +109,8 @@ pub fn replaced<'a>(
             let why = match identity::denies(reading, r) {
                 Some(reason) => Why::Denied(reason.to_string()),
                 None => {
-                    let change = identity::changed(reading.text(), stored)?;
+                    let change = identity::changed(reading.text(), stored)
+                        .or_else(|| changed_in_first_person(reading.text(), stored))?;
                     if matches!(identity::judge_read(reading, r, None), Verdict::Same(_)) {
                         return None;
                     }
@@ -125,6 +126,23 @@ pub fn replaced<'a>(
         .collect();
     out.sort_by_key(|d| d.id);
     out
+}
+
+/// A newer value where one side names the one person of a private chat ("User works at
+/// Spotify") and the other is said as they say it ("I work at Netflix"): both read in the first
+/// person.
+fn changed_in_first_person(new: &str, stored: &str) -> Option<identity::Change> {
+    let (new_mine, stored_mine) = (
+        identity::user_in_first_person(new),
+        identity::user_in_first_person(stored),
+    );
+    if new_mine.is_none() && stored_mine.is_none() {
+        return None;
+    }
+    identity::changed(
+        new_mine.as_deref().unwrap_or(new),
+        stored_mine.as_deref().unwrap_or(stored),
+    )
 }
 
 /// What `scope` holds of a new fact: the memory stating it already, if one does, and those
@@ -209,5 +227,36 @@ mod tests {
         }
         let same = decide("Dave isn't a vegetarian", stored).expect("the same fact");
         assert_eq!(same.id, 1);
+    }
+
+    /// A memory the reflector wrote names the user ("User works at Spotify"); one remembered
+    /// in their own words says "I": a newer value is found between the two.
+    #[test]
+    fn a_newer_value_is_found_between_the_user_named_and_said_in_the_first_person() {
+        let replaces = |new: &str, old: &str| {
+            !replaced(&Reading::new(new), [(1, old, &Reading::new(old))]).is_empty()
+        };
+        for (old, new) in [
+            ("User works at Spotify", "I work at Netflix"),
+            (
+                "User's favourite drink is tea",
+                "my favourite drink is coffee",
+            ),
+            (
+                "my favourite drink is tea",
+                "User's favourite drink is coffee",
+            ),
+            ("用户在华为上班", "我在小米上班"),
+        ] {
+            assert!(replaces(new, old), "{old} → {new}");
+        }
+        // another one, someone else's, or the same value: no change
+        for (old, new) in [
+            ("User's sister works at Spotify", "I work at Netflix"),
+            ("User works at Spotify", "I also work at Netflix"),
+            ("User's favourite drink is tea", "my favourite drink is tea"),
+        ] {
+            assert!(!replaces(new, old), "{old} → {new}");
+        }
     }
 }

@@ -36,6 +36,7 @@ mod lexicon;
 mod numbers;
 mod order;
 mod parse;
+mod person;
 mod qualifiers;
 mod reason;
 mod roles;
@@ -47,6 +48,7 @@ mod word;
 mod words;
 mod zh;
 
+pub use person::{THE_USER, first_person, user_in_first_person};
 pub use reason::Reason;
 pub use update::{Change, as_relation, changed, relation_terms, with_verb_forms};
 

@@ -22,7 +22,7 @@ use super::lifecycle::{INITIAL_CONFIDENCE, Policy};
 use crate::base::{MemoryScope, Source};
 use crate::memories::candidates::{self, Candidate};
 use crate::memories::same_fact;
-use crate::memory::identity::{self, Reading};
+use crate::memory::identity::{self, Reading, first_person};
 use crate::memory::rank::cosine;
 use crate::memory::text;
 use crate::store::{NewMemory, ReflectionTx, RunStats, SimilarMemory};
@@ -278,38 +278,9 @@ async fn same_as_stored(
 /// "I" where the fact says "Alice".
 fn first_person_of(f: &Fact) -> Option<String> {
     let name = f.provenance.speaker.as_deref()?;
-    [name, "the user", "user"]
-        .into_iter()
+    std::iter::once(name)
+        .chain(identity::THE_USER.iter().copied())
         .find_map(|n| first_person(&f.fact.content, n))
-}
-
-/// `content` with `name` opening it said in the first person: "Alice lives in Osaka" → "I
-/// lives in Osaka" (the reading takes "lives" as "live"), "Alice is 41" → "I am 41",
-/// "Alice's car is a Tesla" → "my car is a Tesla", 小雨住在上海 → 我住在上海. `None` when it
-/// does not open with `name`.
-fn first_person(content: &str, name: &str) -> Option<String> {
-    let name = name.trim();
-    let head = content.get(..name.len())?;
-    if name.is_empty() || !head.eq_ignore_ascii_case(name) {
-        return None;
-    }
-    let rest = &content[name.len()..];
-    if let Some(thing) = rest
-        .strip_prefix("'s ")
-        .or_else(|| rest.strip_prefix("’s "))
-    {
-        return Some(format!("my {thing}"));
-    }
-    // 小雨住在上海 → 我住在上海, 小雨的车 → 我的车
-    if rest.starts_with(text::is_cjk) {
-        return Some(format!("我{rest}"));
-    }
-    let said = rest.strip_prefix(' ')?;
-    Some(match said.split_once(' ') {
-        Some(("is", more)) => format!("I am {more}"),
-        Some(("has", more)) => format!("I have {more}"),
-        _ => format!("I {said}"),
-    })
 }
 
 /// When stored memory `id` was last said against the fact of `provenance`, by their
@@ -384,41 +355,6 @@ mod tests {
 
     fn may_replace_text(new: &str, old: &str) -> bool {
         may_replace(new, &term_set(new), old)
-    }
-
-    #[test]
-    fn a_fact_opening_with_its_speakers_name_is_said_in_the_first_person() {
-        use super::first_person;
-        for (fact, said) in [
-            ("Alice lives in Osaka", "I lives in Osaka"),
-            ("alice moved to Osaka", "I moved to Osaka"),
-            ("Alice is 41", "I am 41"),
-            ("Alice has 3 cats", "I have 3 cats"),
-            ("Alice's car is a Tesla", "my car is a Tesla"),
-        ] {
-            assert_eq!(first_person(fact, "Alice").as_deref(), Some(said), "{fact}");
-        }
-        for (fact, said) in [
-            ("小雨住在上海", "我住在上海"),
-            ("小雨的车是特斯拉", "我的车是特斯拉"),
-        ] {
-            assert_eq!(first_person(fact, "小雨").as_deref(), Some(said), "{fact}");
-        }
-        for fact in [
-            "Alicia lives in Osaka",
-            "Bob is 41",
-            "Alice",
-            "The user is 41",
-        ] {
-            assert_eq!(first_person(fact, "Alice"), None, "{fact}");
-        }
-        assert_eq!(first_person("Alice is 41", ""), None);
-        // as a model may call the one person of a private chat
-        assert_eq!(
-            first_person("The user moved to Osaka", "the user").as_deref(),
-            Some("I moved to Osaka")
-        );
-        assert_eq!(first_person("Username is cat", "user"), None);
     }
 
     #[test]
