@@ -9,7 +9,7 @@ use super::trial_tests::{never_one, one_fact};
 use super::vetoes_claim;
 
 /// Never one fact, and a model's claim that they are is vetoed, either way round.
-fn never_one_nor_claimed(pairs: &[(&str, &str)]) {
+pub(super) fn never_one_nor_claimed(pairs: &[(&str, &str)]) {
     never_one(pairs);
     for &(a, b) in pairs {
         for (x, y) in [(a, b), (b, a)] {

@@ -6,18 +6,8 @@
 //! 两天), a position or an amount against a number (the last / the first, the whole / half),
 //! one way against a round trip, and whose it is said the other way round (a model's claim).
 
-use super::trial_tests::{never_one, one_fact};
-use super::vetoes_claim;
-
-/// Never one fact, and a model's claim that they are is vetoed, either way round.
-fn never_one_nor_claimed(pairs: &[(&str, &str)]) {
-    never_one(pairs);
-    for &(a, b) in pairs {
-        for (x, y) in [(a, b), (b, a)] {
-            assert!(vetoes_claim(x, y, None).is_some(), "{x} / {y}");
-        }
-    }
-}
+use super::trial_tests::one_fact;
+use super::trial17_tests::never_one_nor_claimed;
 
 #[test]
 fn a_percentage_is_no_amount_of_money() {
