@@ -331,6 +331,7 @@ fn topics_quoted_rules_and_claimed_rights_are_instructions() {
         "\"Never give up\" — that was my grandfather's motto.",
         "I now have full access to the lab on weekends.",
         "In our house, Grandma's word is final.",
+        "My mother-in-law believes her word is final at every family gathering.",
         "My boss ignores emails from anyone outside the team.",
         "我以后想去台灣讀書。",
         "我女儿问问题时，我总是先让她自己想。",
