@@ -30,6 +30,7 @@
 
 mod compare;
 mod compound;
+mod coordination;
 mod denial;
 mod lex;
 mod lexicon;
@@ -117,6 +118,9 @@ pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdi
     if let Some(whose) = owner_swapped(&new.text, &stored.text) {
         return Verdict::Unsure(Reason::Roles(whose));
     }
+    if let Some(name) = name_as_a_word(&new.text, &stored.text) {
+        return Verdict::Unsure(Reason::ExtraEntity(name));
+    }
     let cosine = cosine.filter(|_| !new.cjk && !stored.cjk);
     // another person by pronoun, roles swapped, a modal or a hedge: whatever the words
     if let Some(r) = stance::differ(&new.stance, &stored.stance) {
@@ -169,25 +173,113 @@ fn copula_halves(t: &str) -> Option<(&str, &str)> {
 /// reading would take 我 for the subject of one and an object of the other).
 fn copula_swapped(a: &str, b: &str) -> bool {
     matches!((copula_halves(a), copula_halves(b)), (Some((x, y)), Some((p, q))) if x == q && y == p && x != y)
+        || matches!((en_copula_halves(a), en_copula_halves(b)), (Some((x, y)), Some((p, q))) if x == q && y == p && x != y)
+        || coordination::swapped(a, b)
 }
 
-/// One Chinese "X是Y的Z" against "Y是X的Z": 张总是李总的上司 / 李总是张总的上司 name the same
-/// two people the other way round (the reading sees the same characters, 总 owning 上司 in
-/// both). Whose Z it is, when so.
-fn owner_swapped(a: &str, b: &str) -> Option<String> {
-    let parts = |t: &str| -> Option<(String, String, String)> {
-        let (x, rest) = copula_halves(t)?;
-        let (y, z) = rest.split_once('的')?;
-        let (y, z) = (y.trim(), z.trim());
-        (y.chars().any(is_cjk) && z.chars().any(is_cjk))
-            .then(|| (x.to_string(), y.to_string(), z.to_string()))
+/// An English "X is Y" split at its one " is ", lowercase, end punctuation trimmed, when each
+/// half has a name or a possessive ("Anna's boss is Ben" / "Ben is Anna's boss"): no
+/// "User is tall" / "tall is User" is written.
+fn en_copula_halves(t: &str) -> Option<(String, String)> {
+    let t = t.trim().trim_end_matches(['.', '!', ' ']);
+    let (x, y) = t.split_once(" is ")?;
+    let named = |h: &str| {
+        h.contains("'s ")
+            || h.split_whitespace()
+                .all(|w| w.chars().next().is_some_and(char::is_uppercase))
     };
-    match (parts(a)?, parts(b)?) {
-        ((x, y, z), (p, q, r)) if x == q && y == p && z == r && x != y => {
-            Some(format!("whose {z}: {y} / {x}"))
+    (!y.contains(" is ") && !t.chars().any(is_cjk) && named(x) && named(y))
+        .then(|| (x.trim().to_lowercase(), y.trim().to_lowercase()))
+}
+
+/// Whose it is, moved to the other person: 张总是李总的上司 / 李总是张总的上司, 小张的教练是小陈 /
+/// 小张是小陈的教练, "Lily's tutor is David" / "Lily is David's tutor" name the same two people
+/// and the same role, each time of another one (the reading sees the same words). Whose it
+/// is on each side, when so.
+fn owner_swapped(a: &str, b: &str) -> Option<String> {
+    let ((o1, role, x1), (o2, role2, x2)) = (owned(a)?, owned(b)?);
+    (role == role2 && o1 == x2 && x1 == o2 && o1 != x1)
+        .then(|| format!("whose {role}: {o1} / {o2}"))
+}
+
+/// A fact that someone is someone's role, as (whose, the role, who): "X是Y的Z" and "Y的Z是X",
+/// "X is Y's Z" and "Y's Z is X", lowercase.
+fn owned(t: &str) -> Option<(String, String, String)> {
+    if t.chars().any(is_cjk) {
+        let (x, y) = copula_halves(t)?;
+        let cjk = |s: &str| s.chars().any(is_cjk);
+        if let Some((owner, role)) = y.split_once('的').filter(|(o, r)| cjk(o) && cjk(r)) {
+            return Some((owner.trim().into(), role.trim().into(), x.into()));
         }
+        let (owner, role) = x.split_once('的').filter(|(o, r)| cjk(o) && cjk(r))?;
+        return Some((owner.trim().into(), role.trim().into(), y.into()));
+    }
+    let t = t.trim().trim_end_matches(['.', '!', ' ']).to_lowercase();
+    let (x, y) = t.split_once(" is ")?;
+    if y.contains(" is ") {
+        return None;
+    }
+    let one_name = |s: &str| !s.is_empty() && !s.contains(' ');
+    let split = |h: &str| {
+        h.split_once("'s ")
+            .filter(|(o, r)| one_name(o) && !r.contains("'s "))
+            .map(|(o, r)| (o.to_string(), r.to_string()))
+    };
+    match (split(x), split(y)) {
+        (None, Some((owner, role))) if one_name(x) => Some((owner, role, x.into())),
+        (Some((owner, role)), None) if one_name(y) => Some((owner, role, y.into())),
         _ => None,
     }
+}
+
+/// A word written as a name inside one sentence and as a plain word in the other: "lives
+/// in Mobile, Alabama" / "lives in a mobile home in Alabama", "works at Apple" / "eats an
+/// apple at work" — the name, when so. A name is capitalised past a sentence's first word
+/// and is not "I" or "User".
+fn name_as_a_word(a: &str, b: &str) -> Option<String> {
+    // (the word lowercase, written as a name); a sentence's first word may be either, and a
+    // title or a name's first part ("Doctor Kim", "Grade 3") is no name of its own
+    fn words(t: &str) -> Vec<(String, bool)> {
+        let raw: Vec<&str> = t.split_whitespace().collect();
+        let mut out = Vec::new();
+        let mut first = true;
+        for (i, w) in raw.iter().enumerate() {
+            let core = w.trim_matches(|c: char| !c.is_alphanumeric());
+            let next_named = !w.ends_with(',')
+                && raw
+                    .get(i + 1)
+                    .and_then(|n| n.chars().next())
+                    .is_some_and(|c| c.is_uppercase() || c.is_ascii_digit());
+            if !core.is_empty() && core.chars().all(char::is_alphabetic) && !first && !next_named {
+                let named = core.chars().next().is_some_and(char::is_uppercase)
+                    && core.chars().skip(1).all(char::is_lowercase)
+                    && !matches!(core, "I" | "User");
+                out.push((core.to_lowercase(), named));
+            }
+            first = w.ends_with(['.', '!', '?', ':']);
+        }
+        out
+    }
+    // a text written all in lowercase says nothing by its case
+    let cased = |t: &str| {
+        t.split_whitespace()
+            .skip(1)
+            .any(|w| w.starts_with(char::is_uppercase))
+    };
+    if !cased(a) || !cased(b) {
+        return None;
+    }
+    let (x, y) = (words(a), words(b));
+    let named_here_plain_there = |p: &[(String, bool)], q: &[(String, bool)]| {
+        p.iter()
+            .filter(|(_, named)| *named)
+            .find(|(w, _)| {
+                q.iter().any(|(v, named)| v == w && !named)
+                    && !q.iter().any(|(v, named)| v == w && *named)
+            })
+            .map(|(w, _)| w.clone())
+    };
+    named_here_plain_there(&x, &y).or_else(|| named_here_plain_there(&y, &x))
 }
 
 /// The cosine worth listening to: none where either fact is Chinese, which the small local
@@ -286,6 +378,9 @@ pub fn vetoes_claim(new: &str, stored: &str, cosine: Option<f32>) -> Option<Reas
     if let Some(whose) = owner_swapped(new, stored) {
         return Some(Reason::Roles(whose));
     }
+    if let Some(name) = name_as_a_word(new, stored) {
+        return Some(Reason::ExtraEntity(name));
+    }
     let cosine = usable(cosine, new, stored);
     let outcome = compare(&read(new), &read(stored));
     let (a, b) = (stance::read(new), stance::read(stored));
@@ -338,5 +433,7 @@ mod trial15_tests;
 mod trial17_tests;
 #[cfg(test)]
 mod trial18_tests;
+#[cfg(test)]
+mod trial19_tests;
 #[cfg(test)]
 mod trial_tests;

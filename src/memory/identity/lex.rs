@@ -68,6 +68,12 @@ pub fn lex(text: &str) -> Vec<Raw> {
                     .checked_sub(2)
                     .is_none_or(|j| !chars[j].is_ascii_alphanumeric());
             let mut number = normalise_number(&s);
+            // "7pm", "7:30 p.m.": the hour as a 24-hour clock reads it ("19:30"), so that it
+            // meets "19:30" and is no "7am"
+            if let Some((pm, len)) = meridiem(&chars[i..]) {
+                number = on_the_24_hour_clock(&number, pm);
+                i += len;
+            }
             if negative {
                 number.insert(0, '-');
             }
@@ -249,6 +255,54 @@ pub fn word(lower: &str, shown: &str, pos: usize, possessive: bool) -> Raw {
 }
 
 /// "09:30" → "9:30", "9:00" → "9", "3.50" → "3.5".
+/// Whether the text right after a number says "pm" (`true`) or "am" (`false`), and how many
+/// characters say it: "pm", " pm", "p.m.", not a word that starts so ("7 pmt", "5 amps").
+fn meridiem(after: &[char]) -> Option<(bool, usize)> {
+    let start = after.iter().take_while(|c| **c == ' ').count().min(1);
+    let rest: String = after[start..]
+        .iter()
+        .take(5)
+        .collect::<String>()
+        .to_lowercase();
+    let (pm, used) = if let Some(r) = rest.strip_prefix("p.m") {
+        (true, r)
+    } else if let Some(r) = rest.strip_prefix("a.m") {
+        (false, r)
+    } else if let Some(r) = rest.strip_prefix("pm") {
+        (true, r)
+    } else if let Some(r) = rest.strip_prefix("am") {
+        (false, r)
+    } else {
+        return None;
+    };
+    // "8 am", not "8 amazing": only a whole "am"
+    if used.starts_with(|c: char| c.is_alphabetic()) {
+        return None;
+    }
+    let dot = usize::from(used.starts_with('.'));
+    Some((pm, start + rest.len() - used.len() + dot))
+}
+
+/// `number` (an hour, or an hour and minutes) on the 24-hour clock, given as am or pm;
+/// anything else as it was.
+fn on_the_24_hour_clock(number: &str, pm: bool) -> String {
+    let (hour, minutes) = number.split_once(':').unwrap_or((number, ""));
+    let Ok(h) = hour.parse::<u32>() else {
+        return number.to_string();
+    };
+    let h = match (h, pm) {
+        (1..=11, true) => h + 12,
+        (12, false) => 0,
+        (0..=12, _) => h,
+        _ => return number.to_string(),
+    };
+    if minutes.is_empty() {
+        h.to_string()
+    } else {
+        format!("{h}:{minutes}")
+    }
+}
+
 fn normalise_number(s: &str) -> String {
     let s = s.trim_start_matches('0');
     let s = if s.is_empty() || s.starts_with([':', '.']) {

@@ -47,6 +47,7 @@ fire truck, fire engine => firetruck; bell pepper => bellpepper; martial art => 
 crab apple => crabapple; cheese cake => cheesecake; sea food => seafood; guinea pig => guineapig; sea lion => sealion; polar bear => polarbear;
 per cent => percent; the last => #last; new york city => nyc; san francisco => sf; washington dc => dc; united kingdom => uk;
 massachusetts institute of technology => mit; user experience => ux;
+pay rise, pay raise => raise; cell phone, mobile phone => phone;
 sea horse => seahorse; hip hop => hiphop; table tennis => pingpong; part time => parttime; full time => fulltime;
 next year => %year+1; last year => %year-1; this year => %year0; this month => %month+0;
 next month => %month+1; last month => %month-1; this week => %week+0; next week => %week+1;
@@ -69,7 +70,9 @@ start, begin, began, begun => @start; near, nearby, outside => @near;
 died, dead, deceased => @dead; fake, faux, imitation, replica, counterfeit, toy, virtual,
 artificial, fictional, decaf, decaffeinated => @fake; non => !; watch => @watch; each => every; except => !; few, couple => #few; beneath, underneath => under; bucks, buck, usd => dollar;
 kilogram, kilograms, kilo, kilos, kgs => kg; kilometer, kilometers, kilometre, kilometres, kms => km;
-centimeter, centimeters, centimetre, centimetres => cm; lbs => lb; miles => mile; eur, euros => euro; gbp, quid => pound;
+centimeter, centimeters, centimetre, centimetres => cm; milligram, milligrams => mg; inch, inches => inch; milliliter, milliliters, millilitre, millilitres => ml;
+feet, foot => ft; cellphone => phone; couch => sofa; jobless => unemployed;
+nearsighted, shortsighted, myopic => nearsighted; farsighted, longsighted => farsighted; cilantro => coriander; lbs => lb; miles => mile; eur, euros => euro; gbp, quid => pound;
 rmb, cny, renminbi => yuan; jpy => yen; inr, rupees => rupee; passionate, favour, favor => like; daily => day;
 weekly => week; monthly => month; yearly, annually, annual => year;
 maybe, might, soon => @want; almost, nearly => @almost; or => @or;
@@ -289,6 +292,8 @@ pub const ZH: &str = "
 岳父, 公公 => father_in_law; 岳母, 丈母娘, 婆婆 => mother_in_law;
 伴侣 => partner; 男朋友, 男友 => boyfriend; 女朋友, 女友 => girlfriend; 妈妈, 母亲, 妈, 老妈 => mother;
 爸爸, 父亲, 爸, 老爸 => father; 父母, 爸妈 => parents; 儿子 => son; 孩子, 小孩, 子女 => child; 宝宝, 婴儿 => baby;
+孙子, 外孙 => grandson; 孙女, 外孙女 => granddaughter; 孙辈, 孙子女 => grandchild; 侄子, 外甥 => nephew;
+侄女, 外甥女 => niece; 继父 => stepfather; 继母, 后妈 => stepmother; 继子 => stepson; 继女 => stepdaughter;
 哥哥, 哥 => elder_brother; 弟弟 => younger_brother; 姐姐, 姐 => elder_sister; 妹妹, 妹 => younger_sister;
 兄弟 => brother; 兄弟姐妹 => sibling; 独生子, 独生女 => ! sibling; 姐妹 => sister; 爷爷, 祖父 => grandfather;
 太奶奶, 曾祖母, 太姥姥 => great_grandmother; 太爷爷, 曾祖父, 太姥爷 => great_grandfather; 奶奶, 祖母 => grandmother; 外公, 姥爷 => maternal_grandfather; 外婆, 姥姥 => maternal_grandmother;
@@ -385,7 +390,7 @@ pub const ZH_STOP: &str = "的了是我你他她它们在和就也都吗呢吧�
 pub const ZH_MEASURE: &str = "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元圈趟遍碗盒袋箱筐篮桶罐捆串束壶锅盘碟勺栋幢顿打升";
 
 /// Units that stay with their number: "3月" and "3日" are not "3".
-pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤站天";
+pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤站天克尺";
 
 /// Words that make what follows someone's ("his wife").
 pub const POSSESSIVE_PRONOUNS: &str = "

@@ -33,6 +33,18 @@ pub(super) fn differs(a: &Fact, b: &Fact) -> Option<Reason> {
         if oa != ob {
             return Some(Reason::Roles(oa.join(" ")));
         }
+        // the same words, denied in the other clause: "vegetarian on weekdays and eats meat
+        // on weekends" / "eats meat on weekdays and is vegetarian on weekends"
+        let (da, db) = (denied(a), denied(b));
+        if !da.is_empty() && da.len() == db.len() && da != db {
+            return Some(Reason::Roles(format!(
+                "not {}",
+                da.iter()
+                    .map(|(k, _)| k.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            )));
+        }
     }
     // not a name and who bears it ("Bob is User's boss", "Rex is the name of User's dog"),
     // which says nothing between them
@@ -59,6 +71,23 @@ pub(super) fn differs(a: &Fact, b: &Fact) -> Option<Reason> {
     crossed(a, b)
         .map(Reason::Roles)
         .or_else(|| compound_undone(a, b).map(Reason::Compound))
+}
+
+/// The denied terms of `f`, each with how many times its word came before it, sorted.
+fn denied(f: &Fact) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = f
+        .denied_at
+        .iter()
+        .filter_map(|&i| {
+            let key = f.order.get(i)?;
+            Some((
+                key.clone(),
+                f.order[..i].iter().filter(|k| *k == key).count(),
+            ))
+        })
+        .collect();
+    out.sort();
+    out
 }
 
 /// Two words both say, joined into one thing on one side and the other way round or apart on

@@ -81,6 +81,9 @@ pub struct Fact {
     pub heads: Vec<(&'static str, String)>,
     /// The terms', numbers' and relation markers' keys in the order read, repeats kept.
     pub order: Vec<String>,
+    /// Where in `order` a denied term stands ("vegetarian on weekdays and eats meat on
+    /// weekends": the first "eat").
+    pub denied_at: Vec<usize>,
     /// Said in two clauses or more ("football on Tuesday and piano on Thursday", 书法，围棋):
     /// which goes with which is in the order.
     pub clauses: bool,
@@ -275,6 +278,12 @@ fn unit_after(raws: &[Raw], i: usize) -> Option<String> {
                 | "litr"
                 | "liter"
                 | "percent"
+                | "mg"
+                | "ft"
+                | "inch"
+                | "ml"
+                | "mm"
+                | "oz"
         );
     unit.then(|| canonical.to_string())
 }
@@ -410,6 +419,7 @@ fn bind(toks: Vec<Tok>, past: bool) -> Fact {
                 target: target.map(str::to_string),
             };
             if negs.len() % 2 == 1 {
+                fact.denied_at.push(fact.order.len());
                 fact.negations.push(mark);
             } else {
                 fact.cancelled.push(mark);

@@ -58,6 +58,13 @@ const QUALIFIERS: &[(&str, &str)] = &[
 /// Chinese ones, as written, with what each stands for.
 const ZH_QUALIFIERS: &[(&str, &str)] = &[
     ("一点", "a little"),
+    ("不少", "many"),
+    ("很多", "many"),
+    ("好多", "many"),
+    ("许多", "many"),
+    ("几个", "a few"),
+    ("没几个", "few"),
+    ("没有几个", "few"),
     ("一些", "some"),
     ("稍微", "a little"),
     ("有点", "a little"),
@@ -74,6 +81,25 @@ const ZH_QUALIFIERS: &[(&str, &str)] = &[
     ("来回", "round trip"),
 ];
 
+/// Whether `w` (lowercase) is a number, in digits or in words up to twelve.
+fn is_number_word(w: &str) -> bool {
+    w.chars().all(|c| c.is_ascii_digit()) && !w.is_empty()
+        || matches!(
+            w,
+            "two"
+                | "three"
+                | "four"
+                | "five"
+                | "six"
+                | "seven"
+                | "eight"
+                | "nine"
+                | "ten"
+                | "eleven"
+                | "twelve"
+        )
+}
+
 /// The qualifiers `words` (lowercase, in order) and `text` (as written) hold.
 pub(super) fn read(words: &[String], text: &str, into: &mut BTreeSet<String>) {
     for (i, w) in words.iter().enumerate() {
@@ -87,6 +113,21 @@ pub(super) fn read(words: &[String], text: &str, into: &mut BTreeSet<String>) {
             {
                 into.insert(stands.to_string());
             }
+        }
+    }
+    for (i, w) in words.iter().enumerate() {
+        let next = words.get(i + 1).map(String::as_str);
+        // "every two days", "every 3 weeks": how long between, where "twice a day" says how
+        // many times in one (a nineteenth trial)
+        if w == "every" && next.is_some_and(is_number_word) {
+            into.insert("every n".into());
+        }
+        // "a few friends" (some) against "few friends", "very few" (hardly any)
+        if w == "few" {
+            let before = i.checked_sub(1).map(|p| words[p].as_str());
+            let a_few =
+                before == Some("a") && i.checked_sub(2).map(|p| words[p].as_str()) != Some("quite");
+            into.insert(if a_few { "a few" } else { "few" }.into());
         }
     }
     for (zh, stands) in ZH_QUALIFIERS {

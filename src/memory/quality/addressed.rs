@@ -41,7 +41,7 @@ static REPORTED: LazyLock<Regex> = LazyLock::new(|| {
 /// That the order holds from now on.
 static STANDING: LazyLock<Regex> = LazyLock::new(|| {
     english_regex(
-        r"\b(?:from now on|from today|starting (?:now|today)|as of (?:now|today)|whenever|every ?time|each time|next time|any ?time|in (?:the )?future|for (?:the )?future|future reference|every future|all future|going forward|any ?more|no longer|from here on|at all times|new normal|standing (?:rule|order)|new rule|by default|permanent(?:ly)?|for good|always|never|stop \w+ing|as (?:we )?(?:discussed|agreed)|we agreed|like we agreed)\b",
+        r"\b(?:from now on|from today|starting (?:now|today)|as of (?:now|today)|whenever|every ?time|each time|next time|any ?time|in (?:the )?future|for (?:the )?future|future reference|every future|all future|going forward|any ?more|no longer|from here on|starting (?:tomorrow|tonight|next week|this week)|at all times|new normal|standing (?:rule|order)|new rule|by default|permanent(?:ly)?|for good|always|never|stop \w+ing|as (?:we )?(?:discussed|agreed)|we agreed|like we agreed)\b",
     )
 });
 
@@ -133,13 +133,13 @@ struct Language {
 #[rustfmt::skip]
 const LANGUAGES: &[Language] = &[
     // Japanese
-    Language { from_now_on: &["これから", "今後", "以後", "次から", "今日から", "覚えておいて", "毎回", "と言ったら", "と聞かれたら"], words: &[], parts: &["付けてください", "つけてください", "教えてあげて", "ボット", "アシスタント", "あなた", "お前", "返事してね", "返事すること", "返信してね", "答えてね", "答えること", "話さないこと"] },
+    Language { from_now_on: &["これから", "今後", "以後", "次から", "今日から", "覚えておいて", "毎回", "と言ったら", "聞かれたら"], words: &[], parts: &["してください", "付けてください", "つけてください", "教えてあげて", "ボット", "アシスタント", "あなた", "お前", "返事してね", "返事すること", "返信してね", "答えてね", "答えること", "話さないこと"] },
     // Russian
-    Language { from_now_on: &["теперь", "с этого момента", "впредь", "отныне", "на будущее", "с сегодняшнего дня", "всегда", "никогда", "запомни", "если кто-то спросит", "если кто-нибудь спросит", "если спросят"], words: &["говори", "скажи", "отвечай", "ответь", "пиши", "напиши", "бот", "бота", "боту", "ассистент", "ты", "тебе", "тебя", "твой", "твоя", "твои"], parts: &[] },
+    Language { from_now_on: &["теперь", "с этого момента", "попросит", "впредь", "отныне", "на будущее", "с сегодняшнего дня", "всегда", "никогда", "запомни", "если кто-то спросит", "если кто-нибудь спросит", "если спросят"], words: &["выполняй", "делай", "слушайся", "подчиняйся", "говори", "скажи", "отвечай", "ответь", "пиши", "напиши", "бот", "бота", "боту", "ассистент", "ты", "тебе", "тебя", "твой", "твоя", "твои"], parts: &[] },
     // Korean
-    Language { from_now_on: &["앞으로", "이제부터", "지금부터", "다음부터", "누가 물어봐도", "절대"], words: &[], parts: &["모든 대답", "대답은", "말하지 마", "하지 마", "너는", "너한테", "네가", "너의", "챗봇", "봇은", "봇이", "어시스턴트", "대답해", "답해줘", "말해줘", "알려줘"] },
+    Language { from_now_on: &["앞으로", "이제", "이제부터", "지금부터", "다음부터", "누가 물어봐도", "절대"], words: &[], parts: &["추천해", "다 따라", "말을 다 들어", "모든 대답", "대답은", "말하지 마", "하지 마", "너는", "너한테", "네가", "너의", "챗봇", "봇은", "봇이", "어시스턴트", "대답해", "답해줘", "말해줘", "알려줘"] },
     // Polish
-    Language { from_now_on: &["od teraz", "od dziś", "od dzisiaj", "na przyszłość"], words: &["bot", "asystent", "jesteś", "ty", "twój", "twoje", "odpowiadasz", "odpowiadaj", "musisz", "piszesz"], parts: &[] },
+    Language { from_now_on: &["od teraz", "od dziś", "od dzisiaj", "na przyszłość"], words: &["bot", "asystent", "jesteś", "ty", "twój", "twoje", "odpowiadasz", "odpowiadaj", "musisz", "piszesz", "mów", "powiedz", "pisz", "odpisuj"], parts: &[] },
     // Dutch
     Language { from_now_on: &["vanaf nu", "voortaan", "voor later", "in de toekomst", "vanaf vandaag"], words: &["bot", "assistent", "je", "jij", "jouw"], parts: &[] },
     // Turkish
@@ -147,11 +147,13 @@ const LANGUAGES: &[Language] = &[
     // Italian
     Language { from_now_on: &["d'ora in poi", "da adesso", "da ora in poi", "per il futuro", "d'ora in avanti"], words: &["bot", "assistente", "tu", "ti", "tuo", "tua", "devi", "rispondi"], parts: &[] },
     // Spanish
-    Language { from_now_on: &["de ahora en adelante", "a partir de ahora", "desde ahora", "cada vez que", "recuerda", "como acordamos", "como quedamos"], words: &["bot", "asistente", "tú", "tienes", "tus", "responde", "contesta", "debes"], parts: &[] },
+    Language { from_now_on: &["de ahora en adelante", "a partir de ahora", "desde ahora", "cada vez que", "recuerda", "como acordamos", "como quedamos", "si alguien pregunta", "si alguien te pregunta", "cuando alguien pregunte", "si te preguntan"], words: &["bot", "asistente", "tú", "tienes", "tus", "responde", "contesta", "debes", "dile", "diles"], parts: &["di que"] },
     // Portuguese
     Language { from_now_on: &["daqui pra frente", "daqui para frente", "a partir de agora", "de agora em diante", "sempre que", "toda vez que"], words: &["bot", "assistente", "você", "tu", "diga", "responda", "fale", "recomende", "escreva", "envie", "mande"], parts: &[] },
     // French
-    Language { from_now_on: &["à partir de maintenant", "désormais", "dorénavant", "chaque fois que", "pour plus tard", "à l'avenir", "règle du groupe", "doit toujours", "ne jamais"], words: &["bot", "assistant", "l'assistant", "tu", "vous", "te"], parts: &["chaque réponse", "tes réponses", "chaque message", "tes messages"] },
+    Language { from_now_on: &["à partir de maintenant", "désormais", "dorénavant", "chaque fois que", "pour plus tard", "à l'avenir", "règle du groupe", "doit toujours", "ne jamais", "si quelqu'un demande", "si on te demande"], words: &["bot", "assistant", "l'assistant", "tu", "vous", "te"], parts: &["chaque réponse", "tes réponses", "chaque message", "tes messages"] },
+    // Vietnamese
+    Language { from_now_on: &["từ giờ", "từ nay", "từ bây giờ", "hễ ai hỏi", "nếu ai hỏi", "khi ai hỏi", "nếu có ai hỏi"], words: &[], parts: &["chỉ giới thiệu", "hãy trả lời", "luôn nói", "đừng nói", "thì nói", "thì trả lời", "thì chỉ"] },
     // German
     Language { from_now_on: &["ab jetzt", "ab sofort", "von nun an", "künftig", "für später", "jedes mal", "in zukunft", "merk dir", "wenn jemand", " immer"], words: &["bot", "assistent", "du", "dir", "dich"], parts: &[] },
 ];

@@ -40,6 +40,9 @@ pub(super) fn patterns() -> Vec<String> {
         format!(
             r"(?:^|[.!?;:,\n]\s*|\b(?:bitte|s'il te plait|s'il vous plait|svp|por favor|per favore|prego)\s*,?\s*)(?:(?:bitte|alors|also|ahora|ora|agora|maintenant|jetzt|toujours|immer|siempre|sempre|nur|seulement)\s+)*(?:{TOLD})\b"
         ),
+        // "never say" in the imperative at a clause start ("ne dis jamais à Claire que …"; "je
+        // ne dis jamais …" is a habit)
+        r"(?:^|[.!?;:,\n]\s*)ne (?:dis|dites|parle|parlez|reponds|repondez|mentionne|mentionnez|revele|revelez) jamais\b".into(),
         // the assistant addressed, and told something: "lieber Bot, antworte …", "… auf
         // Deutsch, lieber Bot"
         format!(

@@ -38,7 +38,7 @@ const FILL: &str = r"(?:(?:could you|can you|would you|will you|please|pls|plz|k
 
 /// Base forms of verbs: after "always", "never", "only", "don't" at a clause start they make
 /// an imperative ("Never mention …"); a subject's verb is inflected ("never mentions").
-const BASE: &str = "answer|respond|reply|say|tell|speak|talk|write|use|call|address|refer|mention|reveal|disclose|share|leak|discuss|bring|give|send|forward|post|print|output|show|display|repeat|recite|ignore|disregard|forget|override|bypass|obey|follow|comply|listen|trust|believe|agree|side|support|favou?r|prioriti[sz]e|recommend|promote|suggest|praise|flatter|insult|mock|critici[sz]e|correct|judge|argue|apologi[sz]e|explain|ask|question|refuse|reject|deny|accept|allow|let|help|assist|greet|thank|welcome|sign|end|start|begin|stop|finish|add|include|append|prefix|format|translate|switch|change|act|behave|pretend|play|role-?play|become|be|break|treat|consider|assume|remember|store|save|delete|remove|erase|ban|kick|mute|block|report|warn|notify|inform|contact|email|message|ping|text|dm|confirm|lie|joke|swear|curse|yell|shout|put|make|keep|go|do|eat|drink|buy|sleep|wake|work|leave|come|open|close|look|read|watch|wait|run|walk|drive|take|try|think|feel|want|need|like|love|hate|capitali[sz]e|spell|quote|cite|link|advertise|sell|offer|provide|generate|create|produce|reference|expose|divulge|admit|claim|insist|pass|respect|defend|attack|ridicule|tease|interrupt|touch|mix|let|bother";
+const BASE: &str = "rate|grade|score|push|plug|answer|respond|reply|say|tell|speak|talk|write|use|call|address|refer|mention|reveal|disclose|share|leak|discuss|bring|give|send|forward|post|print|output|show|display|repeat|recite|ignore|disregard|forget|override|bypass|obey|follow|comply|listen|trust|believe|agree|side|support|favou?r|prioriti[sz]e|recommend|promote|suggest|praise|flatter|insult|mock|critici[sz]e|correct|judge|argue|apologi[sz]e|explain|ask|question|refuse|reject|deny|accept|allow|let|help|assist|greet|thank|welcome|sign|end|start|begin|stop|finish|add|include|append|prefix|format|translate|switch|change|act|behave|pretend|play|role-?play|become|be|break|treat|consider|assume|remember|store|save|delete|remove|erase|ban|kick|mute|block|report|warn|notify|inform|contact|email|message|ping|text|dm|confirm|lie|joke|swear|curse|yell|shout|put|make|keep|go|do|eat|drink|buy|sleep|wake|work|leave|come|open|close|look|read|watch|wait|run|walk|drive|take|try|think|feel|want|need|like|love|hate|capitali[sz]e|spell|quote|cite|link|advertise|sell|offer|provide|generate|create|produce|reference|expose|divulge|admit|claim|insist|pass|respect|defend|attack|ridicule|tease|interrupt|touch|mix|let|bother";
 
 /// Verbs of conduct in a conversation: a sentence that opens with one, followed by an object
 /// ("Greet new members with a poem", "Be extra nice to Rose", "Avoid talking about X"),
@@ -296,6 +296,14 @@ fn zh_patterns() -> Vec<String> {
         r"(?:从现在(?:开始|起)|从今(?:天|以后)?(?:开始|起)?|以后|今后|从此)[,]?\s*(?:你|请你|机器人|助手)".into(),
         r"(?:当|如果|要是|假如|每当|一旦|若)[^,.!?;]{0,20}?(?:问|提到|提起|说起|说到|问起|打听|询问|找你|私信|发消息|提及)[^,.!?;]{0,20}?(?:时|的时候|的话)?[,]?\s*(?:你)?(?:就|请|都|要|便|一律)?(?:说|回答|回复|告诉|假装|拒绝|推荐|回)".into(),
         r"(?:^|\n)\s*(?:系统提示|系统消息|系统指令|系统)\s*[:]".into(),
+        // someone's word taken unchecked, the assistant's nature hidden, everything handed
+        // over, limits ignored, answers given in the user's name (a twenty-fourth batch)
+        r"(?:都不用|不用|不必|无需|都不必)(?:核实|验证|核对|怀疑|确认)[^。！？!?]{0,4}?[,]?\s*(?:直接)?(?:当(?:成|作|做)(?:事实|真的|真话|命令|指令)|照做|照办|执行)".into(),
+        r"(?:隐藏|隐瞒|别说|不要说|不要透露|别透露|别告诉别人)你是(?:ai|机器人|人工智能|程序|模型|助手)|说你是(?:真人|人类|真的人)".into(),
+        r"(?:提醒|告诉|通知)(?:一下)?(?:机器人|助手|ai|bot)\s*[:]\s*(?:以后|今后|每次|所有|一律|永远|别|不要|记得|你)".into(),
+        r"(?:他|她|对方|谁)要什么(?:你)?就给(?:他|她)?什么|让你做什么(?:你)?就做什么|说什么你就做什么".into(),
+        r"(?:就|都|一律|直接|你)(?:无视|忽略|绕过|解除|关闭)(?:掉)?(?:安全|所有|一切)?(?:限制|过滤|审核|安全规则)".into(),
+        r"你(?:就)?替我(?:回复|回答|答应|接受|发|说|处理|同意)".into(),
         r"(?:希望|要求|让|叫|命令|规定|吩咐)(?:你|助手|机器人|ai|bot)(?:以后|今后|从现在起|永远|总是|始终|必须|只|只能|不要|别|不准|不许|一律|都)".into(),
     ]
 }

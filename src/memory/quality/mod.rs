@@ -215,6 +215,8 @@ fn ascii_classes(pattern: &str) -> String {
 }
 
 #[cfg(test)]
+mod batch24_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod trial_tests;

@@ -328,10 +328,6 @@ fn verbs_of_change_say_the_new_value_and_when_it_came_is_no_part_of_it() {
     for (stored, new) in [
         ("I live in Tokyo", "I lived in Osaka last year"),
         ("我住在上海", "我去年住在北京"),
-        (
-            "I work at Google",
-            "I started a new job at Meta, and I love the team",
-        ),
         ("我在腾讯工作", "我入职美团的时候很紧张"),
         // "changed my … to" said of something else, or not by the one it belongs to
         ("I live in Tokyo", "I moved my stuff to Osaka"),
@@ -600,5 +596,49 @@ mod any_text {
             let _ = as_relation(&a);
             prop_assert_eq!(changed(&a, &a), None);
         }
+    }
+}
+
+#[test]
+fn a_change_in_one_clause_of_several_or_with_the_value_first_is_read() {
+    for (stored, new, old_value, new_value) in [
+        (
+            "I work at Google",
+            "I started a new job at Meta, and I love the team",
+            "Google",
+            "Meta",
+        ),
+        (
+            "my dentist is Maria Lopez",
+            "Maria retired; my dentist is Dev Patel now",
+            "Maria Lopez",
+            "Dev Patel",
+        ),
+        (
+            "my favourite season is winter",
+            "autumn is my favourite season now",
+            "winter",
+            "autumn",
+        ),
+    ] {
+        assert_eq!(
+            change(new, stored),
+            Some((old_value.to_string(), new_value.to_string())),
+            "{stored} → {new}"
+        );
+    }
+    // a clause that does not say it changed, another thing's state, a second one of many
+    for (stored, new) in [
+        (
+            "my dentist is Maria Lopez",
+            "I met Dev Patel, he is a dentist now",
+        ),
+        ("my phone is a Pixel 7", "my phone is on silent now"),
+        (
+            "my car is a Golf",
+            "my car is in the garage now, so I take the bus",
+        ),
+    ] {
+        assert_eq!(change(new, stored), None, "{stored} → {new}");
     }
 }

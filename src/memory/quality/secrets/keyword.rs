@@ -94,7 +94,7 @@ pub(super) static KEYWORD_GROUPS: LazyLock<Vec<String>> = LazyLock::new(|| {
             r"(?:(?:access|auth|bearer|refresh|api|bot|session|personal{s}access|vpn|security|github|gitlab|slack|discord|telegram|npm|hf|oauth|csrf|login){s})?tokens?(?:{s}codes?)?"
         ),
         format!(
-            r"(?:front{s}door|back{s}door|door|gate|garage|alarm|safe|lock|locker|entry|entrance|keypad|disarm|lockbox|key{s}box|padlock|bike{s}lock|access|building|apartment|house){s}codes?|(?:alarm{s})?(?:disarm|arming){s}(?:sequence|number)s?|combinations?|combo|keypads?|lockbox(?:es)?|key{s}box(?:es)?|codes?{s}(?:de{s}la{s}porte(?:{s}d'entr(?:e|é)e)?|d'entr(?:e|é)e|du{s}portail|de{s}l'immeuble|d'acc(?:e|è)s)|digicode|t(?:u|ü)r{s}?code|tor{s}?code|c(?:o|ó)digo{s}de{s}(?:la{s}puerta|acceso|entrada)"
+            r"(?:front{s}door|back{s}door|door|gate|garage|alarm|safe|lock|locker|entry|entrance|keypad|disarm|lockbox|key{s}box|padlock|bike{s}lock|access|building|apartment|house){s}codes?|codes?{s}(?:to|for){s}(?:the{s}|my{s}|our{s})?(?:(?:front|back|side|main|garden|rear|building|garage){s})?(?:door|gate|garage|alarm|safe|lockbox|building|apartment|house|entrance|shed)|(?:alarm{s})?(?:disarm|arming){s}(?:sequence|number)s?|combinations?|combo|keypads?|lockbox(?:es)?|key{s}box(?:es)?|codes?{s}(?:de{s}la{s}porte(?:{s}d'entr(?:e|é)e)?|d'entr(?:e|é)e|du{s}portail|de{s}l'immeuble|d'acc(?:e|è)s)|digicode|t(?:u|ü)r{s}?code|tor{s}?code|c(?:o|ó)digo{s}de{s}(?:la{s}puerta|acceso|entrada)"
         ),
         format!(
             r"cvv2?|cvc2?|csc|card{s}security{s}codes?|(?:three|3|four|4){s}digits{s}on{s}the{s}back(?:{s}of{s}(?:my|the|his|her|their|our|your|a)?{s}?(?:visa|mastercard|amex|card|credit{s}card|debit{s}card))?"
@@ -346,6 +346,8 @@ pub(super) fn has_value(rest: &str, lower_rest: &str, need: Need) -> bool {
                     | "that"
                     | "which"
                     | "someone"
+                    // "the OTP the bank just texted me is …"
+                    | "the"
                     // "la contraseña del correo de Marta es …", "die PIN für Ottos Karte ist …"
                     | "de"
                     | "del"

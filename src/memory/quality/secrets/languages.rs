@@ -121,12 +121,23 @@ fn carries(rest: &str, value: Value) -> bool {
         .filter(|w| !w.is_empty())
         .any(|word| match value {
             Value::Digits(n) => word.chars().filter(char::is_ascii_digit).count() >= n,
+            // a password of digits only ("비밀번호는 4821이야"), not a year ("… changé en 2023")
+            Value::Password if numeric_password(word) => true,
             Value::Password => {
                 word.len() >= 5
                     && word.is_ascii()
                     && credential_like(word.trim_matches(['"', '\'']))
             }
         })
+}
+
+/// Whether `word` opens with a password of 4 to 12 digits (a bank's or a phone's), with no
+/// more than a particle after it ("4821이야"), and is no year.
+fn numeric_password(word: &str) -> bool {
+    let digits = word.chars().take_while(char::is_ascii_digit).count();
+    let rest = &word[digits..];
+    let year = digits == 4 && matches!(&word[..2], "19" | "20");
+    (4..=12).contains(&digits) && !year && rest.chars().all(|c| !c.is_ascii_alphanumeric())
 }
 
 /// Twelve or more words in a row, each from the BIP-39 English list: a wallet's recovery

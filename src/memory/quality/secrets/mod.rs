@@ -128,7 +128,7 @@ fn maiden_name_for_security(lower: &str) -> bool {
 /// which question, not its answer; "the field for the security question is optional" says
 /// nothing of either).
 static FOR_SECURITY_QUESTION: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\bfor\s+(?:my|the|his|her|our|their)?\s*(?:[\w']+\s+){0,2}security\s+questions?\s*(?:=|:|->|→)\s*\S|\banswer\s+to\s+(?:my|the|his|her|our|their)\s+(?:\S+\s+){0,3}security\s+questions?\s*(?:=|:|->|→|\bis\b)\s*\S")
+    Regex::new(r"\bfor\s+(?:my|the|his|her|our|their)?\s*(?:[\w']+\s+){0,2}security\s+questions?\s*(?:=|:|->|→)\s*\S|\banswer\s+to\s+(?:my|the|his|her|our|their)\s+(?:\S+\s+){0,3}security\s+questions?\s*(?:=|:|->|→|\bis\b)\s*\S|\bsecurity\s+questions?\b[^.\n]{0,40}?\banswer\s*(?:=|:|->|→)\s*\S")
         .expect("compiles")
 });
 
