@@ -49,6 +49,17 @@ const QUALIFIERS: &[(&str, &str)] = &[
     ("separated", "separated"),
     ("widowed", "widowed"),
     ("dating", "dating"),
+    ("at most", "at most"),
+    ("up to", "at most"),
+    ("no more than", "at most"),
+    ("at least", "at least"),
+    ("no less than", "at least"),
+    ("up by", "changed by"),
+    ("down by", "changed by"),
+    ("increased by", "changed by"),
+    ("decreased by", "changed by"),
+    ("rose by", "changed by"),
+    ("fell by", "changed by"),
     ("each way", "one way"),
     ("one way", "one way"),
     ("round trip", "round trip"),
@@ -58,6 +69,10 @@ const QUALIFIERS: &[(&str, &str)] = &[
 /// Chinese ones, as written, with what each stands for.
 const ZH_QUALIFIERS: &[(&str, &str)] = &[
     ("一点", "a little"),
+    ("不很", "not very"),
+    ("不太", "not very"),
+    ("不一定", "not surely"),
+    ("一定不", "surely not"),
     ("不少", "many"),
     ("很多", "many"),
     ("好多", "many"),
@@ -80,6 +95,75 @@ const ZH_QUALIFIERS: &[(&str, &str)] = &[
     ("往返", "round trip"),
     ("来回", "round trip"),
 ];
+
+/// Periods a "within" may hold.
+const PERIODS: &[&str] = &[
+    "day",
+    "week",
+    "month",
+    "year",
+    "fortnight",
+    "decade",
+    "season",
+];
+
+/// Whether `w` (lowercase) is an ordinal: "third", "3rd", "21st" ("first" is also an idiom's:
+/// "first language", "at first").
+fn is_ordinal(w: &str) -> bool {
+    let digits = w.chars().take_while(char::is_ascii_digit).count();
+    digits > 0 && matches!(&w[digits..], "st" | "nd" | "rd" | "th")
+        || matches!(
+            w,
+            "second"
+                | "third"
+                | "fourth"
+                | "fifth"
+                | "sixth"
+                | "seventh"
+                | "eighth"
+                | "ninth"
+                | "tenth"
+                | "eleventh"
+                | "twelfth"
+        )
+}
+
+/// Whether a month is named right before or after the word at `i` ("May 3rd", "3rd of May").
+fn beside_a_month(words: &[String], i: usize) -> bool {
+    const MONTHS: &[&str] = &[
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+    ];
+    let at = |k: Option<usize>| {
+        k.and_then(|k| words.get(k))
+            .is_some_and(|w| MONTHS.contains(&w.as_str()))
+    };
+    at(i.checked_sub(1))
+        || at(Some(i + 1))
+        || words.get(i + 1).is_some_and(|w| w == "of") && at(Some(i + 2))
+}
 
 /// Whether `w` (lowercase) is a number, in digits or in words up to twelve.
 fn is_number_word(w: &str) -> bool {
@@ -121,6 +205,68 @@ pub(super) fn read(words: &[String], text: &str, into: &mut BTreeSet<String>) {
         // many times in one (a nineteenth trial)
         if w == "every" && next.is_some_and(is_number_word) {
             into.insert("every n".into());
+        }
+        // "the third child" against "three children", "my first car" against "one car": a
+        // place in a row, not a count (a twentieth trial); not a date's day ("May 3rd")
+        if is_ordinal(w) && !beside_a_month(words, i) {
+            into.insert("ordinal".into());
+        }
+        // "I'd like to run a marathon": a wish, not a deed
+        if matches!(w.as_str(), "d" | "would")
+            && matches!(next, Some("like" | "love"))
+            && words.get(i + 2).is_some_and(|t| t == "to")
+        {
+            into.insert("wish".into());
+        }
+        // "my first child" against "one child": "first" before a person is a place in a row
+        if w == "first"
+            && next.is_some_and(|n| {
+                matches!(
+                    n,
+                    "child"
+                        | "kid"
+                        | "son"
+                        | "daughter"
+                        | "baby"
+                        | "grandchild"
+                        | "grandson"
+                        | "granddaughter"
+                )
+            })
+        {
+            into.insert("ordinal".into());
+        }
+        // "I'm used to living in Berlin" (accustomed) against "I used to live in Berlin"
+        if w == "used"
+            && next == Some("to")
+            && i.checked_sub(1).is_some_and(|p| {
+                matches!(
+                    words[p].as_str(),
+                    "m" | "am"
+                        | "is"
+                        | "are"
+                        | "was"
+                        | "were"
+                        | "be"
+                        | "been"
+                        | "get"
+                        | "got"
+                        | "getting"
+                        | "s"
+                        | "re"
+                )
+            })
+        {
+            into.insert("accustomed".into());
+        }
+        // "lost 10 pounds in a month" (once) against "… a month" (each month)
+        if matches!(w.as_str(), "in" | "within")
+            && matches!(next, Some("a" | "one"))
+            && words
+                .get(i + 2)
+                .is_some_and(|p| PERIODS.contains(&p.as_str()))
+        {
+            into.insert("within".into());
         }
         // "a few friends" (some) against "few friends", "very few" (hardly any)
         if w == "few" {

@@ -118,6 +118,10 @@ fn changed_as_said(new: &str, stored: &str) -> Option<Change> {
     if number && number_value(old).is_some() && number_value(old) == number_value(new_value) {
         return None;
     }
+    // "VW" / "Volkswagen", "NYC" / "New York City": one value, its initials
+    if abbreviates(old, new_value) || abbreviates(new_value, old) {
+        return None;
+    }
     let day_of_month = number && date_number(before, after);
     let count = number && !day_of_month;
     // "I have a meeting at 3pm" / "… at 5pm", 我3点有个会 / 5点有个会: a number of one of
@@ -241,6 +245,29 @@ fn changed_as_said(new: &str, stored: &str) -> Option<Change> {
         old: as_written(stored, &a[head..a.len() - tail]),
         new: as_written(new, &b[head..b.len() - tail]),
     })
+}
+
+/// Whether `short`, one word of two to five capitals, is `long` abbreviated: its letters in
+/// order in `long`, the first the first ("VW" in "Volkswagen", "SF" in "San Francisco").
+fn abbreviates(short: &[Tok], long: &[Tok]) -> bool {
+    let [Tok::Word { shown, .. }] = short else {
+        return false;
+    };
+    if !(2..=5).contains(&shown.len()) || !shown.chars().all(|c| c.is_ascii_uppercase()) {
+        return false;
+    }
+    let long: String = long
+        .iter()
+        .filter_map(|t| match t {
+            Tok::Word { shown, .. } => Some(shown.to_lowercase()),
+            _ => None,
+        })
+        .collect();
+    let mut rest = long.chars();
+    let first = shown.to_lowercase().chars().next();
+    long.len() > shown.len()
+        && long.chars().next() == first
+        && shown.to_lowercase().chars().all(|c| rest.any(|l| l == c))
 }
 
 /// Whether a value carries when it holds: "… on weeknights", "… in the summer", 夏天…

@@ -9,10 +9,11 @@ use regex::Regex;
 
 use super::surface::says_it_changed;
 
-/// Where a statement's clauses part: commas, semicolons, dashes, and "so" / "but" / "and"
-/// between clauses.
+/// Where a statement's clauses part: commas, semicolons, dashes, and "so" / "but" / "and" /
+/// "since" / "because" between clauses.
 static PARTS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\s*(?:[,;，；]|\s[-–—]\s|\s(?:so|but|and)\s)\s*").expect("compiles")
+    Regex::new(r"(?i)\s*(?:[,;，；]|\s[-–—]\s|\s(?:so|but|and|since|because)\s)\s*")
+        .expect("compiles")
 });
 /// The value first: "green is my favourite color now", "tacos are our go-to takeout".
 static VALUE_FIRST: LazyLock<Regex> = LazyLock::new(|| {
@@ -33,7 +34,7 @@ pub(super) fn restated(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for part in parts {
         let turned = turned_round(part);
-        if several && says_it_changed(part) {
+        if several && (says_it_changed(part) || names_a_new_one(part)) {
             out.push(part.to_string());
         }
         if let Some(t) = turned {
@@ -43,11 +44,18 @@ pub(super) fn restated(text: &str) -> Vec<String> {
     out
 }
 
+/// "my new dentist is …", 新的牙医是…: a clause that names the one that came.
+fn names_a_new_one(clause: &str) -> bool {
+    let lower = clause.to_lowercase();
+    ["my new ", "our new "].iter().any(|w| lower.starts_with(w)) || clause.starts_with("新的")
+}
+
 /// "green is my favourite color now" as "my favourite color is green now".
 fn turned_round(clause: &str) -> Option<String> {
     let c = VALUE_FIRST.captures(clause)?;
     let now = c.name("now").map_or("", |m| m.as_str());
-    Some(format!("{} {} {}{now}", &c["what"], &c["is"], &c["value"]))
+    // "tacos are my favourite food": the favourite is one ("my favourite food is tacos")
+    Some(format!("{} is {}{now}", &c["what"], &c["value"]))
 }
 
 #[cfg(test)]

@@ -291,11 +291,8 @@ fn zh_joined(text: &str) -> Option<String> {
 /// "I (have) changed my X to Y" (switched, upgraded, raised, …) read as "my X is Y": `None`
 /// for anything else.
 fn changed_to(toks: &[Tok]) -> Option<Vec<Tok>> {
-    let mut k = 0;
-    if !matches!(toks.first().and_then(word), Some("i" | "we")) {
-        return None;
-    }
-    k += 1;
+    // "I switched my …", or as chat leaves the subject out: "Switched my …"
+    let mut k = usize::from(matches!(toks.first().and_then(word), Some("i" | "we")));
     if matches!(toks.get(k).and_then(word), Some("have" | "has")) {
         k += 1;
     }

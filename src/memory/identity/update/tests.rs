@@ -642,3 +642,34 @@ fn a_change_in_one_clause_of_several_or_with_the_value_first_is_read() {
         assert_eq!(change(new, stored), None, "{stored} → {new}");
     }
 }
+
+#[test]
+fn initials_are_the_value_they_stand_for_and_a_change_may_come_without_its_subject() {
+    // the same value written two ways is no change (the twelfth set)
+    for (stored, new) in [
+        ("I drive a VW", "I drive a Volkswagen"),
+        ("my sister lives in SF", "my sister lives in San Francisco"),
+    ] {
+        assert_eq!(change(new, stored), None, "{stored} → {new}");
+    }
+    for (stored, new, old_value, new_value) in [
+        (
+            "my phone plan is Mint",
+            "Switched my phone plan to Visible",
+            "Mint",
+            "Visible",
+        ),
+        (
+            "my dentist is Dr. Kim",
+            "My new dentist is Dr. Okafor since Dr. Kim retired",
+            "Kim",
+            "Okafor",
+        ),
+    ] {
+        assert_eq!(
+            change(new, stored),
+            Some((old_value.to_string(), new_value.to_string())),
+            "{stored} → {new}"
+        );
+    }
+}

@@ -12,7 +12,7 @@ use regex::Regex;
 
 /// Words of talk that open a statement and are no part of it.
 static OPENING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:honestly|well|ok|okay|so|btw|fyi|hey|oh|anyway|ps|hmm|quick update|heads up|just so you know|for the record)\b[\s,:!-]*)+")
+    Regex::new(r"(?i)^(?:(?:honestly|well|ok|okay|so|btw|fyi|hey|oh|anyway|ps|hmm|quick update|heads up|just so you know|for the record|these days|nowadays|lately)\b[\s,:!-]*)+")
         .expect("compiles")
 });
 /// An aside in brackets at the end.
