@@ -390,14 +390,14 @@ pub fn vetoes_claim(new: &str, stored: &str, cosine: Option<f32>) -> Option<Reas
     if copula_swapped(new, stored) {
         return None;
     }
+    let outcome = compare(&read(new), &read(stored));
     if let Some(r) = unsure_by_the_words(new, stored) {
-        return Some(match compare(&read(new), &read(stored)) {
+        return Some(match outcome {
             Outcome::Different(d) => d,
             _ => r,
         });
     }
     let cosine = usable(cosine, new, stored);
-    let outcome = compare(&read(new), &read(stored));
     let (a, b) = (stance::read(new), stance::read(stored));
     if !matches!(outcome, Outcome::Unsure(Reason::Nothing))
         && let Some(r) = stance::differ(&a, &b)

@@ -106,6 +106,19 @@ pub fn term_set(text: &str) -> HashSet<String> {
 }
 
 /// |A ∩ B| / |A ∪ B|; 0 when both are empty.
+/// How many items `a` and `b` start alike and, after those, end alike: what is left between
+/// is where they differ ("I live in Tokyo" / "I live in Osaka": 3 and 0).
+pub fn common_ends<T: PartialEq>(a: &[T], b: &[T]) -> (usize, usize) {
+    let head = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let tail = a[head..]
+        .iter()
+        .rev()
+        .zip(b[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    (head, tail)
+}
+
 pub fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 0.0;
@@ -117,6 +130,19 @@ pub fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn common_ends_leave_where_two_differ_and_never_overlap() {
+        let words = |t: &'static str| t.split(' ').collect::<Vec<_>>();
+        assert_eq!(
+            common_ends(&words("I live in Tokyo"), &words("I live in Osaka")),
+            (3, 0)
+        );
+        assert_eq!(common_ends(&words("a b c"), &words("a x c")), (1, 1));
+        // "a a" in "a a a": two alike from the start, none left to end alike
+        assert_eq!(common_ends(&words("a a"), &words("a a a")), (2, 0));
+        assert_eq!(common_ends::<char>(&[], &['x']), (0, 0));
+    }
 
     #[test]
     fn english_terms_drop_stop_words_and_possessives() {

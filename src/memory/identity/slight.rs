@@ -69,21 +69,9 @@ fn zh_added_or_exchanged(a: &str, b: &str) -> Option<String> {
     } else {
         (&y, &x)
     };
-    let head = long
-        .iter()
-        .zip(short.iter())
-        .take_while(|(p, q)| p == q)
-        .count();
-    let tail = long[head..]
-        .iter()
-        .rev()
-        .zip(short[head..].iter().rev())
-        .take_while(|(p, q)| p == q)
-        .count();
+    let (head, tail) = crate::memory::text::common_ends(long, short);
     let extra: String = long[head..long.len() - tail].iter().collect();
-    let missing: String = short[head..short.len() - tail.min(short.len() - head)]
-        .iter()
-        .collect();
+    let missing: String = short[head..short.len() - tail].iter().collect();
     if missing.is_empty() && (function_words(&extra) || ZH_PARTS.contains(&extra.as_str())) {
         return Some(extra);
     }

@@ -79,13 +79,7 @@ fn changed_as_said(new: &str, stored: &str) -> Option<Change> {
     if a == b {
         (a, b) = (tokens_with_when(stored), tokens_with_when(new));
     }
-    let mut head = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    let tail = a[head..]
-        .iter()
-        .rev()
-        .zip(b[head..].iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count();
+    let (mut head, tail) = crate::memory::text::common_ends(&a, &b);
     // a Chinese number is whole (两万 / 两万五)
     while head > 0
         && matches!(a[head - 1], Tok::Cjk(c) if is_numeral(c))
