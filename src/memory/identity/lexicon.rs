@@ -119,6 +119,8 @@ fourteen => #14; fifteen => #15; sixteen => #16; seventeen => #17; eighteen => #
 nineteen => #19; twenty => #20; thirty => #30; forty => #40; fifty => #50; sixty => #60;
 seventy => #70; eighty => #80; ninety => #90; hundred => #100; thousand => #1000;
 million => #1000000; half => #0.5; quarter => #0.25; first => #1;
+// noon and midnight are clock times, as 12pm and 12am are read: lunch at noon / at 1 pm
+noon, midday => #12; midnight => #0;
 // an amount against a number: the whole bill / half the bill
 whole, entire => #whole;
 // dates

@@ -74,7 +74,11 @@ fn the_12_hour_clock_is_read_on_the_24_hour_one() {
     never_one_nor_claimed(&[
         ("User's alarm is set for 6am", "User's alarm is set for 6pm"),
         ("The pharmacy opens at 9 pm", "The pharmacy opens at 9:00"),
+        // noon and midnight are clock times too (a final read: "1 pm" read as 13 had let a
+        // model's claim through against "noon")
+        ("User eats lunch at noon", "User eats lunch at 1 pm"),
     ]);
+    one_fact(&[("User's standup is at noon", "User's standup is at 12pm")]);
 }
 
 #[test]
