@@ -91,13 +91,13 @@ fn whose_moved(a: &str, b: &str) -> Option<String> {
         }
         for owner_len in 1..=3 {
             for thing_len in 1..=2 {
-                let (Some(o), Some(t)) = (i.checked_sub(owner_len), chars.get(i + thing_len))
+                let (Some(o), Some(thing)) =
+                    (i.checked_sub(owner_len), chars.get(i + 1..=i + thing_len))
                 else {
                     continue;
                 };
-                let _ = t;
                 let owner: String = chars[o..i].iter().collect();
-                let thing: String = chars[i + 1..=i + thing_len].iter().collect();
+                let thing: String = thing.iter().collect();
                 if ["用户", "我", "他", "她", "户", "们"]
                     .iter()
                     .any(|m| owner.ends_with(m))
