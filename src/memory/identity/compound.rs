@@ -177,6 +177,12 @@ const THINGS: &[&str] = &[
     "currency",
 ];
 
+/// Kinds of place a thing before them makes a place for it ("car park", "tea house").
+const PLACES: &[&str] = &[
+    "park", "house", "shop", "store", "garden", "yard", "room", "hall", "field", "lot", "market",
+    "stand", "club", "court", "track", "farm", "camp", "museum", "show", "bar", "wash",
+];
+
 /// Whether a word after a thing tells how, when or where, not what (`NOT_A_THING`).
 pub(super) fn not_a_thing(word: &str) -> bool {
     NOT_A_THING.contains(&word) || word.ends_with("ly")
@@ -258,7 +264,12 @@ pub(super) fn compound(x: &Fact, y: &Fact, extra: &[&Term]) -> Option<String> {
         let shared_kind = categories_of(&s.key)
             .iter()
             .any(|c| THINGS.contains(c) && kinds.contains(c));
-        if s.class == Class::Plain && shared_kind {
+        // and a thing right before a kind of place names a place for it: "the car park" is no
+        // park, "the dog park" no park (a twenty-first trial)
+        let place_for_it = !kinds.is_empty()
+            && kinds.iter().all(|c| THINGS.contains(c))
+            && PLACES.contains(&s.key.as_str());
+        if s.class == Class::Plain && (shared_kind || place_for_it) {
             return Some(format!("{} {}", t.shown, s.shown));
         }
     }

@@ -44,6 +44,13 @@ pub fn lex(text: &str) -> Vec<Raw> {
         if is_cjk(c) || c == '〇' {
             out.push(Raw::Cjk(c));
             i += 1;
+        } else if let Some((year, month, day, len)) = iso_date(&chars[i..]) {
+            // "2018-06-12" is "12 June 2018" (a twenty-first trial)
+            out.push(Raw::Digits(day.to_string()));
+            out.push(word(MONTHS[month - 1], MONTHS[month - 1], pos + 1, false));
+            out.push(Raw::Digits(year.to_string()));
+            pos += 3;
+            i += len;
         } else if c.is_ascii_digit() {
             // 8:15, 3.5, 1,200; then letters attached ("7pm", "3rd", "5km") split off
             let start_char = i.checked_sub(1).map(|j| chars[j]);
@@ -84,7 +91,15 @@ pub fn lex(text: &str) -> Vec<Raw> {
                     && !chars.get(i + 1).is_some_and(|n| n.is_alphabetic())
             });
             if let Some(l) = letter {
-                number.push(l.to_ascii_lowercase());
+                // "$85k" is "$85,000"
+                let thousands = number
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|_| l.eq_ignore_ascii_case(&'k') && !number.contains(':'));
+                match thousands {
+                    Some(n) => number = normalise_number(&format!("{}", n * 1000.0)),
+                    None => number.push(l.to_ascii_lowercase()),
+                }
                 i += 1;
             }
             // "803XL", "A320neo": letters that are no unit or ordinal are part of a model's
@@ -131,6 +146,16 @@ pub fn lex(text: &str) -> Vec<Raw> {
                 out.push(word(&tail, &tail, pos, false));
                 pos += 1;
             }
+        } else if let Some((joined, len)) = dotted_initials(&chars[i..]) {
+            // "Ph.D." is "PhD", "U.S." is "US": not two sentences
+            let lower = joined.to_lowercase();
+            let mut w = word(&lower, &joined, pos, false);
+            if let Raw::Word { cap, .. } = &mut w {
+                *cap = joined.starts_with(char::is_uppercase);
+            }
+            out.push(w);
+            pos += 1;
+            i += len;
         } else if c.is_alphabetic() {
             let start = i;
             while i < chars.len() && chars[i].is_alphabetic() && !is_cjk(chars[i]) {
@@ -226,6 +251,56 @@ pub fn lex(text: &str) -> Vec<Raw> {
         }
     }
     out
+}
+
+pub(super) const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+/// A date written "2018-06-12" at the start of `at`: year, month, day, and its length.
+fn iso_date(at: &[char]) -> Option<(u32, usize, u32, usize)> {
+    let digits = |from: usize, n: usize| -> Option<u32> {
+        let part = at.get(from..from + n)?;
+        part.iter()
+            .all(char::is_ascii_digit)
+            .then(|| part.iter().collect::<String>().parse().ok())?
+    };
+    let year = digits(0, 4)?;
+    let month = digits(5, 2)? as usize;
+    let day = digits(8, 2)?;
+    let shaped = at[4] == '-' && at[7] == '-' && !at.get(10).is_some_and(|c| c.is_alphanumeric());
+    (shaped && (1..=12).contains(&month) && (1..=31).contains(&day))
+        .then_some((year, month, day, 10))
+}
+
+/// Initials written with dots at the start of `at` ("Ph.D.", "U.S.", "e.g."): the letters
+/// joined, and how many characters they take. Two groups at least, of three letters at most.
+fn dotted_initials(at: &[char]) -> Option<(String, usize)> {
+    let (mut joined, mut i, mut groups) = (String::new(), 0, 0);
+    loop {
+        let letters = at[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .count();
+        if letters == 0 || letters > 3 || at.get(i + letters) != Some(&'.') {
+            break;
+        }
+        joined.extend(&at[i..i + letters]);
+        i += letters + 1;
+        groups += 1;
+    }
+    (groups >= 2).then_some((joined, i))
 }
 
 /// "fiancé" → "fiance": the tables are written without accents.

@@ -38,6 +38,12 @@ early riser, early bird, morning person, get up early, wake up early => wake ear
 self employed, own business => selfemployed; married to => spouse; only child => ! sibling;
 in law => inlaw; step son => stepson; step daughter => stepdaughter;
 step mother, step mom => stepmother; step father, step dad => stepfather;
+great grandmother, great grandma, great granny => great_grandmother;
+great grandfather, great grandpa => great_grandfather;
+great grandchild, great grandchildren, great grandkid, great grandkids, great grandson,
+    great grandsons, great granddaughter, great granddaughters => great_grandchild;
+great aunt => great_aunt; great uncle => great_uncle; short sighted => nearsighted;
+long sighted => farsighted;
 step brother => stepbrother; step sister => stepsister; half brother => halfbrother;
 half sister => halfsister; significant other => partner; suffer from => ~have;
 been to => visit; rent out, let out => @let; close to, next to, next door => @near; passed away => @dead; ice cream => icecream;
@@ -64,8 +70,11 @@ dislike, hate, detest, loathe, despise => ! like; favourite, favorite, fave => f
 not, no, never, none, nobody, nothing, neither, nor, without, least, quit, stop => !;
 rarely, seldom, hardly, occasionally, sometimes => @rarely;
 // relation markers
-former, formerly, previously, ex, retired => @past; learn, study, student, major => @learn;
-teach, taught, teacher, tutor, instructor, lecturer => @teach;
+former, formerly, previously, ex, retired => @past; learn, study, major => @learn; student => @learn student;
+teach, taught => @teach;
+// a teacher is one who teaches, and one profession of several: is a teacher, is a lawyer
+teacher => @teach teacher; tutor => @teach tutor; instructor => @teach instructor;
+lecturer => @teach lecturer;
 start, begin, began, begun => @start; near, nearby, outside => @near;
 died, dead, deceased => @dead; fake, faux, imitation, replica, counterfeit, toy, virtual,
 artificial, fictional, decaf, decaffeinated => @fake; non => !; watch => @watch; each => every; except => !; few, couple => #few; beneath, underneath => under; bucks, buck, usd => dollar;
@@ -158,7 +167,8 @@ stepsister, halfbrother, halfsister,
 father_in_law, mother_in_law, elder_male_cousin, elder_female_cousin, younger_male_cousin,
 younger_female_cousin, elder_male_paternal_cousin, elder_female_paternal_cousin,
 younger_male_paternal_cousin, younger_female_paternal_cousin, godmother, godfather,
-great_grandmother, great_grandfather, elder_paternal_uncle, younger_paternal_uncle
+great_grandmother, great_grandfather, elder_paternal_uncle, younger_paternal_uncle,
+great_grandchild, great_aunt, great_uncle, maternal_grandson, maternal_granddaughter
 ";
 
 /// A kin word and the more precise ones it covers: "spouse" may be the wife, so the two do not
@@ -173,7 +183,7 @@ parents: mother, father;
 parent: mother, father;
 child: son, daughter, baby;
 grandparent: grandmother, grandfather, maternal_grandmother, maternal_grandfather;
-grandchild: grandson, granddaughter;
+grandchild: grandson, granddaughter, maternal_grandson, maternal_granddaughter;
 friend: boyfriend, girlfriend;
 cousin: elder_male_cousin, elder_female_cousin, younger_male_cousin, younger_female_cousin,
     elder_male_paternal_cousin, elder_female_paternal_cousin, younger_male_paternal_cousin,
@@ -221,7 +231,8 @@ profession: nurse, midwife, doctor, surgeon, dentist, professor, engineer, devel
     designer, architect, lawyer, accountant, chef, cook, pilot, pharmacist, journalist,
     writer, electrician, plumber, carpenter, firefighter, police, officer, driver,
     scientist, researcher, analyst, consultant, therapist, vet, veterinarian, baker, farmer,
-    artist, musician, photographer, cashier, waiter, barista, librarian, paramedic;
+    artist, musician, photographer, cashier, waiter, barista, librarian, paramedic, teacher,
+    tutor, instructor, lecturer, student;
 software: linux, windows, macos, mac, ubuntu, debian, fedora, android, ios, vim, neovim,
     emacs, vscode, intellij, nano, sublime, python, rust, java, javascript, typescript,
     kotlin, haskell, ruby, php, scala, elixir, golang, iphone, pixel;
@@ -294,7 +305,7 @@ pub const ZH: &str = "
 岳父, 公公 => father_in_law; 岳母, 丈母娘, 婆婆 => mother_in_law;
 伴侣 => partner; 男朋友, 男友 => boyfriend; 女朋友, 女友 => girlfriend; 妈妈, 母亲, 妈, 老妈 => mother;
 爸爸, 父亲, 爸, 老爸 => father; 父母, 爸妈 => parents; 儿子 => son; 孩子, 小孩, 子女 => child; 宝宝, 婴儿 => baby;
-孙子, 外孙 => grandson; 孙女, 外孙女 => granddaughter; 孙辈, 孙子女 => grandchild; 侄子, 外甥 => nephew;
+孙子 => grandson; 外孙 => maternal_grandson; 孙女 => granddaughter; 外孙女 => maternal_granddaughter; 孙辈, 孙子女 => grandchild; 侄子, 外甥 => nephew;
 侄女, 外甥女 => niece; 继父 => stepfather; 继母, 后妈 => stepmother; 继子 => stepson; 继女 => stepdaughter;
 哥哥, 哥 => elder_brother; 弟弟 => younger_brother; 姐姐, 姐 => elder_sister; 妹妹, 妹 => younger_sister;
 兄弟 => brother; 兄弟姐妹 => sibling; 独生子, 独生女 => ! sibling; 姐妹 => sister; 爷爷, 祖父 => grandfather;
@@ -392,7 +403,7 @@ pub const ZH_STOP: &str = "的了是我你他她它们在和就也都吗呢吧�
 pub const ZH_MEASURE: &str = "个只条位本辆件种名张台次杯份瓶节门套把头匹双对口间所座块元圈趟遍碗盒袋箱筐篮桶罐捆串束壶锅盘碟勺栋幢顿打升";
 
 /// Units that stay with their number: "3月" and "3日" are not "3".
-pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤站天克尺";
+pub const ZH_UNIT: &str = "月日号点时岁楼层年分周斤站天克尺里";
 
 /// Words that make what follows someone's ("his wife").
 pub const POSSESSIVE_PRONOUNS: &str = "

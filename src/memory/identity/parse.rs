@@ -134,7 +134,7 @@ pub fn read(text: &str) -> Fact {
                 i += 1;
             }
             Raw::Digits(d) => {
-                let (mut num, next) = zh::number(d.clone(), d.clone(), &raws, i + 1);
+                let (mut num, next) = zh::number(d.clone(), d.clone(), &raws, i, i + 1);
                 if num.unit.is_none() {
                     num.unit = unit_after(&raws, next);
                 }

@@ -65,6 +65,23 @@ const QUALIFIERS: &[(&str, &str)] = &[
     ("round trip", "round trip"),
     ("return trip", "round trip"),
     ("both ways", "round trip"),
+    // a twenty-first trial: "a half marathon" is no marathon, "a couple of dozen cats" no
+    // couple, "has finished his final year" no longer in it
+    ("dozens", "dozens"),
+    ("mid-size", "mid-size"),
+    ("midsize", "mid-size"),
+    ("full-size", "full-size"),
+    ("fullsize", "full-size"),
+    ("compact", "compact"),
+    ("subcompact", "subcompact"),
+    ("couple of dozen", "dozens"),
+    ("few dozen", "dozens"),
+    ("several dozen", "dozens"),
+    ("half a dozen", "half a dozen"),
+    ("finished", "done"),
+    ("finishes", "done"),
+    ("completed", "done"),
+    ("completes", "done"),
 ];
 /// Chinese ones, as written, with what each stands for.
 const ZH_QUALIFIERS: &[(&str, &str)] = &[
@@ -91,6 +108,13 @@ const ZH_QUALIFIERS: &[(&str, &str)] = &[
     ("分居", "separated"),
     ("离婚", "divorced"),
     ("订婚", "engaged"),
+    ("十几", "ten and more"),
+    ("几十", "tens"),
+    ("几百", "hundreds"),
+    ("上百", "hundreds"),
+    ("几千", "thousands"),
+    ("半程", "half"),
+    ("全程", "full"),
     ("单程", "one way"),
     ("往返", "round trip"),
     ("来回", "round trip"),
@@ -184,6 +208,14 @@ fn is_number_word(w: &str) -> bool {
         )
 }
 
+/// Whether `w` (lowercase) is a roman numeral of a sequel or a part: "ii", "iv".
+fn is_roman(w: &str) -> bool {
+    matches!(
+        w,
+        "i" | "ii" | "iii" | "iv" | "v" | "vi" | "vii" | "viii" | "ix" | "x"
+    )
+}
+
 /// The qualifiers `words` (lowercase, in order) and `text` (as written) hold.
 pub(super) fn read(words: &[String], text: &str, into: &mut BTreeSet<String>) {
     for (i, w) in words.iter().enumerate() {
@@ -268,12 +300,42 @@ pub(super) fn read(words: &[String], text: &str, into: &mut BTreeSet<String>) {
         {
             into.insert("within".into());
         }
+        // "a half marathon" / "a marathon", "half brother"; not a clock's "half past six"
+        if w == "half" && next != Some("past") && words.get(i + 2).is_none_or(|d| d != "dozen") {
+            into.insert("half".into());
+        }
+        // "The Godfather Part II" against "The Godfather": a sequel, a season, a volume
+        if matches!(
+            w.as_str(),
+            "part" | "volume" | "vol" | "episode" | "season" | "chapter" | "book"
+        ) && next.is_some_and(|n| is_number_word(n) || is_roman(n))
+        {
+            into.insert(format!("{w} n"));
+        }
         // "a few friends" (some) against "few friends", "very few" (hardly any)
         if w == "few" {
             let before = i.checked_sub(1).map(|p| words[p].as_str());
             let a_few =
                 before == Some("a") && i.checked_sub(2).map(|p| words[p].as_str()) != Some("quite");
             into.insert(if a_few { "a few" } else { "few" }.into());
+        }
+    }
+    // 第二季, 第三部: a season, a part (《庆余年》第二季 is not 《庆余年》)
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        if *c != '第' {
+            continue;
+        }
+        let numerals = chars[i + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit() || super::lex::ZH_NUMERALS.contains(**c))
+            .count();
+        if numerals > 0
+            && chars
+                .get(i + 1 + numerals)
+                .is_some_and(|u| "季部集册卷章".contains(*u))
+        {
+            into.insert("part n".into());
         }
     }
     for (zh, stands) in ZH_QUALIFIERS {

@@ -29,6 +29,27 @@ const ZH_PARTS: &[&str] = &[
     "后座",
 ];
 
+/// Kinds of place a name is made of (北京大学, 中国银行, 协和医院).
+const ZH_INSTITUTIONS: &[&str] = &[
+    "大学",
+    "中学",
+    "小学",
+    "学院",
+    "学校",
+    "医院",
+    "银行",
+    "公司",
+    "博物馆",
+    "图书馆",
+    "公园",
+    "酒店",
+    "饭店",
+    "机场",
+    "车站",
+    "电视台",
+    "研究所",
+];
+
 /// Why `a` and `b` may be two facts though the reading finds the same words, if they may.
 pub(super) fn differs(a: &str, b: &str) -> Option<String> {
     let cjk = |t: &str| t.chars().any(is_cjk);
@@ -39,6 +60,9 @@ pub(super) fn differs(a: &str, b: &str) -> Option<String> {
     } else if !cjk(a) && !cjk(b) {
         article_before_initials(a, b)
             .or_else(|| article_before_initials(b, a))
+            .or_else(|| the_before_name(a, b))
+            .or_else(|| the_before_name(b, a))
+            .or_else(|| designator_exchanged(a, b))
             .or_else(|| one_side_only(a, b, &["also"], &["too", "as well"]))
             .or_else(|| {
                 one_side_only(
@@ -74,6 +98,22 @@ fn zh_added_or_exchanged(a: &str, b: &str) -> Option<String> {
     let missing: String = short[head..short.len() - tail].iter().collect();
     if missing.is_empty() && (function_words(&extra) || ZH_PARTS.contains(&extra.as_str())) {
         return Some(extra);
+    }
+    // 北京大学 (one university, named) against 北京的大学 (any university in Beijing): 的
+    // before a kind of place on one side only (a twenty-first trial); 我的女儿 is 我女儿
+    // 北京大学附属医院 against 北京大学: a place that belongs to the named one
+    let before: String = long[..head].iter().collect();
+    if missing.is_empty()
+        && ZH_INSTITUTIONS.iter().any(|k| extra.ends_with(k))
+        && ZH_INSTITUTIONS.iter().any(|k| before.ends_with(k))
+    {
+        return Some(extra);
+    }
+    if missing.is_empty() && extra == "的" {
+        let after: String = long[head + 1..].iter().collect();
+        if let Some(kind) = ZH_INSTITUTIONS.iter().find(|k| after.starts_with(*k)) {
+            return Some(format!("的{kind}"));
+        }
     }
     let one = |s: &str| s.chars().count() == 1 && s.chars().all(|c| ZH_ASPECT.contains(&c));
     (x.len() == y.len() && one(&extra) && one(&missing) && extra != missing)
@@ -130,6 +170,94 @@ fn article_before_initials(a: &str, b: &str) -> Option<String> {
     let caps = initials.len() >= 2 && initials.chars().all(|c| c.is_ascii_uppercase());
     let without: Vec<&str> = x[..at].iter().chain(&x[at + 1..]).copied().collect();
     (caps && without == y).then(|| format!("an {initials}"))
+}
+
+/// "works at Amazon" (a firm) against "works in the Amazon" (a river), "a fan of Queen" (a
+/// band) against "a fan of the Queen": "the" before a name on one side only, where the
+/// other side never has it (a twenty-first trial).
+fn the_before_name(a: &str, b: &str) -> Option<String> {
+    let core = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
+    let names = |t: &str, with_the: bool| -> Vec<String> {
+        let ws: Vec<&str> = t.split_whitespace().collect();
+        let mut out = Vec::new();
+        for (i, w) in ws.iter().enumerate() {
+            let w = core(w);
+            // (not a name written as a plural: "the Netherlands", "the Kinks")
+            let name = w.chars().next().is_some_and(char::is_uppercase)
+                && w.chars().skip(1).any(char::is_lowercase)
+                && !w.ends_with('s')
+                && w != "User";
+            let the = i > 0 && ws[i - 1].eq_ignore_ascii_case("the");
+            if name && the == with_the {
+                out.push(w);
+            }
+        }
+        out
+    };
+    let (the_here, bare_here) = (names(a, true), names(a, false));
+    let (the_there, bare_there) = (names(b, true), names(b, false));
+    the_here
+        .into_iter()
+        .find(|n| bare_there.contains(n) && !the_there.contains(n) && !bare_here.contains(n))
+        .map(|n| format!("the {n}"))
+}
+
+/// "a Tesla Model 3" against "a Tesla Model Y": one name, another letter or number after
+/// it (a model, a version), which the reading passes over when it is one letter (a
+/// twenty-first trial).
+fn designator_exchanged(a: &str, b: &str) -> Option<String> {
+    let core = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
+    let designated = |t: &str| -> Vec<(String, String)> {
+        let ws: Vec<String> = t.split_whitespace().map(core).collect();
+        ws.windows(2)
+            .filter(|p| {
+                let (name, d) = (&p[0], &p[1]);
+                let named = name.chars().next().is_some_and(char::is_uppercase)
+                    && name.chars().all(char::is_alphabetic)
+                    && !super::lex::MONTHS.contains(&name.to_lowercase().as_str());
+                let designator = !d.is_empty()
+                    && d.len() <= 4
+                    && d.chars()
+                        .all(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+                    && d != "I";
+                named && designator
+            })
+            .map(|p| (p[0].clone(), p[1].clone()))
+            .collect()
+    };
+    let (x, y) = (designated(a), designated(b));
+    x.iter()
+        .find_map(|(name, d)| {
+            let other = y.iter().find(|(n, e)| n == name && e != d)?;
+            (!y.contains(&(name.clone(), d.clone())))
+                .then(|| format!("{name} {d} / {name} {}", other.1))
+        })
+        .or_else(|| model_suffix(a, b))
+        .or_else(|| model_suffix(b, a))
+}
+
+/// Words that name another model after a model's number: "an iPhone 15 Pro" is no "iPhone 15".
+const MODEL_SUFFIXES: &[&str] = &[
+    "Pro", "Max", "Plus", "Mini", "Ultra", "Air", "Lite", "SE", "XL", "Studio",
+];
+
+/// A model's number followed by a suffix on one side only ("iPhone 15 Pro" / "iPhone 15").
+fn model_suffix(a: &str, b: &str) -> Option<String> {
+    let ws: Vec<&str> = a.split_whitespace().collect();
+    let other: Vec<&str> = b.split_whitespace().collect();
+    ws.windows(2).find_map(|p| {
+        let number = p[0].trim_matches(|c: char| !c.is_alphanumeric());
+        let suffix = p[1].trim_matches(|c: char| !c.is_alphanumeric());
+        let model = number.chars().any(|c| c.is_ascii_digit())
+            && MODEL_SUFFIXES.contains(&suffix)
+            && other
+                .iter()
+                .any(|w| w.trim_matches(|c: char| !c.is_alphanumeric()) == number)
+            && !other
+                .iter()
+                .any(|w| w.trim_matches(|c: char| !c.is_alphanumeric()) == suffix);
+        model.then(|| format!("{number} {suffix}"))
+    })
 }
 
 /// A word of `first` on one side where the other has one of `second` or none: "also teaches

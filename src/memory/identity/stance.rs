@@ -160,6 +160,16 @@ const MODALS: &[&str] = &[
     "unsure",
     "uncertain",
     "wonder",
+    // said, not shown: "claims to speak fluent French" (a twenty-first trial)
+    "claim",
+    "claims",
+    "claimed",
+    "claiming",
+    "hopes",
+    "hoped",
+    "hoping",
+    "almost",
+    "nearly",
 ];
 /// Of [`MODALS`], those that count only as a text's last word ("I like tea, not", "…,
 /// right"), and "can" only when not denied ("can't stand" is "hates").
@@ -172,6 +182,11 @@ const ZH_MODALS: &[&str] = &[
     "大概",
     "假装",
     "以为",
+    // said, not shown (声称会说日语 is no 会说日语)
+    "声称",
+    "自称",
+    "号称",
+    "据说",
     "不知道",
     "才怪",
     "骗你",
@@ -317,6 +332,11 @@ pub(super) fn read(text: &str) -> Stance {
         s.modals.insert(c.to_string());
     }
     let (mut conjunction, mut negated) = (false, false);
+    let the_country = text.contains("U.S.")
+        || text
+            .split(|c: char| !c.is_alphanumeric())
+            .any(|w| w == "US")
+            && text.chars().any(char::is_lowercase);
     let mut words: Vec<String> = Vec::new();
     for t in tokens(text) {
         if let Token::Word(w) = t {
@@ -330,6 +350,10 @@ pub(super) fn read(text: &str) -> Stance {
         } else {
             w.as_str()
         };
+        // "visited the US", "the U.S.": the country, not "us" (a twenty-first trial)
+        if the_country && (w == "us" || w == "u" && words.get(i + 1).is_some_and(|n| n == "s")) {
+            continue;
+        }
         if let Some((p, case)) = pronoun(w) {
             s.persons.insert(p);
             if let Some(c) = case {
@@ -419,7 +443,13 @@ pub(super) fn read(text: &str) -> Stance {
                 let next = words.get(i + 1).map_or("", String::as_str);
                 s.modals.insert(format!("only {next}"));
             } else {
-                s.modals.insert(w.to_string());
+                let canonical = match w {
+                    "nearly" => "almost",
+                    "claims" | "claimed" | "claiming" => "claim",
+                    "hopes" | "hoped" | "hoping" => "hope",
+                    other => other,
+                };
+                s.modals.insert(canonical.to_string());
             }
         }
         let next = words.get(i + 1).map_or("", String::as_str);
@@ -528,6 +558,16 @@ pub(super) fn read(text: &str) -> Stance {
                 || "天末午上晚点年月日周后前时候，,、一二三四五六七八九十".contains(chars[i - 1]);
             if ZH_OWNED.iter().any(|k| rest.starts_with(k)) {
                 s.owned_opens |= opens && ZH_OWNED_PEOPLE.iter().any(|k| rest.starts_with(k));
+                continue;
+            }
+            // 我的女儿叫小雨 opening the text is 我女儿叫小雨 (a twenty-first trial)
+            let after_de: String = chars[i + len..].iter().skip(1).take(2).collect();
+            if len == 1
+                && opens
+                && chars.get(i + 1) == Some(&'的')
+                && ZH_OWNED_PEOPLE.iter().any(|k| after_de.starts_with(k))
+            {
+                s.owned_opens = true;
                 continue;
             }
             s.cases

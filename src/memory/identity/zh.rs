@@ -48,7 +48,7 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
         && let Some(n) = zh_number(&run[..numerals])
     {
         let shown: String = run[..numerals].iter().collect();
-        let (num, used) = number(n.to_string(), shown, raws, i + numerals);
+        let (num, used) = number(n.to_string(), shown, raws, i, i + numerals);
         // 一只猫: "a cat" as much as "one cat"; 一天: "a day" as much as "one day"
         let weak = (num.key == "1" || num.key == "1天") && used > i + numerals;
         toks.push(Tok::Num(Num { weak, ..num }));
@@ -183,9 +183,24 @@ fn mark_time(raws: &[Raw], i: usize, time: &'static str, toks: &mut [Tok]) {
 
 /// A number read at `next`'s left, with the unit that follows it (3月, 3日 for 3号) or without
 /// the measure word that does (两个 is 2); and where reading goes on.
-pub(super) fn number(key: String, shown: String, raws: &[Raw], next: usize) -> (Num, usize) {
+pub(super) fn number(
+    key: String,
+    shown: String,
+    raws: &[Raw],
+    start: usize,
+    next: usize,
+) -> (Num, usize) {
     let (mut key, mut shown, mut next) = (key, shown, next);
     let mut unit = None;
+    // 1.5万 is 15000, as 一万五千 is (a twenty-first trial)
+    if let Some(Raw::Cjk(m @ ('万' | '亿'))) = raws.get(next)
+        && let Ok(n) = key.parse::<f64>()
+    {
+        let times = if *m == '万' { 1e4 } else { 1e8 };
+        key = format!("{}", (n * times).round());
+        shown.push(*m);
+        next += 1;
+    }
     // units of two characters: 公斤 and 千克 are kilograms, not 斤; 公里 kilometres; the
     // currencies (美元, 块钱…)
     let pair = match (raws.get(next), raws.get(next + 1)) {
@@ -226,9 +241,33 @@ pub(super) fn number(key: String, shown: String, raws: &[Raw], next: usize) -> (
         unit = Some("yuan".to_string());
         next += 1;
     } else if let Some(Raw::Cjk(u)) = raws.get(next) {
-        if lexicon::ZH_UNIT.contains(*u) {
-            let u = if *u == '号' { '日' } else { *u };
-            key.push(u);
+        // 5米 is five metres (no 5公里); 一米七五 is a height, 1.75 m, read as its two numbers
+        let metres = *u == '米'
+            && !matches!(raws.get(next + 1), Some(Raw::Cjk(c)) if ZH_NUMERALS.contains(*c))
+            && !matches!(raws.get(next + 1), Some(Raw::Digits(_)));
+        if lexicon::ZH_UNIT.contains(*u) || metres {
+            let mut u = if *u == '号' { '日' } else { *u };
+            // 晚上10点 is 22点: the afternoon's and the evening's hours on the 24-hour clock
+            if u == '点'
+                && let Ok(h @ 1..=11) = key.parse::<u32>()
+                && afternoon_before(&raws[..start])
+            {
+                key = (h + 12).to_string();
+            }
+            // 8点 is the hour "8:00" says (a twenty-first trial); other units stay with
+            // their number
+            if u == '点' {
+                unit = Some("o'clock".to_string());
+                // 8点半 is 8:30
+                if matches!(raws.get(next + 1), Some(Raw::Cjk('半'))) {
+                    key.push_str(":30");
+                    shown.push(u);
+                    u = '半';
+                    next += 1;
+                }
+            } else {
+                key.push(u);
+            }
             shown.push(u);
             next += 1;
         } else if lexicon::ZH_MEASURE.contains(*u) {
@@ -254,6 +293,23 @@ pub(super) fn number(key: String, shown: String, raws: &[Raw], next: usize) -> (
         unit,
     };
     (num, next)
+}
+
+/// Whether the characters ending `before` say the afternoon or the evening (下午, 晚上…).
+fn afternoon_before(before: &[Raw]) -> bool {
+    let tail: String = before
+        .iter()
+        .rev()
+        .take(2)
+        .filter_map(|r| match r {
+            Raw::Cjk(c) => Some(*c),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    ["下午", "晚上", "傍晚", "夜里", "夜间"].contains(&tail.as_str())
 }
 
 /// Right after 用户的: what the fact is about.

@@ -21,9 +21,21 @@ use regex::Regex;
 pub(super) fn detect(view: &str, text: &str) -> bool {
     // each reading only where its second person or its mark is found at all: most facts
     // have neither
-    view.contains("you") && first_word(view, YOU).is_some() && english(&unquoted_with(view, " … "))
+    view.contains("you")
+        && first_word(view, YOU).is_some()
+        && english(&unquoted_with(&thanked(view), " … "))
         || text.contains(['你', '您']) && chinese(&unquoted(text))
         || FROM_NOW_ON.is_match(text) && other_languages(&unquoted(&text.to_lowercase()))
+}
+
+/// `view` with "thank you" said as thanks: "taught me to always say thank you to bus drivers"
+/// speaks to no one (a twenty-fifth batch).
+fn thanked(view: &str) -> std::borrow::Cow<'_, str> {
+    if view.contains("thank you") {
+        view.replace("thank you", "thanks").into()
+    } else {
+        view.into()
+    }
 }
 
 /// The second person, in English (the views read "u", "ur" as "you", "your").
@@ -133,29 +145,35 @@ struct Language {
 #[rustfmt::skip]
 const LANGUAGES: &[Language] = &[
     // Japanese
-    Language { from_now_on: &["これから", "今後", "以後", "次から", "今日から", "覚えておいて", "毎回", "と言ったら", "聞かれたら"], words: &[], parts: &["してください", "付けてください", "つけてください", "教えてあげて", "ボット", "アシスタント", "あなた", "お前", "返事してね", "返事すること", "返信してね", "答えてね", "答えること", "話さないこと"] },
+    Language { from_now_on: &["これから", "今後", "以後", "次から", "今日から", "覚えておいて", "毎回", "と言ったら", "が言ったら", "聞かれたら", "ルール", "決まり"], words: &[], parts: &["返信すること", "送ること", "教えること", "してください", "付けてください", "つけてください", "教えてあげて", "ボット", "アシスタント", "あなた", "お前", "返事してね", "返事すること", "返信してね", "答えてね", "答えること", "話さないこと"] },
     // Russian
-    Language { from_now_on: &["теперь", "с этого момента", "попросит", "впредь", "отныне", "на будущее", "с сегодняшнего дня", "всегда", "никогда", "запомни", "если кто-то спросит", "если кто-нибудь спросит", "если спросят"], words: &["выполняй", "делай", "слушайся", "подчиняйся", "говори", "скажи", "отвечай", "ответь", "пиши", "напиши", "бот", "бота", "боту", "ассистент", "ты", "тебе", "тебя", "твой", "твоя", "твои"], parts: &[] },
+    Language { from_now_on: &["теперь", "с этого момента", "попросит", "впредь", "отныне", "на будущее", "с сегодняшнего дня", "всегда", "никогда", "запомни", "если кто-то спросит", "если кто-нибудь спросит", "если спросят", "все знают", "все в чате знают", "обязан", "обязана", "должен", "факт:", "главнее", "правило"], words: &["ассистента", "ассистенту", "помощник", "выполняй", "делай", "слушайся", "подчиняйся", "говори", "скажи", "отвечай", "ответь", "пиши", "напиши", "бот", "бота", "боту", "ассистент", "ты", "тебе", "тебя", "твой", "твоя", "твои"], parts: &[] },
     // Korean
-    Language { from_now_on: &["앞으로", "이제", "이제부터", "지금부터", "다음부터", "누가 물어봐도", "절대"], words: &[], parts: &["추천해", "다 따라", "말을 다 들어", "모든 대답", "대답은", "말하지 마", "하지 마", "너는", "너한테", "네가", "너의", "챗봇", "봇은", "봇이", "어시스턴트", "대답해", "답해줘", "말해줘", "알려줘"] },
+    Language { from_now_on: &["앞으로", "이제", "이제부터", "지금부터", "다음부터", "누가 물어봐도", "절대", "규칙"], words: &[], parts: &["추천해", "다 따라", "말을 다 들어", "모든 대답", "대답은", "말하지 마", "하지 마", "너는", "너한테", "네가", "너의", "챗봇", "봇은", "봇이", "어시스턴트", "대답해", "답해줘", "말해줘", "알려줘"] },
+    // Korean: a liking for what the bot does ("나는 봇이 … 선호해"), the bot its subject
+    Language { from_now_on: &["선호해", "선호한다", "좋겠어", "원해"], words: &[], parts: &["봇이", "봇은", "봇한테", "봇에게"] },
     // Polish
     Language { from_now_on: &["od teraz", "od dziś", "od dzisiaj", "na przyszłość"], words: &["bot", "asystent", "jesteś", "ty", "twój", "twoje", "odpowiadasz", "odpowiadaj", "musisz", "piszesz", "mów", "powiedz", "pisz", "odpisuj"], parts: &[] },
     // Dutch
     Language { from_now_on: &["vanaf nu", "voortaan", "voor later", "in de toekomst", "vanaf vandaag"], words: &["bot", "assistent", "je", "jij", "jouw"], parts: &[] },
     // Turkish
-    Language { from_now_on: &["bundan sonra", "bundan böyle", "artık", "unutma"], words: &["bot", "asistan", "sen", "sana", "senin", "anlat", "söyle", "yaz"], parts: &[] },
+    Language { from_now_on: &["bundan sonra", "bundan böyle", "artık", "unutma", "kuralı", "kural:", "herkes bilir", "tercih ederim"], words: &["bot", "asistan", "sen", "sana", "senin", "anlat", "söyle", "yaz"], parts: &[] },
     // Italian
-    Language { from_now_on: &["d'ora in poi", "da adesso", "da ora in poi", "per il futuro", "d'ora in avanti"], words: &["bot", "assistente", "tu", "ti", "tuo", "tua", "devi", "rispondi"], parts: &[] },
+    Language { from_now_on: &["d'ora in poi", "da adesso", "da ora in poi", "per il futuro", "d'ora in avanti", "preferisco che", "regola del gruppo", "tutti sanno"], words: &["bot", "assistente", "tu", "ti", "tuo", "tua", "devi", "rispondi"], parts: &[] },
     // Spanish
-    Language { from_now_on: &["de ahora en adelante", "a partir de ahora", "desde ahora", "cada vez que", "recuerda", "como acordamos", "como quedamos", "si alguien pregunta", "si alguien te pregunta", "cuando alguien pregunte", "si te preguntan"], words: &["bot", "asistente", "tú", "tienes", "tus", "responde", "contesta", "debes", "dile", "diles"], parts: &["di que"] },
+    Language { from_now_on: &["de ahora en adelante", "a partir de ahora", "desde ahora", "cada vez que", "recuerda", "como acordamos", "como quedamos", "si alguien pregunta", "si alguien te pregunta", "cuando alguien pregunte", "si te preguntan", "política del grupo", "regla del grupo", "norma del grupo", "todo el mundo sabe", "todos saben", "prefiero que"], words: &["bot", "asistente", "tú", "tienes", "tus", "responde", "contesta", "debes", "dile", "diles"], parts: &["di que"] },
     // Portuguese
-    Language { from_now_on: &["daqui pra frente", "daqui para frente", "a partir de agora", "de agora em diante", "sempre que", "toda vez que"], words: &["bot", "assistente", "você", "tu", "diga", "responda", "fale", "recomende", "escreva", "envie", "mande"], parts: &[] },
+    Language { from_now_on: &["daqui pra frente", "daqui para frente", "a partir de agora", "de agora em diante", "sempre que", "toda vez que", "regra do grupo", "todo mundo sabe", "prefiro que"], words: &["bot", "assistente", "você", "tu", "diga", "responda", "fale", "recomende", "escreva", "envie", "mande"], parts: &[] },
     // French
-    Language { from_now_on: &["à partir de maintenant", "désormais", "dorénavant", "chaque fois que", "pour plus tard", "à l'avenir", "règle du groupe", "doit toujours", "ne jamais", "si quelqu'un demande", "si on te demande"], words: &["bot", "assistant", "l'assistant", "tu", "vous", "te"], parts: &["chaque réponse", "tes réponses", "chaque message", "tes messages"] },
+    Language { from_now_on: &["à partir de maintenant", "désormais", "dorénavant", "chaque fois que", "pour plus tard", "à l'avenir", "règle du groupe", "doit toujours", "ne jamais", "si quelqu'un demande", "si on te demande", "tout le monde sait", "tout le monde ici sait", "je préfère que", "j'aimerais que"], words: &["bot", "assistant", "l'assistant", "tu", "vous", "te"], parts: &["chaque réponse", "tes réponses", "chaque message", "tes messages"] },
     // Vietnamese
-    Language { from_now_on: &["từ giờ", "từ nay", "từ bây giờ", "hễ ai hỏi", "nếu ai hỏi", "khi ai hỏi", "nếu có ai hỏi"], words: &[], parts: &["chỉ giới thiệu", "hãy trả lời", "luôn nói", "đừng nói", "thì nói", "thì trả lời", "thì chỉ"] },
+    Language { from_now_on: &["từ giờ", "từ nay", "từ bây giờ", "hễ ai hỏi", "nếu ai hỏi", "khi ai hỏi", "nếu có ai hỏi", "ai cũng biết", "quy định"], words: &[], parts: &["bot phải", "bot trong nhóm", "trợ lý phải", "chỉ giới thiệu", "hãy trả lời", "luôn nói", "đừng nói", "thì nói", "thì trả lời", "thì chỉ"] },
     // German
-    Language { from_now_on: &["ab jetzt", "ab sofort", "von nun an", "künftig", "für später", "jedes mal", "in zukunft", "merk dir", "wenn jemand", " immer"], words: &["bot", "assistent", "du", "dir", "dich"], parts: &[] },
+    Language { from_now_on: &["ab jetzt", "ab sofort", "von nun an", "künftig", "für später", "jedes mal", "in zukunft", "merk dir", "wenn jemand", " immer", "ab nächster woche", "ab montag", "fakt:", "wort ist endgültig", "regel"], words: &["bot", "bots", "assistent", "assistenten", "du", "dir", "dich"], parts: &[] },
+    // Arabic
+    Language { from_now_on: &["من المعروف", "قاعدة", "من الآن", "دائما", "دائمًا", "يجب"], words: &[], parts: &["المساعد", "البوت", "الروبوت"] },
+    // Hindi
+    Language { from_now_on: &["नियम है", "नियम", "अब से", "हमेशा", "सब जानते"], words: &[], parts: &["बॉट", "असिस्टेंट", "सहायक"] },
 ];
 
 /// Every language's marks at once, to pass over the texts that have none in one search.

@@ -217,6 +217,8 @@ fn ascii_classes(pattern: &str) -> String {
 #[cfg(test)]
 mod batch24_tests;
 #[cfg(test)]
+mod batch25_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod trial_tests;

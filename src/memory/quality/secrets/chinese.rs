@@ -61,6 +61,13 @@ pub(super) fn chinese(folded: &str) -> Option<&'static str> {
         } else {
             ("password", 0)
         };
+        // "这些口令" names commands given before ("「坐下」「前进」这些口令"), not one held back
+        if ["这些", "那些", "各种"]
+            .iter()
+            .any(|w| folded[..m.start()].ends_with(w))
+        {
+            continue;
+        }
         let mut rest = folded[m.end()..].trim_start();
         let mut connected = false;
         for _ in 0..2 {
@@ -111,6 +118,24 @@ pub(super) fn chinese(folded: &str) -> Option<&'static str> {
                 .any(|t| t.chars().filter(char::is_ascii_digit).count() >= 4)
         };
         if connected && said_again.is_some_and(four_digits) {
+            return Some(kind);
+        }
+        // the same as something, then said: "支付密码跟我生日一样，0923"
+        // (the digits right after, not a year: "跟邻居家一样，是2020年装的")
+        let same_then_said = ["一样", "相同"]
+            .iter()
+            .filter_map(|w| {
+                rest.find(w)
+                    .filter(|at| *at < 30)
+                    .map(|at| &rest[at + w.len()..])
+            })
+            .next()
+            .map(|s| s.trim_start_matches(['，', ',', '：', ':', ' ']));
+        let said = same_then_said.is_some_and(|s| {
+            let digits = s.chars().take_while(char::is_ascii_digit).count();
+            digits >= 4 && !s[digits..].starts_with('年')
+        });
+        if said {
             return Some(kind);
         }
         if digits_needed > 0 {

@@ -50,7 +50,8 @@ const KEYWORDS: &[(&str, &str, Value)] = &[
     ("mot de passe", "password", Value::Password), ("code de l'alarme", "access code", Value::Digits(4)),
     ("code d'accès", "access code", Value::Digits(4)), ("code de la porte", "access code", Value::Digits(4)),
     ("code du portail", "access code", Value::Digits(4)), ("digicode", "access code", Value::Digits(4)),
-    ("code secret", "PIN", Value::Digits(4)),
+    ("code secret", "PIN", Value::Digits(4)), ("code de carte", "PIN", Value::Digits(4)),
+    ("code de la carte", "PIN", Value::Digits(4)), ("code de ma carte", "PIN", Value::Digits(4)),
     // Spanish, Portuguese, Italian
     ("contraseña", "password", Value::Password), ("senha", "password", Value::Password),
     ("código de verificação", "verification code", Value::Digits(4)),

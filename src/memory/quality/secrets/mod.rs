@@ -100,6 +100,14 @@ static UNLOCK_OR_PHRASE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(?:phone|iphone|android|laptop|tablet|ipad|computer|pc|mac|screen)\s+(?:unlock|lock\s*screen|passcode)(?:\s+code)?\s*(?:is|:|=)\s*(?:\d[\s\-]?){4,10}\b|\b(?:seed|recovery|mnemonic|backup|wallet)\s+(?:phrase|words)\b[^:\n]{0,30}:\s*(?:[a-z]+\s+){11,23}[a-z]+",
     )
 });
+/// A safe's or a lock's combination turned out ("24 left, 11 right, 38 left"), and a network
+/// joined with its passphrase ("join 'Fam_5G' using blue-otter-drums-8"), a twenty-fifth
+/// batch.
+static COMBINATION_OR_JOINED: LazyLock<Regex> = LazyLock::new(|| {
+    keyword::build(
+        r#"\bcombination\b[^.\n]{0,40}?\b\d{1,3}\s*(?:left|right|l|r)\b[^.\n]{0,8}?\b\d{1,3}\s*(?:left|right|l|r)\b|\b(?:join|joins|connect to|connects to|get on|gets on)\s+(?:the\s+)?(?:wi-?fi|network|["'][^"'\n]{2,32}["'])\s+(?:network\s+)?(?:using|with)\s+(?:the\s+)?(?:password\s+|passphrase\s+|key\s+)?["']?[a-z0-9]+(?:[-_][a-z0-9]+){2,}\b"#,
+    )
+});
 static LOGS_IN_WITH: LazyLock<Regex> = LazyLock::new(|| {
     keyword::build(
         r#"\b(?:uses?|used|types?|enters?)\s+(?P<value>["'][^"'\s]{4,40}["']|[^\s]*\d[^\s]*)\s+(?:to|for)\s+(?:log ?in|sign ?in|login|unlock|get into|access)\b"#,
@@ -142,7 +150,7 @@ fn opens_with(folded: &str, lower: &str) -> Option<&'static str> {
     {
         return Some("access code");
     }
-    if UNLOCK_OR_PHRASE.is_match(lower) {
+    if UNLOCK_OR_PHRASE.is_match(lower) || COMBINATION_OR_JOINED.is_match(lower) {
         return Some("access code");
     }
     if DESCRIBED_THEN_SAID.captures_iter(lower).any(|c| {
@@ -179,16 +187,34 @@ static SPELLED_OUT: LazyLock<Regex> = LazyLock::new(|| {
         .expect("compiles")
 });
 
-/// `text` with what it spells out a character at a time, or a code in groups, written whole;
-/// `None` when it has none.
+/// A key split into groups "so nothing flags it" (a twenty-fifth batch): a provider's prefix,
+/// then groups of letters and digits ("AKIA 4Q7Z 2LMN 8XRP TVW3", "sk- 8f3a 9c2d 71be …").
+static KEY_IN_GROUPS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"\b(?:AKIA|ASIA|sk-|sk_live_|ghp_|xoxb-)\s*(?:[A-Za-z0-9]{3,6}\s+){2,}[A-Za-z0-9]{3,6}\b",
+    )
+    .expect("compiles")
+});
+
+/// `text` with what it spells out a character at a time, or a code or a key in groups,
+/// written whole; `None` when it has none.
 fn joined_out(text: &str) -> Option<String> {
-    SPELLED_OUT.is_match(text).then(|| {
-        SPELLED_OUT
-            .replace_all(text, |caps: &regex::Captures<'_>| {
-                caps[0].replace(['-', '.', '·', ' '], "")
-            })
+    let keys = KEY_IN_GROUPS.is_match(text).then(|| {
+        KEY_IN_GROUPS
+            .replace_all(text, |caps: &regex::Captures<'_>| caps[0].replace(' ', ""))
             .into_owned()
-    })
+    });
+    let text = keys.as_deref().unwrap_or(text);
+    if SPELLED_OUT.is_match(text) {
+        return Some(
+            SPELLED_OUT
+                .replace_all(text, |caps: &regex::Captures<'_>| {
+                    caps[0].replace(['-', '.', '·', ' '], "")
+                })
+                .into_owned(),
+        );
+    }
+    keys
 }
 
 /// [`detect`] on the text as written.
