@@ -154,35 +154,13 @@ fn is_ordinal(w: &str) -> bool {
 
 /// Whether a month is named right before or after the word at `i` ("May 3rd", "3rd of May").
 fn beside_a_month(words: &[String], i: usize) -> bool {
-    const MONTHS: &[&str] = &[
-        "january",
-        "february",
-        "march",
-        "april",
-        "may",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
+    const SHORT: &[&str] = &[
+        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
     ];
     let at = |k: Option<usize>| {
-        k.and_then(|k| words.get(k))
-            .is_some_and(|w| MONTHS.contains(&w.as_str()))
+        k.and_then(|k| words.get(k)).is_some_and(|w| {
+            super::lex::MONTHS.contains(&w.as_str()) || SHORT.contains(&w.as_str())
+        })
     };
     at(i.checked_sub(1))
         || at(Some(i + 1))

@@ -99,9 +99,8 @@ fn zh_added_or_exchanged(a: &str, b: &str) -> Option<String> {
     if missing.is_empty() && (function_words(&extra) || ZH_PARTS.contains(&extra.as_str())) {
         return Some(extra);
     }
-    // 北京大学 (one university, named) against 北京的大学 (any university in Beijing): 的
-    // before a kind of place on one side only (a twenty-first trial); 我的女儿 is 我女儿
-    // 北京大学附属医院 against 北京大学: a place that belongs to the named one
+    // 北京大学附属医院 against 北京大学: a place that belongs to the named one (a
+    // twenty-first trial's look-alikes)
     let before: String = long[..head].iter().collect();
     if missing.is_empty()
         && ZH_INSTITUTIONS.iter().any(|k| extra.ends_with(k))
@@ -109,6 +108,8 @@ fn zh_added_or_exchanged(a: &str, b: &str) -> Option<String> {
     {
         return Some(extra);
     }
+    // 北京大学 (one university, named) against 北京的大学 (any university in Beijing): 的
+    // before a kind of place on one side only (a twenty-first trial); 我的女儿 is 我女儿
     if missing.is_empty() && extra == "的" {
         let after: String = long[head + 1..].iter().collect();
         if let Some(kind) = ZH_INSTITUTIONS.iter().find(|k| after.starts_with(*k)) {
@@ -172,16 +173,20 @@ fn article_before_initials(a: &str, b: &str) -> Option<String> {
     (caps && without == y).then(|| format!("an {initials}"))
 }
 
+/// A word without the punctuation around it ("Amazon," is "Amazon").
+fn core(w: &str) -> &str {
+    w.trim_matches(|c: char| !c.is_alphanumeric())
+}
+
 /// "works at Amazon" (a firm) against "works in the Amazon" (a river), "a fan of Queen" (a
 /// band) against "a fan of the Queen": "the" before a name on one side only, where the
 /// other side never has it (a twenty-first trial).
 fn the_before_name(a: &str, b: &str) -> Option<String> {
-    let core = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
     let names = |t: &str, with_the: bool| -> Vec<String> {
         let ws: Vec<&str> = t.split_whitespace().collect();
         let mut out = Vec::new();
         for (i, w) in ws.iter().enumerate() {
-            let w = core(w);
+            let w = core(w).to_string();
             // (not a name written as a plural: "the Netherlands", "the Kinks")
             let name = w.chars().next().is_some_and(char::is_uppercase)
                 && w.chars().skip(1).any(char::is_lowercase)
@@ -206,9 +211,8 @@ fn the_before_name(a: &str, b: &str) -> Option<String> {
 /// it (a model, a version), which the reading passes over when it is one letter (a
 /// twenty-first trial).
 fn designator_exchanged(a: &str, b: &str) -> Option<String> {
-    let core = |w: &str| w.trim_matches(|c: char| !c.is_alphanumeric()).to_string();
     let designated = |t: &str| -> Vec<(String, String)> {
-        let ws: Vec<String> = t.split_whitespace().map(core).collect();
+        let ws: Vec<String> = t.split_whitespace().map(|w| core(w).to_string()).collect();
         ws.windows(2)
             .filter(|p| {
                 let (name, d) = (&p[0], &p[1]);
@@ -246,16 +250,11 @@ fn model_suffix(a: &str, b: &str) -> Option<String> {
     let ws: Vec<&str> = a.split_whitespace().collect();
     let other: Vec<&str> = b.split_whitespace().collect();
     ws.windows(2).find_map(|p| {
-        let number = p[0].trim_matches(|c: char| !c.is_alphanumeric());
-        let suffix = p[1].trim_matches(|c: char| !c.is_alphanumeric());
+        let (number, suffix) = (core(p[0]), core(p[1]));
         let model = number.chars().any(|c| c.is_ascii_digit())
             && MODEL_SUFFIXES.contains(&suffix)
-            && other
-                .iter()
-                .any(|w| w.trim_matches(|c: char| !c.is_alphanumeric()) == number)
-            && !other
-                .iter()
-                .any(|w| w.trim_matches(|c: char| !c.is_alphanumeric()) == suffix);
+            && other.iter().any(|w| core(w) == number)
+            && !other.iter().any(|w| core(w) == suffix);
         model.then(|| format!("{number} {suffix}"))
     })
 }

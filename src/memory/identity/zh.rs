@@ -246,7 +246,7 @@ pub(super) fn number(
             && !matches!(raws.get(next + 1), Some(Raw::Cjk(c)) if ZH_NUMERALS.contains(*c))
             && !matches!(raws.get(next + 1), Some(Raw::Digits(_)));
         if lexicon::ZH_UNIT.contains(*u) || metres {
-            let mut u = if *u == '号' { '日' } else { *u };
+            let u = if *u == '号' { '日' } else { *u };
             // 晚上10点 is 22点: the afternoon's and the evening's hours on the 24-hour clock
             if u == '点'
                 && let Ok(h @ 1..=11) = key.parse::<u32>()
@@ -258,18 +258,17 @@ pub(super) fn number(
             // their number
             if u == '点' {
                 unit = Some("o'clock".to_string());
-                // 8点半 is 8:30
-                if matches!(raws.get(next + 1), Some(Raw::Cjk('半'))) {
-                    key.push_str(":30");
-                    shown.push(u);
-                    u = '半';
-                    next += 1;
-                }
             } else {
                 key.push(u);
             }
             shown.push(u);
             next += 1;
+            // 8点半 is 8:30
+            if u == '点' && matches!(raws.get(next), Some(Raw::Cjk('半'))) {
+                key.push_str(":30");
+                shown.push('半');
+                next += 1;
+            }
         } else if lexicon::ZH_MEASURE.contains(*u) {
             // 八杯水 / 八瓶水: what is counted; the classifiers for anything (个, 只…) count
             // pieces, which a box or a bag is not (一箱苹果 / 一个苹果); a pair (一对, 一双) is two
