@@ -63,10 +63,14 @@ pub struct MessageRow {
 }
 
 impl MessageRow {
-    /// The row `r`, whose first columns are [`MessageRow`]'s in its order (as
-    /// `message_columns!` lists them), read by position. A column read by name is looked up among the row's
-    /// columns by comparing names, each time: for a turn's history that was 60 lookups a
-    /// message and a twentieth of the daemon's instructions (callgrind, 2026-11-29).
+    /// How many columns `message_columns!` lists: what a row has after them starts here.
+    const COLUMNS: usize = 12;
+
+    /// The row `r`, whose first [`Self::COLUMNS`] columns are [`MessageRow`]'s in its order (as
+    /// `message_columns!` lists them), read by position. A column read by name is looked up
+    /// among the row's columns by comparing names, each time: for a turn's history and its
+    /// message that was 67 lookups a message and 5.5 % of the daemon's instructions
+    /// (callgrind, 2026-11-29).
     fn read_in_order(r: &rusqlite::Row<'_>) -> rusqlite::Result<Self> {
         Ok(Self {
             id: r.get(0)?,
@@ -291,17 +295,19 @@ impl Store {
             let history = Query::new(history_before!()).bind(id).bind(before);
             return writer
                 .write(move |tx| {
-                    // by position, as `start!` returns them
+                    // by position, as `start!` returns them: the message's columns, then the
+                    // attempts, the chat's columns and the memory count
                     let Some((message, reply_attempts, chat, memories)) = start.first(tx, |r| {
                         let message = MessageRow::read_in_order(r)?;
+                        let n = MessageRow::COLUMNS;
                         let chat = ChatColumns {
-                            chat_external_id: r.get(14)?,
-                            chat_title: r.get(15)?,
-                            chat_is_group: r.get(16)?,
-                            chat_created_at: r.get(17)?,
+                            chat_external_id: r.get(n + 2)?,
+                            chat_title: r.get(n + 3)?,
+                            chat_is_group: r.get(n + 4)?,
+                            chat_created_at: r.get(n + 5)?,
                         };
-                        let chat = chat.of(&message, r.get(13)?);
-                        Ok((message, r.get(12)?, chat, r.get(18)?))
+                        let chat = chat.of(&message, r.get(n + 1)?);
+                        Ok((message, r.get(n)?, chat, r.get(n + 6)?))
                     })?
                     else {
                         return Ok(None);
@@ -585,6 +591,15 @@ mod tests {
         store.store_arrivals(&[arrival]).await.unwrap()[0]
             .unwrap()
             .id
+    }
+
+    /// The inline writer reads a message's columns by position: as many as are listed.
+    #[test]
+    fn the_message_columns_are_as_many_as_read() {
+        assert_eq!(
+            message_columns!().split(',').count(),
+            super::MessageRow::COLUMNS
+        );
     }
 
     /// A turn's start counts the attempt and reads the message with its own chat, as the
