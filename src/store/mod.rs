@@ -257,6 +257,8 @@ impl Store {
         store.index_backlog().await?;
         // …and their search text (migration 0003), which feeds the full-text indexes.
         store.search_backlog().await?;
+        // …and the messages noted for the full-text index and not yet in it (migration 0011).
+        store.index_noted_messages().await?;
         Ok(store)
     }
 
@@ -344,8 +346,12 @@ impl Store {
         let writer = db::SqliteConns::new(options, 1, None, SQLITE_WAIT)?;
         // Opened now, so that a database that cannot be written is refused at start.
         drop(writer.acquire().await?);
-        let inline =
-            inline::InlineWriter::open(&path, writer.clone(), checkpoint::WRITER_CHECKPOINT_PAGES)?;
+        let inline = inline::InlineWriter::open(
+            &path,
+            writer.clone(),
+            checkpoint::WRITER_CHECKPOINT_PAGES,
+            search::index_noted_messages,
+        )?;
         Ok(Self {
             pool: db::Pool::Sqlite(pool),
             writer: db::Pool::Sqlite(writer),

@@ -3,7 +3,9 @@
 //! The indexes hold `search_text` (see migration 0003): the row's terms as
 //! `memory::text::terms` makes them, so Chinese and Japanese are bigrams the FTS tokenizer can
 //! match. Triggers keep the indexes equal to the tables; the store only writes `search_text`
-//! beside the text it describes.
+//! beside the text it describes. On SQLite a new message is noted by its trigger and indexed
+//! at the end of its transaction ([`index_noted_messages`], migration 0011), so that fts5
+//! writes one segment a transaction instead of one a message.
 
 use serde::Deserialize;
 
@@ -185,6 +187,7 @@ impl Store {
                 tsquery(fts_query),
             )
         } else {
+            self.index_noted_messages().await?;
             (
                 "SELECT COALESCE(json_group_array(json_object('id', id, 'bm25', s, 'sender_name', sender_name,
                             'is_from_bot', json(CASE WHEN is_from_bot THEN 'true' ELSE 'false' END),
@@ -264,6 +267,16 @@ impl Store {
         .bind(chat_id)
         .fetch_one(c)
         .await)
+    }
+
+    /// On SQLite, indexes every message a write noted and no inline commit has indexed yet
+    /// (one written on the writer pool, by another process, or before a crash cannot be): what
+    /// a search of messages finds is then all that is stored.
+    pub(super) async fn index_noted_messages(&self) -> Result<()> {
+        match &self.inline {
+            Some(writer) => writer.write(index_noted_messages).await,
+            None => Ok(()),
+        }
     }
 
     /// Computes `search_text` for rows written before it existed, a chunk per transaction.
@@ -350,6 +363,23 @@ impl JsonMemory {
             external_chat_id: self.16,
         })
     }
+}
+
+/// Indexes the messages noted in `message_fts_pending` (SQLite: their insert trigger notes
+/// them, migration 0011) and forgets the notes, in the open transaction. Run by the inline
+/// writer just before each commit (`inline/`), so that fts5 writes the transaction's messages
+/// as one segment: it writes what it holds in memory out as a segment of its own at every
+/// later statement that opens a savepoint, which an insert with a trigger does.
+pub(super) fn index_noted_messages(tx: &rusqlite::Connection) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO message_fts (rowid, search_text)
+         SELECT m.id, m.search_text FROM message_fts_pending p JOIN messages m ON m.id = p.id
+          WHERE COALESCE(m.search_text, '') != ''",
+    )?
+    .execute([])?;
+    tx.prepare_cached("DELETE FROM message_fts_pending")?
+        .execute([])?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -453,5 +483,91 @@ mod tests {
             message_search_text("我住在东京", true),
             "我住 住在 在东 东京"
         );
+    }
+
+    /// The notes and the segments of SQLite's message index, read on the read pool.
+    async fn noted_and_segments(store: &Store) -> (i64, i64) {
+        on_pool!(&store.pool, c => sqlx::query_as(
+            "SELECT (SELECT COUNT(*) FROM message_fts_pending),
+                    (SELECT COUNT(DISTINCT segid) FROM message_fts_idx)",
+        )
+        .fetch_one(c)
+        .await)
+        .unwrap()
+    }
+
+    /// SQLite: a burst stored in one transaction goes into the message index at its commit,
+    /// as one segment. When a trigger indexed each insert, fts5 wrote a segment at each
+    /// statement after it and merged them: these 100 ended as 7.
+    #[tokio::test]
+    async fn a_burst_of_messages_is_indexed_as_one_segment_at_its_commit() {
+        use crate::base::ChatKey;
+        use crate::store::{Arrival, testing::said_at};
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let chat = ChatKey::new("telegram", "1");
+        let texts: Vec<String> = (0..100).map(|i| format!("garden note {i}")).collect();
+        let arrivals: Vec<Arrival<'_>> = (texts.iter().zip(0..))
+            .map(|(text, at)| Arrival {
+                text,
+                ..said_at(&chat, false, None, at)
+            })
+            .collect();
+        let stored = store.store_arrivals(&arrivals).await.unwrap();
+        assert!(stored.iter().all(Option::is_some));
+        assert_eq!(noted_and_segments(&store).await, (0, 1));
+        let chat_id = stored[0].unwrap().chat_id;
+        let hits = store.bm25_messages(chat_id, "\"garden\"", 200).await;
+        assert_eq!(hits.unwrap().len(), 100);
+        let hits = store.bm25_messages(chat_id, "\"42\"", 200).await.unwrap();
+        assert_eq!(
+            hits.iter().map(|h| h.text.as_str()).collect::<Vec<_>>(),
+            ["garden note 42"]
+        );
+    }
+
+    /// SQLite: a message written past the inline writer (on the writer pool, or by another
+    /// process) is noted by its trigger and found by the next search; a noted message is
+    /// indexed with the text it has then, and one deleted before is not indexed at all.
+    #[tokio::test]
+    async fn messages_written_past_the_inline_writer_are_found_by_search() {
+        use crate::base::ChatKey;
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let chat = store
+            .ensure_chat(&ChatKey::new("telegram", "1"), false, None)
+            .await
+            .unwrap();
+        let write = |sql: &'static str| {
+            let store = store.clone();
+            async move {
+                on_pool!(&store.writer, c => sqlx::query(sql).bind(chat.id).execute(c).await.map(|_| ()))
+                    .unwrap();
+            }
+        };
+        let insert = "INSERT INTO messages (id, chat_id, sender_id, sender_name, is_from_bot, text, created_at, search_text)
+                      VALUES ($2, $1, '7', 'Ann', FALSE, 'x', 1, $3)";
+        for (id, search) in [(1, "rose bloom"), (2, "daisy"), (3, "lily")] {
+            on_pool!(&store.writer, c => sqlx::query(insert).bind(chat.id).bind(id).bind(search).execute(c).await.map(|_| ()))
+                .unwrap();
+        }
+        write("UPDATE messages SET search_text = 'tulip' WHERE id = 2 AND chat_id = $1").await;
+        write("DELETE FROM messages WHERE id = 3 AND chat_id = $1").await;
+        assert_eq!(noted_and_segments(&store).await, (2, 0));
+
+        let found = |query: &'static str| {
+            let store = store.clone();
+            async move {
+                let hits = store.bm25_messages(chat.id, query, 10).await.unwrap();
+                hits.iter().map(|h| h.id).collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(found("\"rose\"").await, [1]);
+        assert_eq!(noted_and_segments(&store).await, (0, 1));
+        assert_eq!(found("\"tulip\"").await, [2]);
+        assert!(found("\"daisy\"").await.is_empty());
+        assert!(found("\"lily\"").await.is_empty());
+        // Indexed since: a change of its text now goes through the index at once.
+        write("UPDATE messages SET search_text = 'orchid' WHERE id = 1 AND chat_id = $1").await;
+        assert_eq!(found("\"orchid\"").await, [1]);
+        assert!(found("\"rose\"").await.is_empty());
     }
 }

@@ -27,6 +27,9 @@
 //! about half the pages a message wrote. Should one fail, the transaction is rolled back and
 //! the same writes go back to the head of the queue to run again, each in a savepoint of its
 //! own; so a write must give the same result when it is run again from the same state.
+//!
+//! Every transaction ends with the store's `before_commit`: the messages its writes inserted
+//! join the full-text index there, all at once (`search::index_noted_messages`).
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -56,7 +59,13 @@ pub struct InlineWriter {
     gate: SqliteConns,
     /// Writes waiting to be run, each with its number; whoever holds the gate runs them.
     queue: Mutex<Queue>,
+    /// Run in each transaction just before its commit: the store's indexing of the messages
+    /// the transaction noted (`search::index_noted_messages`).
+    before_commit: BeforeCommit,
 }
+
+/// What runs in each transaction just before its commit ([`InlineWriter::open`]).
+pub type BeforeCommit = fn(&Connection) -> rusqlite::Result<()>;
 
 #[derive(Default)]
 struct Queue {
@@ -126,8 +135,14 @@ impl std::fmt::Debug for InlineWriter {
 }
 
 impl InlineWriter {
-    /// A connection to the database file at `path`, set as sqlx's are (`Store::open`).
-    pub fn open(path: &Path, gate: SqliteConns, checkpoint_pages: u32) -> Result<Self> {
+    /// A connection to the database file at `path`, set as sqlx's are (`Store::open`), whose
+    /// transactions each run `before_commit` last.
+    pub fn open(
+        path: &Path,
+        gate: SqliteConns,
+        checkpoint_pages: u32,
+        before_commit: BeforeCommit,
+    ) -> Result<Self> {
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -149,6 +164,7 @@ impl InlineWriter {
             conn: Mutex::new(conn),
             gate,
             queue: Mutex::default(),
+            before_commit,
         })
     }
 
@@ -237,9 +253,9 @@ impl InlineWriter {
         let commit = {
             let conn = self.conn();
             if writes.iter().any(|w| w.alone) {
-                Some(run_alone(&conn, &mut writes))
+                Some(run_alone(&conn, &mut writes, self.before_commit))
             } else if writes.iter_mut().all(|w| w.write.run(&conn, false)) {
-                Some(commit(&conn))
+                Some(commit(&conn, self.before_commit))
             } else {
                 // One failed: nothing of the run is kept, and each is run again on its own.
                 roll_back(&conn);
@@ -311,6 +327,7 @@ impl Drop for Unqueue<'_> {
 fn run_alone(
     conn: &Connection,
     writes: &mut [Waiting],
+    before_commit: BeforeCommit,
 ) -> std::result::Result<(), Arc<InlineError>> {
     for waiting in writes.iter_mut() {
         if conn.is_autocommit() {
@@ -321,15 +338,20 @@ fn run_alone(
         }
         waiting.write.run(conn, true);
     }
-    commit(conn)
+    commit(conn, before_commit)
 }
 
-/// Commits the open transaction; on an error rolls it back.
-fn commit(conn: &Connection) -> std::result::Result<(), Arc<InlineError>> {
-    run_cached(conn, "COMMIT").map_err(|e| {
-        roll_back(conn);
-        Arc::new(InlineError::from(e))
-    })
+/// Runs `before_commit` and commits the open transaction; on an error rolls it back.
+fn commit(
+    conn: &Connection,
+    before_commit: BeforeCommit,
+) -> std::result::Result<(), Arc<InlineError>> {
+    before_commit(conn)
+        .and_then(|()| run_cached(conn, "COMMIT"))
+        .map_err(|e| {
+            roll_back(conn);
+            Arc::new(InlineError::from(e))
+        })
 }
 
 /// Rolls back the open transaction, if there is one (SQLite may have rolled it back itself).
