@@ -686,6 +686,47 @@ async fn a_burst_is_taken_in_order() {
     bot.stop().await;
 }
 
+/// serenity hands each gateway event to a task of its own, so a message whose channel is
+/// still being looked up reaches the intake after a later one of the same channel. The later
+/// one waits for it, and the model is asked in the order the two were sent; a DM meanwhile,
+/// in a channel of its own, waits for neither.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_message_waits_for_an_older_one_of_its_channel_still_on_its_way() {
+    let (llm, dc, dir) = setup().await;
+    llm.fallback(openai_text("ok"));
+    let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
+    dc.hold_lookups();
+    dc.say(D::ALLOWED, 7, "bob", "<@9000> first");
+    dc.wait_until("the first message's lookup is held", |d| {
+        d.lookups_held() == 1
+    })
+    .await;
+    dc.let_new_lookups_through();
+    dc.say(D::ALLOWED, 7, "bob", "<@9000> second");
+    dc.wait_until("the second message's lookup was asked", |d| {
+        d.calls("GET /channels/100") == 2
+    })
+    .await;
+    // Answered while the first message is still held at its lookup.
+    dc.dm(D::FRIEND, "in between");
+    let posted = dc.wait_posted(1).await;
+    assert_eq!(posted[0].channel_id, dc.dm_channel(D::FRIEND));
+    assert_eq!(dc.lookups_held(), 1);
+
+    dc.release_lookups();
+    dc.wait_posted(3).await;
+    let asked: Vec<String> = (llm.requests().iter())
+        .map(|r| r.message_texts().last().cloned().unwrap())
+        .filter(|text| !text.contains("in between"))
+        .collect();
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert!(
+        asked[0].contains("first") && asked[1].contains("second"),
+        "{asked:?}"
+    );
+    bot.stop().await;
+}
+
 #[tokio::test]
 async fn rate_limits_and_server_errors_are_survived() {
     let (llm, dc, dir) = setup().await;

@@ -391,6 +391,17 @@ impl ChannelBot {
     pub async fn discord(llm: &FakeLlm, dc: &FakeDiscord, dir: &Path, discord_extra: &str) -> Self {
         let running = Self::discord_unconnected(llm, dc, dir, discord_extra).await;
         dc.wait_connected().await;
+        // …and the bot has taken the session's READY in: its handler gives the shard the
+        // collector that keeps each channel's order (a message sent before it is not noted).
+        let agent = running.bot.agent.clone();
+        eventually("the bot's READY handler", || {
+            let agent = agent.clone();
+            async move {
+                let states = agent.channel_status().snapshot();
+                states.get("discord") == Some(&mneme::health::ChannelState::Connected)
+            }
+        })
+        .await;
         running
     }
 

@@ -22,7 +22,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use super::Arrival;
+use super::order::Lineup;
 use super::places::Places;
 use crate::channels::redact;
 use crate::config::DiscordConfig;
@@ -123,9 +123,11 @@ pub(super) async fn whoami(
 }
 
 /// Forwards messages to the intake loop; everything else is logging. Each call runs as its
-/// own task (serenity's choice), so this does nothing that could race.
+/// own task (serenity's choice), so this does nothing that could race; the order of a
+/// channel's messages is kept by `order`.
 struct Handler {
-    intake: mpsc::UnboundedSender<Arrival>,
+    /// Where messages go, in Discord's order within a channel (`order`).
+    lineup: Arc<Lineup>,
     ready: watch::Sender<bool>,
     /// Told of every READY: a session started afresh, which replays nothing (`catch_up`).
     readies: mpsc::UnboundedSender<()>,
@@ -144,12 +146,13 @@ impl EventHandler for Handler {
             .await;
         // Fails only once the intake has closed at shutdown; the message is then Discord's
         // to forget, as any message sent while the bot is down.
-        let _ = self.intake.send((message, place));
+        self.lineup.deliver((message, place));
     }
 
     /// Comes after IDENTIFY — at start, and again whenever serenity had to re-identify — so it
-    /// only reports.
-    async fn ready(&self, _ctx: Context, ready: Ready) {
+    /// only reports, and gives the shard the collector that keeps the order (`order`).
+    async fn ready(&self, ctx: Context, ready: Ready) {
+        ctx.shard.add_collector(self.lineup.collector());
         tracing::info!(bot = %ready.user.name, guilds = ready.guilds.len(), "discord: gateway ready");
         self.ready.send_replace(true);
         self.status.connected(super::CHANNEL);
@@ -213,7 +216,7 @@ impl Gateway {
     /// Asks `GET /gateway` where to connect (serenity does) and starts the connection.
     pub(super) async fn connect(
         config: &DiscordConfig,
-        intake: mpsc::UnboundedSender<Arrival>,
+        lineup: Arc<Lineup>,
         readies: mpsc::UnboundedSender<()>,
         status: Arc<ChannelStatus>,
         places: Arc<Places>,
@@ -225,7 +228,7 @@ impl Gateway {
         let watched_status = status.clone();
         let mut client = ClientBuilder::new_with_http(http(config)?, intents())
             .event_handler(Handler {
-                intake,
+                lineup,
                 ready,
                 readies,
                 status,

@@ -2,7 +2,8 @@
 //! `channels.discord.api_url`.
 //!
 //! Data path: serenity hands each MESSAGE_CREATE to the [`gateway`] handler, which only
-//! forwards it to the intake loop here; the loop decides what the message is
+//! forwards it to the intake loop here, in Discord's order within each channel ([`order`]);
+//! the loop decides what the message is
 //! ([`incoming::classify`]), stores it through [`Agent::receive`] and queues owed answers on a
 //! per-chat worker ([`send::answer`]), which marks the message replied once delivered.
 //!
@@ -19,6 +20,7 @@
 mod catch_up;
 mod gateway;
 mod incoming;
+mod order;
 mod places;
 mod send;
 
@@ -105,9 +107,10 @@ impl DiscordChannel {
         let (readies_tx, mut readies) = mpsc::unbounded_channel();
         let status = agent.channel_status().clone();
         let places = Arc::new(places::Places::default());
+        let lineup = Arc::new(order::Lineup::new(intake_tx.clone()));
         let mut gateway = gateway::Gateway::connect(
             &self.config,
-            intake_tx.clone(),
+            lineup.clone(),
             readies_tx,
             status,
             places.clone(),
@@ -158,7 +161,7 @@ impl DiscordChannel {
                 stop.cancel();
                 r
             },
-            take_in(&shared, &mut intake, &workers, &stop),
+            take_in(&shared, &mut intake, &lineup, &workers, &stop),
         );
         // No new turns. Answers in flight finish while the gateway says goodbye; messages that
         // arrived but were not taken in yet are stored and left owed for the next start.
@@ -191,39 +194,58 @@ impl DiscordChannel {
     }
 }
 
-/// The intake loop: messages from the gateway, in Discord's order, stored and dispatched,
-/// until `stop`; returns the messages taken off the queue but not stored yet (the database
-/// was busy when `stop` came).
+/// The intake loop: messages from the gateway, in Discord's order within each channel
+/// (`order`), stored and dispatched, until `stop`; returns the messages taken off the queue
+/// but not stored yet (held back, or the database was busy when `stop` came).
 async fn take_in(
     shared: &Arc<Shared>,
     intake: &mut mpsc::UnboundedReceiver<Arrival>,
+    lineup: &order::Lineup,
     workers: &ChatWorkers,
     stop: &CancellationToken,
 ) -> Vec<Arrival> {
-    let mut batch = Vec::new();
+    let mut held: Vec<order::Held> = Vec::new();
+    let unstored =
+        |held: Vec<order::Held>| -> Vec<Arrival> { held.into_iter().map(|h| h.arrival).collect() };
     loop {
+        // A new message, or the end of the longest hold.
         let first = tokio::select! {
-            m = intake.recv() => m,
-            () = stop.cancelled() => return Vec::new(),
+            m = intake.recv() => match m {
+                Some(m) => Some(m),
+                None => return unstored(held),
+            },
+            () = until(order::hold_ends(&held)) => None,
+            () = stop.cancelled() => return unstored(held),
         };
-        let Some(first) = first else {
-            return Vec::new();
-        };
+        let now = std::time::Instant::now();
+        if let Some(arrival) = first {
+            held.push(order::Held {
+                arrival,
+                since: now,
+            });
+        }
         // serenity runs each event's handler as its own task, and on a multi-threaded runtime
         // those tasks of a burst (several messages read at once, the replay after a resume)
-        // start in any order. Yield until the rest of the burst has landed, then take it in
-        // Discord's order: message ids (snowflakes) grow with time.
-        batch.push(first);
+        // start in any order. Yield while more of the burst lands, so that it is stored
+        // together; `order` holds back a message an older one of its channel is still behind.
         for _ in 0..BURST_ROUNDS {
             tokio::task::yield_now().await;
-            let before = batch.len();
-            while let Ok(m) = intake.try_recv() {
-                batch.push(m);
+            let before = held.len();
+            while let Ok(arrival) = intake.try_recv() {
+                held.push(order::Held {
+                    arrival,
+                    since: now,
+                });
             }
-            if batch.len() == before {
+            if held.len() == before {
                 break;
             }
         }
+        let mut batch = lineup.take_ready(intake, &mut held, now);
+        if batch.is_empty() {
+            continue;
+        }
+        // Discord's order: message ids (snowflakes) grow with time.
         batch.sort_by_key(|(m, _)| m.id);
         // Lined up in that order, then stored together (one transaction).
         let lined: Vec<_> = batch
@@ -242,15 +264,24 @@ async fn take_in(
                 .map(|((m, _), lined)| finish(shared, workers, m, lined, stop)),
         )
         .await;
-        let left: Vec<Arrival> = batch
-            .drain(..)
+        let mut left: Vec<Arrival> = batch
+            .into_iter()
             .zip(acted)
             .filter(|(_, acted)| *acted == Acted::NotStored)
             .map(|(m, _)| m)
             .collect();
         if !left.is_empty() {
+            left.extend(unstored(held));
             return left;
         }
+    }
+}
+
+/// Waits until `when`, or forever.
+async fn until(when: Option<std::time::Instant>) {
+    match when {
+        Some(when) => tokio::time::sleep_until(when.into()).await,
+        None => std::future::pending().await,
     }
 }
 

@@ -101,6 +101,8 @@ struct Inner {
     changed: Notify,
     /// While set, `GET /channels/{id}` waits for a permit of this semaphore.
     lookup_gate: Mutex<Option<Arc<tokio::sync::Semaphore>>>,
+    /// Gates that still hold the lookups waiting at them, but no new ones.
+    parked_gates: Mutex<Vec<Arc<tokio::sync::Semaphore>>>,
     /// Channel lookups being held by the gate right now (a cancelled one counts off).
     lookups_held: std::sync::atomic::AtomicUsize,
 }
@@ -152,6 +154,7 @@ impl FakeDiscord {
             gateway: Mutex::default(),
             changed: Notify::new(),
             lookup_gate: Mutex::new(None),
+            parked_gates: Mutex::new(Vec::new()),
             lookups_held: std::sync::atomic::AtomicUsize::new(0),
         });
         let fake = Self {
@@ -356,8 +359,18 @@ impl FakeDiscord {
     }
 
     pub fn release_lookups(&self) {
-        if let Some(gate) = self.inner.lookup_gate.lock().unwrap().take() {
+        let parked = std::mem::take(&mut *self.inner.parked_gates.lock().unwrap());
+        let gate = self.inner.lookup_gate.lock().unwrap().take();
+        for gate in parked.into_iter().chain(gate) {
             gate.add_permits(1_000);
+        }
+    }
+
+    /// Lets later channel lookups through while those held now stay held (until
+    /// `release_lookups`).
+    pub fn let_new_lookups_through(&self) {
+        if let Some(gate) = self.inner.lookup_gate.lock().unwrap().take() {
+            self.inner.parked_gates.lock().unwrap().push(gate);
         }
     }
 
