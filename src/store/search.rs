@@ -269,8 +269,8 @@ impl Store {
         .await)
     }
 
-    /// On SQLite, indexes every message a write noted and no inline commit has indexed yet
-    /// (one written on the writer pool, by another process, or before a crash cannot be): what
+    /// On SQLite, indexes every message a write noted and no inline commit has indexed yet (a
+    /// message written on the writer pool or by another process waits for the next one): what
     /// a search of messages finds is then all that is stored.
     pub(super) async fn index_noted_messages(&self) -> Result<()> {
         match &self.inline {
