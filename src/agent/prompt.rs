@@ -99,12 +99,16 @@ impl Agent {
 }
 
 fn push_block(out: &mut String, tag: &str, body: &str) {
-    out.push_str(&format!("\n<{tag}>\n"));
+    for piece in ["\n<", tag, ">\n"] {
+        out.push_str(piece);
+    }
     if !body.is_empty() {
         out.push_str(body);
         out.push('\n');
     }
-    out.push_str(&format!("</{tag}>\n"));
+    for piece in ["</", tag, ">\n"] {
+        out.push_str(piece);
+    }
 }
 
 /// The longest name or title put into a prompt, in characters.

@@ -2,6 +2,8 @@
 
 use async_trait::async_trait;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use super::anthropic_stream::Accumulator;
@@ -87,9 +89,22 @@ impl LlmProvider for AnthropicProvider {
     }
 }
 
+/// The request's body; the tools are the text their [`super::ToolSet`] wrote once.
+#[derive(Serialize)]
+pub(super) struct RequestBody<'a> {
+    model: &'a str,
+    max_tokens: u32,
+    system: &'a str,
+    messages: Vec<Value>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    stream: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tools: Option<&'a RawValue>,
+}
+
 /// Messages as Anthropic wants them: content blocks, tool results as user turns, roles
 /// alternating (consecutive turns of one role are merged), starting with the user.
-pub(super) fn request_body(req: &LlmRequest, stream: bool) -> Value {
+pub(super) fn request_body(req: &LlmRequest, stream: bool) -> RequestBody<'_> {
     let mut turns: Vec<(&'static str, Vec<Value>)> = Vec::new();
     for m in &req.messages {
         let (role, mut blocks) = match m.role {
@@ -127,23 +142,14 @@ pub(super) fn request_body(req: &LlmRequest, stream: bool) -> Value {
         .into_iter()
         .map(|(role, content)| json!({"role": role, "content": content}))
         .collect();
-    let mut body = json!({
-        "model": req.model,
-        "max_tokens": req.max_tokens,
-        "system": req.system,
-        "messages": messages,
-    });
-    if stream {
-        body["stream"] = json!(true);
+    RequestBody {
+        model: &req.model,
+        max_tokens: req.max_tokens,
+        system: &req.system,
+        messages,
+        stream,
+        tools: (!req.tools.is_empty()).then(|| req.tools.anthropic_json()),
     }
-    if !req.tools.is_empty() {
-        body["tools"] = req
-            .tools
-            .iter()
-            .map(|t| json!({"name": t.name, "description": t.description, "input_schema": t.parameters}))
-            .collect();
-    }
-    body
 }
 
 fn text_block(text: &str) -> Vec<Value> {
@@ -188,15 +194,15 @@ pub(super) fn parse_response(body: &Value) -> Result<LlmResponse, String> {
         text,
         tool_calls,
         cut_off: body.get("stop_reason").and_then(Value::as_str) == Some("max_tokens"),
-        usage: Usage {
-            input_tokens: body
-                .pointer("/usage/input_tokens")
-                .and_then(Value::as_u64)
-                .unwrap_or(0),
-            output_tokens: body
-                .pointer("/usage/output_tokens")
-                .and_then(Value::as_u64)
-                .unwrap_or(0),
+        usage: {
+            let tokens = |key| {
+                let usage = body.get("usage");
+                usage.and_then(|u| u.get(key)).and_then(Value::as_u64)
+            };
+            Usage {
+                input_tokens: tokens("input_tokens").unwrap_or(0),
+                output_tokens: tokens("output_tokens").unwrap_or(0),
+            }
         },
     })
 }
@@ -239,7 +245,8 @@ mod tests {
             tools: Vec::new().into(),
             max_tokens: 10,
         };
-        let body = request_body(&req, false);
+        let body = serde_json::to_value(request_body(&req, false)).unwrap();
+        assert!(body.get("tools").is_none() && body.get("stream").is_none());
         let msgs = body["messages"].as_array().unwrap();
         assert_eq!(msgs.len(), 3);
         assert_eq!(msgs[0]["role"], "user");

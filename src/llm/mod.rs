@@ -10,6 +10,7 @@ pub(crate) mod http;
 mod metered;
 mod openai;
 mod sse;
+mod tools;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,6 +22,7 @@ pub use anthropic::AnthropicProvider;
 pub use http::HttpSettings;
 pub use metered::Metered;
 pub use openai::OpenAiProvider;
+pub use tools::{ToolSet, ToolSpec};
 
 use crate::config::Config;
 
@@ -89,21 +91,14 @@ impl ToolCall {
     }
 }
 
-/// A tool the model may call: name, what it does, JSON schema of its arguments.
-#[derive(Debug, Clone)]
-pub struct ToolSpec {
-    pub name: &'static str,
-    pub description: &'static str,
-    pub parameters: Value,
-}
 
 #[derive(Debug, Clone)]
 pub struct LlmRequest {
     pub model: String,
     pub system: String,
     pub messages: Vec<ChatMessage>,
-    /// Shared: the agent's tools are built once (`agent::tools::specs`).
-    pub tools: std::sync::Arc<[ToolSpec]>,
+    /// Shared: the agent's tools are built once (`agent::tools::specs`), and so is their JSON.
+    pub tools: ToolSet,
     pub max_tokens: u32,
 }
 

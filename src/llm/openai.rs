@@ -9,8 +9,7 @@ use serde_json::{Value, json};
 
 use super::http::{Http, HttpSettings};
 use super::{
-    ChatMessage, DeltaSink, LlmError, LlmProvider, LlmRequest, LlmResponse, Role, ToolCall,
-    ToolSpec, Usage,
+    ChatMessage, DeltaSink, LlmError, LlmProvider, LlmRequest, LlmResponse, Role, ToolCall, Usage,
 };
 
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
@@ -110,7 +109,7 @@ impl Serialize for RequestBody<'_> {
         body.serialize_entry("messages", &Messages(req))?;
         body.serialize_entry("max_tokens", &req.max_tokens)?;
         if !req.tools.is_empty() {
-            body.serialize_entry("tools", &Tools(&req.tools))?;
+            body.serialize_entry("tools", req.tools.openai_json())?;
         }
         if self.stream {
             body.serialize_entry("stream", &true)?;
@@ -179,33 +178,6 @@ impl Serialize for Message<'_> {
     }
 }
 
-/// Each tool as `{"type": "function", "function": {name, description, parameters}}`.
-struct Tools<'a>(&'a [ToolSpec]);
-
-impl Serialize for Tools<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        #[derive(serde::Serialize)]
-        struct Function<'a> {
-            name: &'a str,
-            description: &'a str,
-            parameters: &'a Value,
-        }
-        #[derive(serde::Serialize)]
-        struct Tool<'a> {
-            r#type: &'static str,
-            function: Function<'a>,
-        }
-        s.collect_seq(self.0.iter().map(|t| Tool {
-            r#type: "function",
-            function: Function {
-                name: t.name,
-                description: t.description,
-                parameters: &t.parameters,
-            },
-        }))
-    }
-}
-
 fn parse_arguments(raw: &str) -> Result<Value, String> {
     if raw.trim().is_empty() {
         return Ok(json!({}));
@@ -213,22 +185,29 @@ fn parse_arguments(raw: &str) -> Result<Value, String> {
     serde_json::from_str(raw).map_err(|_| raw.to_string())
 }
 
+// Fields are reached with `get`, not `pointer`: a pointer's path is unescaped into new
+// strings at every step, and these run on every answer and every streamed chunk.
+fn first_choice(v: &Value) -> Option<&Value> {
+    v.get("choices")?.get(0)
+}
+
+/// A tool call's `function.name` or `function.arguments`.
+fn function_field<'a>(call: &'a Value, key: &str) -> Option<&'a str> {
+    call.get("function")?.get(key)?.as_str()
+}
+
 fn parse_usage(v: &Value) -> Usage {
+    let usage = v.get("usage");
+    let tokens = |key| usage.and_then(|u| u.get(key)).and_then(Value::as_u64);
     Usage {
-        input_tokens: v
-            .pointer("/usage/prompt_tokens")
-            .and_then(Value::as_u64)
-            .unwrap_or(0),
-        output_tokens: v
-            .pointer("/usage/completion_tokens")
-            .and_then(Value::as_u64)
-            .unwrap_or(0),
+        input_tokens: tokens("prompt_tokens").unwrap_or(0),
+        output_tokens: tokens("completion_tokens").unwrap_or(0),
     }
 }
 
 pub(super) fn parse_response(body: &Value) -> Result<LlmResponse, String> {
-    let message = body
-        .pointer("/choices/0/message")
+    let message = first_choice(body)
+        .and_then(|c| c.get("message"))
         .ok_or_else(|| format!("no choices[0].message in {}", truncate(&body.to_string())))?;
     let text = message
         .get("content")
@@ -243,14 +222,9 @@ pub(super) fn parse_response(body: &Value) -> Result<LlmResponse, String> {
         .flatten()
         .enumerate()
     {
-        let name = call
-            .pointer("/function/name")
-            .and_then(Value::as_str)
+        let name = function_field(call, "name")
             .ok_or_else(|| format!("tool_calls[{i}] has no function name"))?;
-        let args = call
-            .pointer("/function/arguments")
-            .and_then(Value::as_str)
-            .unwrap_or("{}");
+        let args = function_field(call, "arguments").unwrap_or("{}");
         tool_calls.push(ToolCall {
             id: call
                 .get("id")
@@ -264,8 +238,8 @@ pub(super) fn parse_response(body: &Value) -> Result<LlmResponse, String> {
         text,
         tool_calls,
         usage: parse_usage(body),
-        cut_off: body
-            .pointer("/choices/0/finish_reason")
+        cut_off: first_choice(body)
+            .and_then(|c| c.get("finish_reason"))
             .and_then(Value::as_str)
             == Some("length"),
     })
@@ -300,14 +274,15 @@ impl StreamAccumulator {
         if chunk.get("usage").is_some_and(|u| !u.is_null()) {
             self.usage = parse_usage(chunk);
         }
-        if let Some(reason) = chunk
-            .pointer("/choices/0/finish_reason")
+        let choice = first_choice(chunk);
+        if let Some(reason) = choice
+            .and_then(|c| c.get("finish_reason"))
             .and_then(Value::as_str)
         {
             self.finished = true;
             self.cut_off = reason == "length";
         }
-        let Some(delta) = chunk.pointer("/choices/0/delta") else {
+        let Some(delta) = choice.and_then(|c| c.get("delta")) else {
             return Ok(None);
         };
         for call in delta
@@ -321,10 +296,10 @@ impl StreamAccumulator {
             if let Some(id) = call.get("id").and_then(Value::as_str) {
                 entry.0 = id.to_string();
             }
-            if let Some(name) = call.pointer("/function/name").and_then(Value::as_str) {
+            if let Some(name) = function_field(call, "name") {
                 entry.1.push_str(name);
             }
-            if let Some(args) = call.pointer("/function/arguments").and_then(Value::as_str) {
+            if let Some(args) = function_field(call, "arguments") {
                 entry.2.push_str(args);
             }
         }
@@ -362,7 +337,7 @@ impl StreamAccumulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::llm::ToolCall;
+    use crate::llm::{ToolCall, ToolSpec};
 
     /// The body as the chat-completions API reads it: the system prompt first, each role's
     /// fields, a tool call's turn with no text as `null` content, the tools as functions.

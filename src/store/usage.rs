@@ -1,5 +1,8 @@
 //! Accounting: LLM tokens, prompt injections, reflector runs.
 
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex, PoisonError};
+
 use sqlx::FromRow;
 
 use super::db::{Conn, on_conn};
@@ -117,7 +120,7 @@ impl Store {
     /// inline writer (`inline/`); on PostgreSQL one statement (atomic by itself), so one
     /// round trip to the server ([`turn_statements`]).
     pub async fn record_turn(&self, turn: &TurnRecord<'_>) -> Result<Option<i64>> {
-        let statements = turn_statements(
+        let sql = turn_sql(
             turn.calls.len(),
             turn.answer.is_some(),
             turn.replied.is_some(),
@@ -128,9 +131,9 @@ impl Store {
             return writer
                 .write(move |tx| {
                     let mut answer = None;
-                    for statement in &statements {
+                    for statement in &sql.statements {
                         answer = q
-                            .on(statement.clone())
+                            .on(statement.as_str())
                             .first(tx, |r| r.get::<_, i64>(0))?
                             .or(answer);
                     }
@@ -138,9 +141,8 @@ impl Store {
                 })
                 .await;
         }
-        let sql = as_one_postgres_statement(statements);
         let mut conn = self.writer.acquire().await?;
-        let answer = on_conn!(conn.conn(), c => bind_turn!(sqlx::query_scalar::<_, i64>(&sql), turn)
+        let answer = on_conn!(conn.conn(), c => bind_turn!(sqlx::query_scalar::<_, i64>(&sql.postgres), turn)
             .fetch_optional(c)
             .await);
         conn.finish(answer)
@@ -240,16 +242,43 @@ pub(super) fn turn_statements(calls: usize, answer: bool, replied: bool) -> Vec<
 
 /// [`turn_statements`] as one PostgreSQL statement: all but the last as data-modifying `WITH`
 /// clauses, so the whole is one round trip and atomic by itself.
-fn as_one_postgres_statement(mut statements: Vec<String>) -> String {
-    let last = statements.pop().unwrap_or_default();
-    let with: Vec<String> = (statements.iter().enumerate())
+fn as_one_postgres_statement(statements: &[String]) -> String {
+    let Some((last, before)) = statements.split_last() else {
+        return String::new();
+    };
+    let with: Vec<String> = (before.iter().enumerate())
         .map(|(i, statement)| format!("w{i} AS ({statement})"))
         .collect();
     if with.is_empty() {
-        last
+        last.clone()
     } else {
         format!("WITH {}\n{last}", with.join(",\n"))
     }
+}
+
+/// A turn's records as each backend runs them: SQLite's statements one after the other,
+/// PostgreSQL's one statement.
+struct TurnSql {
+    statements: Vec<String>,
+    postgres: String,
+}
+
+/// The texts of a turn's records, written once for each shape a turn's records take (how
+/// many model calls, with or without an answer and its delivered mark) and kept for the
+/// process: every message's turn writes them. The shapes are few (a turn makes at most
+/// `max_tool_iterations` model calls).
+fn turn_sql(calls: usize, answer: bool, replied: bool) -> &'static TurnSql {
+    type Written = HashMap<(usize, bool, bool), &'static TurnSql>;
+    static WRITTEN: LazyLock<Mutex<Written>> = LazyLock::new(Mutex::default);
+    let mut written = WRITTEN.lock().unwrap_or_else(PoisonError::into_inner);
+    written.entry((calls, answer, replied)).or_insert_with(|| {
+        let statements = turn_statements(calls, answer, replied);
+        let postgres = as_one_postgres_statement(&statements);
+        Box::leak(Box::new(TurnSql {
+            statements,
+            postgres,
+        }))
+    })
 }
 
 /// A token count as the database keeps it (a signed 64-bit column; saturating).
@@ -433,10 +462,14 @@ mod tests {
     #[test]
     fn a_turn_is_its_statements_or_one_postgres_statement() {
         let pg = |calls, answer, replied| {
-            as_one_postgres_statement(turn_statements(calls, answer, replied))
+            as_one_postgres_statement(&turn_statements(calls, answer, replied))
         };
         let sqlite = turn_statements(2, true, false);
         assert_eq!(sqlite.len(), 3);
+        // written once for each shape, the same texts
+        let kept = turn_sql(2, true, false);
+        assert!(std::ptr::eq(kept, turn_sql(2, true, false)));
+        assert_eq!((&kept.statements, &kept.postgres), (&sqlite, &pg(2, true, false)));
         assert!(
             sqlite[1]
                 .contains("($1, $7, $8, 'chat', $9, $10, $2), ($1, $7, $8, 'chat', $11, $12, $2)")

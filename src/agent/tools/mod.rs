@@ -11,12 +11,12 @@ mod files;
 mod memory;
 mod search;
 
-use std::sync::{Arc, LazyLock};
+use std::sync::LazyLock;
 
 use serde_json::{Map, Value, json};
 
 use crate::base::ChatKey;
-use crate::llm::{ToolCall, ToolSpec};
+use crate::llm::{ToolCall, ToolSet};
 use crate::memories::{Actor, Memories};
 use crate::memory::files::MemoryFiles;
 
@@ -53,9 +53,10 @@ impl ToolContext<'_> {
 /// A tool's failure, as the model reads it after `error: `.
 type ToolResult = Result<String, String>;
 
-/// Every tool, built once: a turn's request shares them instead of building its own.
-pub fn specs() -> Arc<[ToolSpec]> {
-    static ALL: LazyLock<Arc<[ToolSpec]>> = LazyLock::new(|| {
+/// Every tool, built once: a turn's request shares them (and their JSON, written once)
+/// instead of building its own.
+pub fn specs() -> ToolSet {
+    static ALL: LazyLock<ToolSet> = LazyLock::new(|| {
         let mut all = files::specs();
         all.extend(memory::specs());
         all.extend(search::specs());
