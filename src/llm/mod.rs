@@ -91,7 +91,6 @@ impl ToolCall {
     }
 }
 
-
 #[derive(Debug, Clone)]
 pub struct LlmRequest {
     pub model: String,

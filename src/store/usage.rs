@@ -469,7 +469,10 @@ mod tests {
         // written once for each shape, the same texts
         let kept = turn_sql(2, true, false);
         assert!(std::ptr::eq(kept, turn_sql(2, true, false)));
-        assert_eq!((&kept.statements, &kept.postgres), (&sqlite, &pg(2, true, false)));
+        assert_eq!(
+            (&kept.statements, &kept.postgres),
+            (&sqlite, &pg(2, true, false))
+        );
         assert!(
             sqlite[1]
                 .contains("($1, $7, $8, 'chat', $9, $10, $2), ($1, $7, $8, 'chat', $11, $12, $2)")
