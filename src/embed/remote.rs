@@ -11,7 +11,7 @@ use crate::llm::http::Http;
 
 pub(super) struct Remote {
     http: Http,
-    url: String,
+    url: url::Url,
 }
 
 impl Remote {
@@ -52,7 +52,7 @@ impl Remote {
                 message,
             }
         })?;
-        Ok(Self { http, url })
+        Ok(Self { http, url: parsed })
     }
 
     /// POSTs `body` and reads the JSON answer (retrying as the LLM client does).
@@ -72,7 +72,7 @@ impl Remote {
 
     fn error(&self, cause: crate::llm::LlmError) -> EmbedError {
         EmbedError::Remote {
-            url: without_credentials(&self.url),
+            url: without_credentials(self.url.as_str()),
             cause,
         }
     }

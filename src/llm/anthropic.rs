@@ -15,7 +15,7 @@ const API_VERSION: &str = "2023-06-01";
 
 pub struct AnthropicProvider {
     http: Http,
-    url: String,
+    url: reqwest::Url,
 }
 
 impl AnthropicProvider {
@@ -42,7 +42,7 @@ impl AnthropicProvider {
         };
         Ok(Self {
             http: Http::new("anthropic", headers, api_key, settings)?,
-            url,
+            url: super::http::endpoint("llm_base_url", &url)?,
         })
     }
 }

@@ -9,7 +9,7 @@ use eventsource_stream::{Event, EventStreamError, Eventsource};
 use super::sse::Fault;
 use futures_util::{Stream, StreamExt};
 use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
-use reqwest::{Client, Response, StatusCode};
+use reqwest::{Client, Response, StatusCode, Url};
 use serde_json::Value;
 
 use super::LlmError;
@@ -51,6 +51,12 @@ pub(crate) struct Http {
     pub settings: HttpSettings,
     /// Kept only to scrub it from any text that could reach a log or a user.
     secret: String,
+}
+
+/// A provider's endpoint, parsed once for all its requests (given a string, reqwest parses it
+/// again for each). The text is not repeated in the error: it may hold credentials.
+pub(crate) fn endpoint(key: &str, url: &str) -> Result<Url, String> {
+    Url::parse(url).map_err(|e| format!("{key}: not a valid URL: {e}"))
 }
 
 impl Http {
@@ -115,7 +121,7 @@ impl Http {
     /// the answer's server-sent events.
     pub async fn post_events(
         &self,
-        url: &str,
+        url: &Url,
         body: &(impl serde::Serialize + ?Sized),
     ) -> Result<Events<'_>, LlmError> {
         let resp = self.post(url, body, true).await?;
@@ -131,13 +137,13 @@ impl Http {
     /// whole-request timeout (the caller bounds the silence between chunks instead).
     pub async fn post(
         &self,
-        url: &str,
+        url: &Url,
         body: &(impl serde::Serialize + ?Sized),
         streaming: bool,
     ) -> Result<Response, LlmError> {
         let mut attempt = 0;
         loop {
-            let mut req = self.client.post(url).json(body);
+            let mut req = self.client.post(url.clone()).json(body);
             if !streaming {
                 req = req.timeout(self.settings.timeout);
             }

@@ -16,7 +16,7 @@ pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 
 pub struct OpenAiProvider {
     http: Http,
-    url: String,
+    url: reqwest::Url,
 }
 
 impl OpenAiProvider {
@@ -36,7 +36,10 @@ impl OpenAiProvider {
         }
         Ok(Self {
             http: Http::new("openai", headers, api_key, settings)?,
-            url: format!("{}/chat/completions", base.trim_end_matches('/')),
+            url: super::http::endpoint(
+                "llm_base_url",
+                &format!("{}/chat/completions", base.trim_end_matches('/')),
+            )?,
         })
     }
 }

@@ -65,6 +65,8 @@ struct Inner {
     /// Calls left to answer with an HTML page instead of the Bot API's JSON, by method.
     html_pages: Mutex<HashMap<String, u32>>,
     reject_html: Mutex<u32>,
+    /// sendMessage answers left to give with a sent message teloxide cannot read.
+    unreadable_sent: Mutex<u32>,
     /// The webhook set (setWebhook's parameters), if any.
     webhook: Mutex<Option<Value>>,
     changed: Notify,
@@ -210,6 +212,12 @@ impl FakeTelegram {
             .entry(method.to_lowercase())
             .or_default()
             .push_back((status, None, Some(description.to_string())));
+    }
+
+    /// The next `n` sendMessage calls take the message, and answer with it as sent in a chat
+    /// of a type newer than teloxide (which teloxide cannot read at all).
+    pub fn answer_sent_unreadably(&self, n: u32) {
+        *self.inner.unreadable_sent.lock().unwrap() = n;
     }
 
     /// The webhook set now (setWebhook's parameters: `url`, `secret_token`, …), if any.
@@ -547,13 +555,19 @@ fn send_message(inner: &Inner, body: &Value) -> Response {
         .unwrap()
         .retain(|l| l.send(sent.clone()).is_ok());
     inner.sent.lock().unwrap().push(sent);
-    ok(json!({
+    let mut as_sent = json!({
         "message_id": message_id,
         "date": now_secs(),
         "chat": chat,
         "from": {"id": BOT_ID, "is_bot": true, "first_name": "Mneme", "username": BOT_USERNAME},
         "text": visible,
-    }))
+    });
+    let mut unreadable = inner.unreadable_sent.lock().unwrap();
+    if *unreadable > 0 {
+        *unreadable -= 1;
+        as_sent["chat"]["type"] = json!("direct_messages");
+    }
+    ok(as_sent)
 }
 
 /// What Telegram shows for an HTML message: tags dropped, entities decoded.
