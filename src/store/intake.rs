@@ -72,6 +72,14 @@ impl Store {
 /// `WHERE` before `ON CONFLICT`: SQLite needs it to tell the upsert from a join's `ON`.
 macro_rules! insert_in_open_session_sql {
     () => {
+        concat!(insert_in_open_session_core!(), "\n RETURNING id, chat_id")
+    };
+}
+
+/// [`insert_in_open_session_sql`] without its `RETURNING`: on SQLite, [`INSERTED`] reads what
+/// it inserted (see there).
+macro_rules! insert_in_open_session_core {
+    () => {
         "INSERT INTO messages
             (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id,
              created_at, needs_reply, platform_thread_id, search_text)
@@ -80,10 +88,17 @@ macro_rules! insert_in_open_session_sql {
           WHERE c.channel = $1 AND c.external_chat_id = $2 AND c.is_group = $11
             AND ($12 IS NULL OR c.title = $12)
           ORDER BY s.id DESC LIMIT 1
-         ON CONFLICT DO NOTHING
-         RETURNING id, chat_id"
+         ON CONFLICT DO NOTHING"
     };
 }
+
+/// On SQLite, the message the statement before inserted, if it inserted one. SQLite gathers
+/// a `RETURNING` clause's rows in a temporary table of their own, opened and dropped for each
+/// statement, which cost more than the insert's own work; a lookup by the new row's id does
+/// not. (`changes()`: an insert that found its message there already inserted nothing and
+/// left `last_insert_rowid()` as it was.)
+const INSERTED: &str =
+    "SELECT id, chat_id FROM messages WHERE changes() > 0 AND id = last_insert_rowid()";
 
 /// The arrival's chat made or brought up to date (`$13` now).
 macro_rules! upsert_chat_sql {
@@ -173,7 +188,7 @@ async fn insert_making_room_postgres(conn: Conn<'_>, a: &Arrival<'_>) -> Result<
 
 /// An arrival's insert on the inline writer, its values bound (`$13` now), ready to queue.
 fn inline_insert(a: &Arrival<'_>) -> Query<'static> {
-    bind_arrival!(Query::new(insert_in_open_session_sql!()), a).bind(now_ms())
+    bind_arrival!(Query::new(insert_in_open_session_core!()), a).bind(now_ms())
 }
 
 /// [`Store::store_arrivals`] on SQLite, in `tx` ([`super::inline`]): each arrival's
@@ -189,13 +204,17 @@ fn store_inline(
             chat_id: row.get(1)?,
         })
     };
+    let insert = |q: &mut Query<'static>| {
+        q.on(insert_in_open_session_core!()).execute(tx)?;
+        q.on(INSERTED).first(tx, id)
+    };
     for q in arrivals {
-        let id = match q.on(insert_in_open_session_sql!()).first(tx, id)? {
+        let id = match insert(q)? {
             Some(id) => Some(id),
             None => {
                 q.on(upsert_chat_sql!()).execute(tx)?;
                 q.on(open_session_sql!()).execute(tx)?;
-                q.on(insert_in_open_session_sql!()).first(tx, id)?
+                insert(q)?
             }
         };
         ids.push(id);

@@ -264,12 +264,11 @@ impl Store {
             /// The history, oldest first, as JSON (`NULL`: none).
             history: Option<String>,
         }
-        // SQLite's RETURNING may not name a joined table, but may hold subqueries.
-        macro_rules! start {
+        // What a turn's start reads of its message (`messages`) and its chat. SQLite's
+        // RETURNING may not name a joined table, but may hold subqueries.
+        macro_rules! started {
             () => {
                 concat!(
-                    "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = $1
-                     RETURNING ",
                     message_columns!(),
                     ", reply_attempts,
                        (SELECT c.channel FROM chats c WHERE c.id = messages.chat_id) AS chat_channel,
@@ -282,6 +281,16 @@ impl Store {
                 )
             };
         }
+        macro_rules! count_attempt {
+            () => {
+                "UPDATE messages SET reply_attempts = reply_attempts + 1 WHERE id = $1"
+            };
+        }
+        const COUNT_ATTEMPT: &str = count_attempt!();
+        // On SQLite the update, then a read by the message's id: SQLite gathers a RETURNING
+        // clause's rows in a temporary table opened and dropped for each statement, which
+        // costs more than the read.
+        const STARTED_SQLITE: &str = concat!("SELECT ", started!(), " FROM messages WHERE id = $1");
         // The message itself is the history's last row.
         let before = i64::from(history_len.saturating_sub(1));
         let with_message = move |mut history: Vec<MessageRow>, message: &MessageRow| {
@@ -291,24 +300,26 @@ impl Store {
             history
         };
         if let Some(writer) = &self.inline {
-            let start = Query::new(start!()).bind(id);
+            let mut start = Query::new(COUNT_ATTEMPT).bind(id);
             let history = Query::new(history_before!()).bind(id).bind(before);
             return writer
                 .write(move |tx| {
-                    // by position, as `start!` returns them: the message's columns, then the
+                    start.on(COUNT_ATTEMPT).execute(tx)?;
+                    // by position, as `started!` lists them: the message's columns, then the
                     // attempts, the chat's columns and the memory count
-                    let Some((message, reply_attempts, chat, memories)) = start.first(tx, |r| {
-                        let message = MessageRow::read_in_order(r)?;
-                        let n = MessageRow::COLUMNS;
-                        let chat = ChatColumns {
-                            chat_external_id: r.get(n + 2)?,
-                            chat_title: r.get(n + 3)?,
-                            chat_is_group: r.get(n + 4)?,
-                            chat_created_at: r.get(n + 5)?,
-                        };
-                        let chat = chat.of(&message, r.get(n + 1)?);
-                        Ok((message, r.get(n)?, chat, r.get(n + 6)?))
-                    })?
+                    let Some((message, reply_attempts, chat, memories)) =
+                        start.on(STARTED_SQLITE).first(tx, |r| {
+                            let message = MessageRow::read_in_order(r)?;
+                            let n = MessageRow::COLUMNS;
+                            let chat = ChatColumns {
+                                chat_external_id: r.get(n + 2)?,
+                                chat_title: r.get(n + 3)?,
+                                chat_is_group: r.get(n + 4)?,
+                                chat_created_at: r.get(n + 5)?,
+                            };
+                            let chat = chat.of(&message, r.get(n + 1)?);
+                            Ok((message, r.get(n)?, chat, r.get(n + 6)?))
+                        })?
                     else {
                         return Ok(None);
                     };
@@ -330,7 +341,9 @@ impl Store {
         // The history in the same statement: its subquery reads the session as it was before
         // the update, which changes only the message's attempt count.
         const START_POSTGRES: &str = concat!(
-            start!(),
+            count_attempt!(),
+            " RETURNING ",
+            started!(),
             ", (SELECT json_agg(h ORDER BY h.id)::text FROM (",
             history_before!(),
             ") h) AS history"
@@ -536,15 +549,27 @@ pub(super) const MESSAGE_VALUES: [&str; 11] = [
 /// Inserts a message whose values are the placeholders from `$first` on (see
 /// [`bind_message`]); returns its id, or nothing when it was there already.
 pub(super) fn insert_message_sql(first: usize) -> String {
+    insert_message_sql_core(first) + " RETURNING id"
+}
+
+/// [`insert_message_sql`] without its `RETURNING`: on SQLite's inline writer,
+/// [`INSERTED_ID`] reads the new id instead.
+pub(super) fn insert_message_sql_core(first: usize) -> String {
     let places: Vec<String> = (first..first + MESSAGE_VALUES.len())
         .map(|n| format!("${n}"))
         .collect();
     format!(
-        "INSERT INTO messages ({}) VALUES ({}) ON CONFLICT DO NOTHING RETURNING id",
+        "INSERT INTO messages ({}) VALUES ({}) ON CONFLICT DO NOTHING",
         MESSAGE_VALUES.join(", "),
         places.join(", ")
     )
 }
+
+/// On SQLite, the id of the row the insert before inserted, if it inserted one: SQLite
+/// gathers a `RETURNING` clause's rows in a temporary table opened and dropped for each
+/// statement, which costs more than the insert's own work. (`changes()`: an insert that
+/// found its row there already inserted nothing and left `last_insert_rowid()` as it was.)
+pub(super) const INSERTED_ID: &str = "SELECT last_insert_rowid() WHERE changes() > 0";
 
 /// `$q` with `$m`'s values bound next, in [`MESSAGE_VALUES`]' order (a sqlx query, or an
 /// inline one, `inline/`).

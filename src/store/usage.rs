@@ -7,7 +7,9 @@ use sqlx::FromRow;
 
 use super::db::{Conn, on_conn};
 use super::inline::Query;
-use super::messages::{MESSAGE_VALUES, bind_message, insert_message_sql};
+use super::messages::{
+    INSERTED_ID, MESSAGE_VALUES, bind_message, insert_message_sql, insert_message_sql_core,
+};
 use super::{NewMessage, Result, Store, now_ms, on_pool};
 
 /// `$q` with `$turn`'s values bound, as [`turn_statements`] numbers them (a sqlx query, or an inline
@@ -205,11 +207,17 @@ impl Store {
 
 /// The statements of [`Store::record_turn`] for `calls` model calls, with or without an
 /// answer, with or without the answered message's `replied` mark, in order; the answer's
-/// insert, whose id is the one row they return, last. Their values: `$1` chat id, `$2` now,
-/// `$3`–`$6` the injection, `$7` provider, `$8` model, then each call's input and output
-/// tokens, then the answer's values as [`super::messages::MESSAGE_VALUES`] orders them, then
-/// the answered message's id.
-pub(super) fn turn_statements(calls: usize, answer: bool, replied: bool) -> Vec<String> {
+/// insert, whose id is the one row they return, last (`returning`: by its `RETURNING`
+/// clause; else by [`INSERTED_ID`] after it, as SQLite's inline writer reads it). Their
+/// values: `$1` chat id, `$2` now, `$3`–`$6` the injection, `$7` provider, `$8` model, then
+/// each call's input and output tokens, then the answer's values as
+/// [`super::messages::MESSAGE_VALUES`] orders them, then the answered message's id.
+pub(super) fn turn_statements(
+    calls: usize,
+    answer: bool,
+    replied: bool,
+    returning: bool,
+) -> Vec<String> {
     let mut statements = vec![
         "INSERT INTO memory_injection_logs (chat_id, created_at, candidates, selected, omitted, tokens)
          VALUES ($1, $2, $3, $4, $5, $6)"
@@ -227,7 +235,11 @@ pub(super) fn turn_statements(calls: usize, answer: bool, replied: bool) -> Vec<
     }
     let mut next = 9 + 2 * calls;
     let answer = answer.then(|| {
-        let insert = insert_message_sql(next);
+        let insert = if returning {
+            vec![insert_message_sql(next)]
+        } else {
+            vec![insert_message_sql_core(next), INSERTED_ID.to_string()]
+        };
         next += MESSAGE_VALUES.len();
         insert
     });
@@ -236,7 +248,7 @@ pub(super) fn turn_statements(calls: usize, answer: bool, replied: bool) -> Vec<
             "UPDATE messages SET replied_at = $2 WHERE id = ${next}"
         ));
     }
-    statements.extend(answer);
+    statements.extend(answer.into_iter().flatten());
     statements
 }
 
@@ -256,8 +268,8 @@ fn as_one_postgres_statement(statements: &[String]) -> String {
     }
 }
 
-/// A turn's records as each backend runs them: SQLite's statements one after the other,
-/// PostgreSQL's one statement.
+/// A turn's records as each backend runs them: SQLite's statements one after the other (the
+/// answer's id read after its insert), PostgreSQL's one statement.
 struct TurnSql {
     statements: Vec<String>,
     postgres: String,
@@ -272,8 +284,8 @@ fn turn_sql(calls: usize, answer: bool, replied: bool) -> &'static TurnSql {
     static WRITTEN: LazyLock<Mutex<Written>> = LazyLock::new(Mutex::default);
     let mut written = WRITTEN.lock().unwrap_or_else(PoisonError::into_inner);
     written.entry((calls, answer, replied)).or_insert_with(|| {
-        let statements = turn_statements(calls, answer, replied);
-        let postgres = as_one_postgres_statement(&statements);
+        let statements = turn_statements(calls, answer, replied, false);
+        let postgres = as_one_postgres_statement(&turn_statements(calls, answer, replied, true));
         Box::leak(Box::new(TurnSql {
             statements,
             postgres,
@@ -457,15 +469,22 @@ mod tests {
         }
     }
 
-    /// SQLite gets the inserts one after the other, PostgreSQL one statement whose last
-    /// insert (the answer's, when there is one) returns the id.
+    /// SQLite gets the inserts one after the other, the answer's id read after its insert;
+    /// PostgreSQL one statement whose last insert (the answer's, when there is one) returns
+    /// the id.
     #[test]
     fn a_turn_is_its_statements_or_one_postgres_statement() {
         let pg = |calls, answer, replied| {
-            as_one_postgres_statement(&turn_statements(calls, answer, replied))
+            as_one_postgres_statement(&turn_statements(calls, answer, replied, true))
         };
-        let sqlite = turn_statements(2, true, false);
-        assert_eq!(sqlite.len(), 3);
+        let sqlite = turn_statements(2, true, false, false);
+        assert_eq!(sqlite.len(), 4);
+        assert!(
+            sqlite[2].ends_with("ON CONFLICT DO NOTHING"),
+            "{}",
+            sqlite[2]
+        );
+        assert_eq!(sqlite[3], INSERTED_ID);
         // written once for each shape, the same texts
         let kept = turn_sql(2, true, false);
         assert!(std::ptr::eq(kept, turn_sql(2, true, false)));
@@ -495,7 +514,7 @@ mod tests {
         assert!(pg(1, false, false).ends_with("VALUES ($1, $7, $8, 'chat', $9, $10, $2)"));
         // With the delivered mark: its id after the answer's values; the answer's insert
         // still last (its id is what the statements return).
-        let sqlite = turn_statements(1, true, true);
+        let sqlite = turn_statements(1, true, true, true);
         assert_eq!(
             sqlite[2],
             "UPDATE messages SET replied_at = $2 WHERE id = $22"
