@@ -92,11 +92,8 @@ macro_rules! insert_in_open_session_core {
     };
 }
 
-/// On SQLite, the message the statement before inserted, if it inserted one. SQLite gathers
-/// a `RETURNING` clause's rows in a temporary table of their own, opened and dropped for each
-/// statement, which cost more than the insert's own work; a lookup by the new row's id does
-/// not. (`changes()`: an insert that found its message there already inserted nothing and
-/// left `last_insert_rowid()` as it was.)
+/// On SQLite, the message the statement before inserted, if it inserted one, read back as
+/// [`super::messages::INSERTED_ID`] reads a new id (see there for why not `RETURNING`).
 const INSERTED: &str =
     "SELECT id, chat_id FROM messages WHERE changes() > 0 AND id = last_insert_rowid()";
 
