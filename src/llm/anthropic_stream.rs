@@ -37,7 +37,7 @@ impl Accumulator {
             .unwrap_or_default();
         match kind {
             "message_start" => {
-                let usage = event.pointer("/message/usage");
+                let usage = event.get("message").and_then(|m| m.get("usage"));
                 self.usage.input_tokens = count(usage, "input_tokens");
                 self.usage.output_tokens = count(usage, "output_tokens");
             }
@@ -89,24 +89,19 @@ impl Accumulator {
                 }
             }
             "message_delta" => {
-                if let Some(reason) = event.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                if let Some(reason) = field(event, "delta", "stop_reason").and_then(Value::as_str) {
                     self.stop_reason = Some(reason.to_string());
                 }
-                if let Some(n) = event
-                    .pointer("/usage/output_tokens")
-                    .and_then(Value::as_u64)
-                {
+                if let Some(n) = field(event, "usage", "output_tokens").and_then(Value::as_u64) {
                     self.usage.output_tokens = n;
                 }
             }
             "message_stop" => self.finished = true,
             "error" => {
-                let message = event
-                    .pointer("/error/message")
+                let message = field(event, "error", "message")
                     .and_then(Value::as_str)
                     .unwrap_or("no message");
-                let kind = event
-                    .pointer("/error/type")
+                let kind = field(event, "error", "type")
                     .and_then(Value::as_str)
                     .unwrap_or("error");
                 return Err(format!("the stream reported an error ({kind}): {message}"));
@@ -157,6 +152,12 @@ fn index(event: &Value) -> Result<u64, String> {
         .get("index")
         .and_then(Value::as_u64)
         .ok_or_else(|| "a content block event without an index".to_string())
+}
+
+/// `v[outer][inner]`, reached with `get` (a JSON pointer unescapes its path at every step, and
+/// this runs on every streamed event).
+fn field<'a>(v: &'a Value, outer: &str, inner: &str) -> Option<&'a Value> {
+    v.get(outer)?.get(inner)
 }
 
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {

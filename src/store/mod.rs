@@ -5,6 +5,7 @@
 //! (`db.rs` says how one query serves both). Everything above this module works with the
 //! typed rows and small methods defined here, never with queries.
 
+mod channel_state;
 mod chats;
 mod checkpoint;
 mod conn_pool;

@@ -219,10 +219,7 @@ async fn take_in(
         };
         let now = std::time::Instant::now();
         if let Some(arrival) = first {
-            held.push(order::Held {
-                arrival,
-                since: now,
-            });
+            held.push(order::Held::new(arrival, now));
         }
         // serenity runs each event's handler as its own task, and on a multi-threaded runtime
         // those tasks of a burst (several messages read at once, the replay after a resume)
@@ -230,14 +227,7 @@ async fn take_in(
         // together; `order` holds back a message an older one of its channel is still behind.
         for _ in 0..BURST_ROUNDS {
             tokio::task::yield_now().await;
-            let before = held.len();
-            while let Ok(arrival) = intake.try_recv() {
-                held.push(order::Held {
-                    arrival,
-                    since: now,
-                });
-            }
-            if held.len() == before {
+            if !order::hold_queued(intake, &mut held, now) {
                 break;
             }
         }

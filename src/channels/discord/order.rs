@@ -43,6 +43,25 @@ pub(super) struct Held {
     pub since: Instant,
 }
 
+impl Held {
+    pub fn new(arrival: Arrival, since: Instant) -> Self {
+        Self { arrival, since }
+    }
+}
+
+/// Moves what `intake` has queued into `held`, as taken in at `now`; true when there was any.
+pub(super) fn hold_queued(
+    intake: &mut mpsc::UnboundedReceiver<Arrival>,
+    held: &mut Vec<Held>,
+    now: Instant,
+) -> bool {
+    let before = held.len();
+    while let Ok(arrival) = intake.try_recv() {
+        held.push(Held::new(arrival, now));
+    }
+    held.len() > before
+}
+
 impl Lineup {
     pub fn new(intake: mpsc::UnboundedSender<Arrival>) -> Self {
         Self {
@@ -96,12 +115,7 @@ impl Lineup {
         now: Instant,
     ) -> Vec<Arrival> {
         let mut on_the_way = self.lock();
-        while let Ok(arrival) = intake.try_recv() {
-            held.push(Held {
-                arrival,
-                since: now,
-            });
-        }
+        hold_queued(intake, held, now);
         let mut ready = Vec::new();
         for h in std::mem::take(held) {
             let (channel, id) = (h.arrival.0.channel_id, h.arrival.0.id);
