@@ -15,6 +15,7 @@ mod db;
 mod dialect;
 mod events;
 mod history;
+mod index_later;
 mod inline;
 mod intake;
 mod jobs;
@@ -351,14 +352,16 @@ impl Store {
             &path,
             writer.clone(),
             checkpoint::WRITER_CHECKPOINT_PAGES,
-            search::index_noted_messages,
+            index_later::notes_left,
         )?;
+        let inline = std::sync::Arc::new(inline);
+        index_later::spawn(&inline);
         Ok(Self {
             pool: db::Pool::Sqlite(pool),
             writer: db::Pool::Sqlite(writer),
             leases: LeaseBook::default(),
             turns: None,
-            inline: Some(std::sync::Arc::new(inline)),
+            inline: Some(inline),
             _scratch: scratch,
         })
     }

@@ -4,8 +4,7 @@
 //! `memory::text::terms` makes them, so Chinese and Japanese are bigrams the FTS tokenizer can
 //! match. Triggers keep the indexes equal to the tables; the store only writes `search_text`
 //! beside the text it describes. On SQLite a new message is noted by its trigger and indexed
-//! at the end of its transaction ([`index_noted_messages`], migration 0011), so that fts5
-//! writes one segment a transaction instead of one a message.
+//! once the writes pause (`index_later.rs`, migration 0011), as one segment for a burst.
 
 use serde::Deserialize;
 
@@ -274,7 +273,7 @@ impl Store {
     /// a search of messages finds is then all that is stored.
     pub(super) async fn index_noted_messages(&self) -> Result<()> {
         match &self.inline {
-            Some(writer) => writer.write(index_noted_messages).await,
+            Some(writer) => writer.write(super::index_later::index_noted).await,
             None => Ok(()),
         }
     }
@@ -363,23 +362,6 @@ impl JsonMemory {
             external_chat_id: self.16,
         })
     }
-}
-
-/// Indexes the messages noted in `message_fts_pending` (SQLite: their insert trigger notes
-/// them, migration 0011) and forgets the notes, in the open transaction. Run by the inline
-/// writer just before each commit (`inline/`), so that fts5 writes the transaction's messages
-/// as one segment: it writes what it holds in memory out as a segment of its own at every
-/// later statement that opens a savepoint, which an insert with a trigger does.
-pub(super) fn index_noted_messages(tx: &rusqlite::Connection) -> rusqlite::Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO message_fts (rowid, search_text)
-         SELECT m.id, m.search_text FROM message_fts_pending p JOIN messages m ON m.id = p.id
-          WHERE COALESCE(m.search_text, '') != ''",
-    )?
-    .execute([])?;
-    tx.prepare_cached("DELETE FROM message_fts_pending")?
-        .execute([])?;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -496,11 +478,12 @@ mod tests {
         .unwrap()
     }
 
-    /// SQLite: a burst stored in one transaction goes into the message index at its commit,
-    /// as one segment. When a trigger indexed each insert, fts5 wrote a segment at each
-    /// statement after it and merged them: these 100 ended as 7.
+    /// SQLite: a burst stored in one transaction goes into the message index once the writes
+    /// pause, with no search asking for it, as one segment. When a trigger indexed each
+    /// insert, fts5 wrote a segment at each statement after it and merged them: these 100
+    /// ended as 7.
     #[tokio::test]
-    async fn a_burst_of_messages_is_indexed_as_one_segment_at_its_commit() {
+    async fn a_burst_of_messages_is_indexed_as_one_segment_once_the_writes_pause() {
         use crate::base::ChatKey;
         use crate::store::{Arrival, testing::said_at};
         let store = Store::open("sqlite::memory:").await.unwrap();
@@ -514,7 +497,15 @@ mod tests {
             .collect();
         let stored = store.store_arrivals(&arrivals).await.unwrap();
         assert!(stored.iter().all(Option::is_some));
-        assert_eq!(noted_and_segments(&store).await, (0, 1));
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while noted_and_segments(&store).await != (0, 1) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "not indexed: {:?}",
+                noted_and_segments(&store).await
+            );
+            tokio::task::yield_now().await;
+        }
         let chat_id = stored[0].unwrap().chat_id;
         let hits = store.bm25_messages(chat_id, "\"garden\"", 200).await;
         assert_eq!(hits.unwrap().len(), 100);

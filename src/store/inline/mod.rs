@@ -28,15 +28,17 @@
 //! the same writes go back to the head of the queue to run again, each in a savepoint of its
 //! own; so a write must give the same result when it is run again from the same state.
 //!
-//! Every transaction ends with the store's `before_commit`: the messages its writes inserted
-//! join the full-text index there, all at once (`search::index_noted_messages`).
+//! Every transaction ends with the store's `leaves_work` check: whether messages its writes
+//! inserted wait for the full-text index. Then the writer tells whoever watches
+//! ([`InlineWriter::work_left`]: `store/index_later.rs`, which indexes them once the writes
+//! pause).
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use rusqlite::{Connection, ErrorCode, OpenFlags};
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 
 use super::Result;
 use super::db::SqliteConns;
@@ -59,13 +61,16 @@ pub struct InlineWriter {
     gate: SqliteConns,
     /// Writes waiting to be run, each with its number; whoever holds the gate runs them.
     queue: Mutex<Queue>,
-    /// Run in each transaction just before its commit: the store's indexing of the messages
-    /// the transaction noted (`search::index_noted_messages`).
-    before_commit: BeforeCommit,
+    /// Run in each transaction just before its commit: whether it leaves work for later (the
+    /// store: messages noted for the full-text index, `search::notes_left`).
+    leaves_work: LeavesWork,
+    /// Marked changed at each commit that left work ([`InlineWriter::work_left`]).
+    work_left: watch::Sender<()>,
 }
 
-/// What runs in each transaction just before its commit ([`InlineWriter::open`]).
-pub type BeforeCommit = fn(&Connection) -> rusqlite::Result<()>;
+/// What runs in each transaction just before its commit ([`InlineWriter::open`]): whether the
+/// transaction leaves work for later.
+pub type LeavesWork = fn(&Connection) -> rusqlite::Result<bool>;
 
 #[derive(Default)]
 struct Queue {
@@ -136,12 +141,12 @@ impl std::fmt::Debug for InlineWriter {
 
 impl InlineWriter {
     /// A connection to the database file at `path`, set as sqlx's are (`Store::open`), whose
-    /// transactions each run `before_commit` last.
+    /// transactions each run `leaves_work` last.
     pub fn open(
         path: &Path,
         gate: SqliteConns,
         checkpoint_pages: u32,
-        before_commit: BeforeCommit,
+        leaves_work: LeavesWork,
     ) -> Result<Self> {
         let conn = Connection::open_with_flags(
             path,
@@ -164,8 +169,15 @@ impl InlineWriter {
             conn: Mutex::new(conn),
             gate,
             queue: Mutex::default(),
-            before_commit,
+            leaves_work,
+            work_left: watch::Sender::new(()),
         })
+    }
+
+    /// Seen changed after each commit whose transaction left work for later (`leaves_work`);
+    /// closed when the writer is dropped.
+    pub fn work_left(&self) -> watch::Receiver<()> {
+        self.work_left.subscribe()
     }
 
     /// Runs `f` in a write transaction (an error of `f` undoes `f` only); `f`'s value once
@@ -253,9 +265,9 @@ impl InlineWriter {
         let commit = {
             let conn = self.conn();
             if writes.iter().any(|w| w.alone) {
-                Some(run_alone(&conn, &mut writes, self.before_commit))
+                Some(run_alone(&conn, &mut writes, self.leaves_work))
             } else if writes.iter_mut().all(|w| w.write.run(&conn, false)) {
-                Some(commit(&conn, self.before_commit))
+                Some(commit(&conn, self.leaves_work))
             } else {
                 // One failed: nothing of the run is kept, and each is run again on its own.
                 roll_back(&conn);
@@ -265,6 +277,10 @@ impl InlineWriter {
         drop(gate);
         match commit {
             Some(commit) => {
+                if matches!(commit, Ok(true)) {
+                    self.work_left.send_replace(());
+                }
+                let commit = commit.map(|_| ());
                 for waiting in writes {
                     waiting.write.deliver(&commit);
                 }
@@ -327,8 +343,8 @@ impl Drop for Unqueue<'_> {
 fn run_alone(
     conn: &Connection,
     writes: &mut [Waiting],
-    before_commit: BeforeCommit,
-) -> std::result::Result<(), Arc<InlineError>> {
+    leaves_work: LeavesWork,
+) -> std::result::Result<bool, Arc<InlineError>> {
     for waiting in writes.iter_mut() {
         if conn.is_autocommit() {
             return Err(Arc::new(InlineError::of(&failed(
@@ -338,16 +354,17 @@ fn run_alone(
         }
         waiting.write.run(conn, true);
     }
-    commit(conn, before_commit)
+    commit(conn, leaves_work)
 }
 
-/// Runs `before_commit` and commits the open transaction; on an error rolls it back.
+/// Runs `leaves_work` and commits the open transaction: whether it left work. On an error
+/// rolls it back.
 fn commit(
     conn: &Connection,
-    before_commit: BeforeCommit,
-) -> std::result::Result<(), Arc<InlineError>> {
-    before_commit(conn)
-        .and_then(|()| run_cached(conn, "COMMIT"))
+    leaves_work: LeavesWork,
+) -> std::result::Result<bool, Arc<InlineError>> {
+    leaves_work(conn)
+        .and_then(|left| run_cached(conn, "COMMIT").map(|()| left))
         .map_err(|e| {
             roll_back(conn);
             Arc::new(InlineError::from(e))
