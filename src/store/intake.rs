@@ -72,14 +72,6 @@ impl Store {
 /// `WHERE` before `ON CONFLICT`: SQLite needs it to tell the upsert from a join's `ON`.
 macro_rules! insert_in_open_session_sql {
     () => {
-        concat!(insert_in_open_session_core!(), "\n RETURNING id, chat_id")
-    };
-}
-
-/// [`insert_in_open_session_sql`] without its `RETURNING`: on SQLite, [`INSERTED`] reads what
-/// it inserted (see there).
-macro_rules! insert_in_open_session_core {
-    () => {
         "INSERT INTO messages
             (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id,
              created_at, needs_reply, platform_thread_id, search_text)
@@ -88,14 +80,29 @@ macro_rules! insert_in_open_session_core {
           WHERE c.channel = $1 AND c.external_chat_id = $2 AND c.is_group = $11
             AND ($12 IS NULL OR c.title = $12)
           ORDER BY s.id DESC LIMIT 1
-         ON CONFLICT DO NOTHING"
+         ON CONFLICT DO NOTHING
+         RETURNING id, chat_id"
     };
 }
 
-/// On SQLite, the message the statement before inserted, if it inserted one, read back as
-/// [`super::messages::INSERTED_ID`] reads a new id (see there for why not `RETURNING`).
-const INSERTED: &str =
-    "SELECT id, chat_id FROM messages WHERE changes() > 0 AND id = last_insert_rowid()";
+/// On SQLite, the chat and open session an arrival goes into when the chat is known exactly
+/// as it describes it (the `SELECT` of [`insert_in_open_session_sql`]). The insert is then
+/// [`INSERT_VALUES`]: SQLite runs an `INSERT … SELECT` into a table with triggers by first
+/// copying the rows into a temporary table (opened and dropped for each arrival), which two
+/// statements do not need.
+const OPEN_SESSION_OF: &str = "SELECT c.id, s.id
+       FROM chats c JOIN sessions s ON s.chat_id = c.id AND s.ended_at IS NULL
+      WHERE c.channel = $1 AND c.external_chat_id = $2 AND c.is_group = $11
+        AND ($12 IS NULL OR c.title = $12)
+      ORDER BY s.id DESC LIMIT 1";
+
+/// The arrival's insert into chat `$14`'s session `$15` ([`OPEN_SESSION_OF`]); nothing for a
+/// redelivery.
+const INSERT_VALUES: &str = "INSERT INTO messages
+        (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id,
+         created_at, needs_reply, platform_thread_id, search_text)
+     VALUES ($14, $15, $3, $4, FALSE, $5, $6, $7, $8, $9, $10)
+     ON CONFLICT DO NOTHING";
 
 /// The arrival's chat made or brought up to date (`$13` now).
 macro_rules! upsert_chat_sql {
@@ -185,7 +192,7 @@ async fn insert_making_room_postgres(conn: Conn<'_>, a: &Arrival<'_>) -> Result<
 
 /// An arrival's insert on the inline writer, its values bound (`$13` now), ready to queue.
 fn inline_insert(a: &Arrival<'_>) -> Query<'static> {
-    bind_arrival!(Query::new(insert_in_open_session_core!()), a).bind(now_ms())
+    bind_arrival!(Query::new(OPEN_SESSION_OF), a).bind(now_ms())
 }
 
 /// [`Store::store_arrivals`] on SQLite, in `tx` ([`super::inline`]): each arrival's
@@ -195,26 +202,34 @@ fn store_inline(
     arrivals: &mut [Query<'static>],
 ) -> rusqlite::Result<Vec<Option<Stored>>> {
     let mut ids = Vec::with_capacity(arrivals.len());
-    let id = |row: &rusqlite::Row<'_>| {
-        Ok(Stored {
-            id: row.get(0)?,
-            chat_id: row.get(1)?,
-        })
-    };
-    let insert = |q: &mut Query<'static>| {
-        q.on(insert_in_open_session_core!()).execute(tx)?;
-        q.on(INSERTED).first(tx, id)
+    // `None` when the chat is not known as the arrival describes it or has no open session;
+    // else what was stored (`None` for a redelivery).
+    let insert = |q: &mut Query<'static>| -> rusqlite::Result<Option<Option<Stored>>> {
+        let open = q
+            .on(OPEN_SESSION_OF)
+            .first(tx, |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let Some((chat_id, session_id)) = open else {
+            return Ok(None);
+        };
+        let inserted = q
+            .set(14, chat_id)
+            .set(15, session_id)
+            .on(INSERT_VALUES)
+            .execute(tx)?;
+        // The message's id: the row its trigger wrote is not the last one once it has run.
+        let id = tx.last_insert_rowid();
+        Ok(Some((inserted > 0).then_some(Stored { id, chat_id })))
     };
     for q in arrivals {
-        let id = match insert(q)? {
-            Some(id) => Some(id),
+        let stored = match insert(q)? {
+            Some(stored) => stored,
             None => {
                 q.on(upsert_chat_sql!()).execute(tx)?;
                 q.on(open_session_sql!()).execute(tx)?;
-                insert(q)?
+                insert(q)?.flatten()
             }
         };
-        ids.push(id);
+        ids.push(stored);
     }
     Ok(ids)
 }

@@ -268,9 +268,10 @@ impl Store {
         .await)
     }
 
-    /// On SQLite, indexes every message a write noted and no inline commit has indexed yet (a
-    /// message written on the writer pool or by another process waits for the next one): what
-    /// a search of messages finds is then all that is stored.
+    /// On SQLite, indexes every message noted and not indexed yet (`index_later.rs` indexes
+    /// the notes once the inline writer's writes pause, but only after one of its commits: a
+    /// message written on the writer pool or by another process may wait for this): what a
+    /// search of messages finds is then all that is stored.
     pub(super) async fn index_noted_messages(&self) -> Result<()> {
         match &self.inline {
             Some(writer) => writer.write(super::index_later::index_noted).await,

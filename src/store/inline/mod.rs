@@ -62,7 +62,7 @@ pub struct InlineWriter {
     /// Writes waiting to be run, each with its number; whoever holds the gate runs them.
     queue: Mutex<Queue>,
     /// Run in each transaction just before its commit: whether it leaves work for later (the
-    /// store: messages noted for the full-text index, `search::notes_left`).
+    /// store: messages noted for the full-text index, `index_later::notes_left`).
     leaves_work: LeavesWork,
     /// Marked changed at each commit that left work ([`InlineWriter::work_left`]).
     work_left: watch::Sender<()>,

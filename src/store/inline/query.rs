@@ -54,6 +54,15 @@ impl<'q> Query<'q> {
         self
     }
 
+    /// Sets value `$n` (`n` from 1: past the values bound in order, or in place of one).
+    pub fn set(&mut self, n: usize, value: i64) -> &mut Self {
+        if self.values.len() < n {
+            self.values.resize(n, Value::Null);
+        }
+        self.values[n - 1] = Value::Integer(value);
+        self
+    }
+
     fn prepared<'c>(
         &self,
         conn: &'c Connection,
