@@ -216,7 +216,7 @@ fn store_inline(
             .set(15, session_id)
             .on(INSERT_VALUES)
             .execute(tx)?;
-        // The message's id: the row its trigger wrote is not the last one once it has run.
+        // The message's id: what its trigger inserts counts as last only while the trigger runs.
         let id = tx.last_insert_rowid();
         Ok(Some((inserted > 0).then_some(Stored { id, chat_id })))
     };
