@@ -1,9 +1,10 @@
 //! Storing what people send, many messages in one write transaction (group commit).
 //!
 //! A burst (a webhook's concurrent requests, a getUpdates batch, a gateway replay) is stored
-//! in one transaction: one commit instead of one per message, and one flush of the search
-//! index. A message of a known chat, as it was, with its session open — nearly every
-//! message — is one statement: the insert finds its chat and session itself. Otherwise (a
+//! in one transaction: one commit instead of one per message. A message of a known chat, as
+//! it was, with its session open — nearly every message — is one statement on PostgreSQL
+//! (the insert finds its chat and session itself), and on SQLite the chat's open session
+//! looked up, the insert and its id read back ([`OPEN_SESSION_OF`]). Otherwise (a
 //! new chat, a changed title, no open session, a redelivery) the chat is made or brought up
 //! to date and a session opened unless one is, in the same transaction, then the message is
 //! inserted: on SQLite two statements more, on PostgreSQL one statement instead of the first.
@@ -11,6 +12,7 @@
 
 use super::db::{Conn, on_conn};
 use super::inline::Query;
+use super::messages::INSERTED_ID;
 use super::search::message_search_text;
 use super::{Result, Store, now_ms};
 use crate::base::ChatKey;
@@ -97,7 +99,7 @@ const OPEN_SESSION_OF: &str = "SELECT c.id, s.id
       ORDER BY s.id DESC LIMIT 1";
 
 /// The arrival's insert into chat `$14`'s session `$15` ([`OPEN_SESSION_OF`]); nothing for a
-/// redelivery.
+/// redelivery. Its id is read after it by [`INSERTED_ID`].
 const INSERT_VALUES: &str = "INSERT INTO messages
         (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id,
          created_at, needs_reply, platform_thread_id, search_text)
@@ -211,14 +213,12 @@ fn store_inline(
         let Some((chat_id, session_id)) = open else {
             return Ok(None);
         };
-        let inserted = q
-            .set(14, chat_id)
+        q.set(14, chat_id)
             .set(15, session_id)
             .on(INSERT_VALUES)
             .execute(tx)?;
-        // The message's id: what its trigger inserts counts as last only while the trigger runs.
-        let id = tx.last_insert_rowid();
-        Ok(Some((inserted > 0).then_some(Stored { id, chat_id })))
+        let id = q.on(INSERTED_ID).first(tx, |r| r.get(0))?;
+        Ok(Some(id.map(|id| Stored { id, chat_id })))
     };
     for q in arrivals {
         let stored = match insert(q)? {
