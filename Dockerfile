@@ -16,6 +16,7 @@ ARG BINARY_STAGE=build
 FROM ${RUST_IMAGE} AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock build.rs ./
+COPY .cargo ./.cargo
 COPY build ./build
 COPY src ./src
 COPY migrations ./migrations

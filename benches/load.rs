@@ -72,6 +72,8 @@ enum Mode {
 /// the update queued for getUpdates), when the webhook answered 200, and when its answer
 /// reached sendMessage (or what went wrong).
 struct Sample {
+    /// Its chat's Telegram id.
+    chat: i64,
     token: String,
     round: usize,
     posted: Instant,
@@ -131,6 +133,7 @@ async fn chat(row: Arc<Row>, c: usize, mut answers: UnboundedReceiver<Instant>) 
         };
         let failed = answered.is_err();
         samples.push(Sample {
+            chat: user,
             token,
             round,
             posted,
@@ -436,7 +439,24 @@ async fn row(
         println!("    {}", line.chars().take(220).collect::<String>());
     }
     if timeline_wanted() && !bare {
-        timeline::print(&log);
+        // The bench's own stages on the daemons' clock: each message handed over, and its
+        // request's arrival at the fake model.
+        let (now, wall_now) = (Instant::now(), std::time::SystemTime::now());
+        let epoch_us = |at: Instant| {
+            let wall = wall_now - now.saturating_duration_since(at);
+            let since = wall
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default();
+            i64::try_from(since.as_micros()).unwrap_or(i64::MAX)
+        };
+        let mut stamps = Vec::new();
+        for s in &samples {
+            stamps.push((s.chat.to_string(), "posted", epoch_us(s.posted)));
+            if let Some((at, _)) = asked.get(&s.token).and_then(|a| a.first()) {
+                stamps.push((s.chat.to_string(), "at model", epoch_us(*at)));
+            }
+        }
+        timeline::print(&log, &stamps);
     }
     Ok(())
 }

@@ -11,16 +11,22 @@ use crate::stats::{p50s, pct};
 /// The log filter that turns the timeline on.
 pub const FILTER: &str = "mneme=info,mneme::timeline=trace";
 
-/// The stages in the order a message passes them.
-const STAGES: [&str; 8] = [
-    "received", "stored", "turn", "started", "asking", "answered", "sent", "recorded",
+/// The stages in the order a message passes them: `posted` (the bench handed it over) and
+/// `at model` (its request reached the fake model) are the bench's, the rest the daemon's.
+const STAGES: [&str; 10] = [
+    "posted", "received", "stored", "turn", "started", "asking", "at model", "answered", "sent",
+    "recorded",
 ];
 
 /// Prints, for each step from one stage to the next, its p50 and p95 over all messages and its
-/// p50 for the 1st, 2nd, … message of a chat, in ms, read from the daemons' `logs`.
-pub fn print(logs: &str) {
+/// p50 for the 1st, 2nd, … message of a chat, in ms, read from the daemons' `logs` and the
+/// bench's own `stamps` (chat, stage, µs since the epoch; each chat's in message order).
+pub fn print(logs: &str, stamps: &[(String, &'static str, i64)]) {
     // chat → stage → times (µs since the epoch), in log order.
     let mut seen: HashMap<&str, HashMap<&str, Vec<i64>>> = HashMap::new();
+    for (chat, stage, at) in stamps {
+        (seen.entry(chat).or_default().entry(stage).or_default()).push(*at);
+    }
     for line in logs.lines().filter(|l| l.contains("mneme::timeline:")) {
         let Some((at, rest)) = line.split_once(' ') else {
             continue;
