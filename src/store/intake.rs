@@ -69,42 +69,65 @@ impl Store {
     }
 }
 
-/// The insert of a message into its chat's open session, when the chat is known exactly as
-/// the arrival describes it (`$11` is_group, `$12` the title or NULL); no row for a redelivery.
-/// `WHERE` before `ON CONFLICT`: SQLite needs it to tell the upsert from a join's `ON`.
-macro_rules! insert_in_open_session_sql {
+/// The columns an arrival's insert fills: its chat and session, then [`arrival_values`].
+macro_rules! arrival_columns {
     () => {
-        "INSERT INTO messages
-            (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id,
-             created_at, needs_reply, platform_thread_id, search_text)
-         SELECT c.id, s.id, $3, $4, FALSE, $5, $6, $7, $8, $9, $10
-           FROM chats c JOIN sessions s ON s.chat_id = c.id AND s.ended_at IS NULL
-          WHERE c.channel = $1 AND c.external_chat_id = $2 AND c.is_group = $11
-            AND ($12 IS NULL OR c.title = $12)
-          ORDER BY s.id DESC LIMIT 1
-         ON CONFLICT DO NOTHING
-         RETURNING id, chat_id"
+        "(chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id,
+          created_at, needs_reply, platform_thread_id, search_text)"
     };
 }
 
-/// On SQLite, the chat and open session an arrival goes into when the chat is known exactly
-/// as it describes it (the `SELECT` of [`insert_in_open_session_sql`]). The insert is then
-/// [`INSERT_VALUES`]: SQLite runs an `INSERT … SELECT` into a table with triggers by first
-/// copying the rows into a temporary table (opened and dropped for each arrival), which two
-/// statements do not need.
-const OPEN_SESSION_OF: &str = "SELECT c.id, s.id
-       FROM chats c JOIN sessions s ON s.chat_id = c.id AND s.ended_at IS NULL
-      WHERE c.channel = $1 AND c.external_chat_id = $2 AND c.is_group = $11
-        AND ($12 IS NULL OR c.title = $12)
-      ORDER BY s.id DESC LIMIT 1";
+/// An arrival's values after its chat and session, as [`arrival_columns`] lists them.
+macro_rules! arrival_values {
+    () => {
+        "$3, $4, FALSE, $5, $6, $7, $8, $9, $10"
+    };
+}
+
+/// The chat `c` and open session `s` an arrival goes into when the chat is known exactly as
+/// the arrival describes it (`$1` channel, `$2` chat id, `$11` is_group, `$12` the title or
+/// NULL); no row otherwise. Both backends' inserts find them by this.
+macro_rules! open_session_of {
+    () => {
+        "FROM chats c JOIN sessions s ON s.chat_id = c.id AND s.ended_at IS NULL
+          WHERE c.channel = $1 AND c.external_chat_id = $2 AND c.is_group = $11
+            AND ($12 IS NULL OR c.title = $12)
+          ORDER BY s.id DESC LIMIT 1"
+    };
+}
+
+/// The insert of a message into its chat's open session ([`open_session_of`]); no row for a
+/// redelivery. `WHERE` before `ON CONFLICT`: SQLite needs it to tell the upsert from a join's
+/// `ON`.
+macro_rules! insert_in_open_session_sql {
+    () => {
+        concat!(
+            "INSERT INTO messages ",
+            arrival_columns!(),
+            "\n SELECT c.id, s.id, ",
+            arrival_values!(),
+            "\n ",
+            open_session_of!(),
+            "\n ON CONFLICT DO NOTHING\n RETURNING id, chat_id"
+        )
+    };
+}
+
+/// On SQLite, the chat and open session an arrival goes into ([`open_session_of`]). The
+/// insert is then [`INSERT_VALUES`]: SQLite runs an `INSERT … SELECT` into a table with
+/// triggers by first copying the rows into a temporary table (opened and dropped for each
+/// arrival), which two statements do not need.
+const OPEN_SESSION_OF: &str = concat!("SELECT c.id, s.id ", open_session_of!());
 
 /// The arrival's insert into chat `$14`'s session `$15` ([`OPEN_SESSION_OF`]); nothing for a
 /// redelivery. Its id is read after it by [`INSERTED_ID`].
-const INSERT_VALUES: &str = "INSERT INTO messages
-        (chat_id, session_id, sender_id, sender_name, is_from_bot, text, platform_message_id,
-         created_at, needs_reply, platform_thread_id, search_text)
-     VALUES ($14, $15, $3, $4, FALSE, $5, $6, $7, $8, $9, $10)
-     ON CONFLICT DO NOTHING";
+const INSERT_VALUES: &str = concat!(
+    "INSERT INTO messages ",
+    arrival_columns!(),
+    "\n VALUES ($14, $15, ",
+    arrival_values!(),
+    ")\n ON CONFLICT DO NOTHING"
+);
 
 /// The arrival's chat made or brought up to date (`$13` now).
 macro_rules! upsert_chat_sql {
