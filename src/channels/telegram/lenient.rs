@@ -13,6 +13,9 @@
 //!    only the parts the bot uses ([`ESSENTIAL`]): who, where, when, the text and its entities,
 //!    the message it replies to (likewise; left out too when even that cannot be read). What
 //!    was left out is named in the log.
+//!
+//! Most updates are messages teloxide reads whole; those are taken as teloxide reads them,
+//! without the JSON tree the two steps above work on ([`loses_nothing`]).
 
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
@@ -50,9 +53,36 @@ const ESSENTIAL: &[&str] = &[
     "voice",
 ];
 
+/// Reads one update from its JSON text, as [`read`] does; without building the JSON tree when
+/// teloxide's own reading [`loses_nothing`] (the webhook's requests).
+pub(super) fn from_slice(bytes: &[u8]) -> Result<Update, serde_json::Error> {
+    if let Ok(update) = serde_json::from_slice::<Update>(bytes)
+        && loses_nothing(&update)
+    {
+        return Ok(update);
+    }
+    read(serde_json::from_slice(bytes)?)
+}
+
+/// Whether teloxide's own reading of an update is the one the steps of [`read`] give: a message
+/// read with its text or caption, replying to none or to one read with its text or caption.
+/// Those steps change only entity lists teloxide cannot read (and, failing that, read the
+/// message's essentials); a list teloxide cannot read fails the message's reading as a kind
+/// with a text, leaving it read as one without (a reply so read does not fail the message
+/// replying to it, hence the reply's check).
+fn loses_nothing(update: &Update) -> bool {
+    matches!(&update.kind, UpdateKind::Message(m)
+        if has_words_read(m) && m.reply_to_message().is_none_or(has_words_read))
+}
+
 /// Reads one update (see the module's documentation). Fails only where teloxide's own reading
 /// of an update fails: without an `update_id`.
 pub(super) fn read(mut value: Value) -> Result<Update, serde_json::Error> {
+    if let Ok(update) = Update::deserialize(&value)
+        && loses_nothing(&update)
+    {
+        return Ok(update);
+    }
     let dropped = drop_unreadable_entities(&mut value);
     if dropped > 0 {
         tracing::debug!(
@@ -263,6 +293,67 @@ mod tests {
             let read = read(message(broken.clone())).unwrap();
             assert_eq!(text_of(&read), Some("hi @mneme_bot, see this"), "{broken}");
         }
+    }
+
+    #[test]
+    fn a_reply_teloxide_reads_without_its_text_is_read_with_it() {
+        let raw = message(json!({"reply_to_message": {
+            "message_id": 3, "date": 1, "chat": {"id": 100, "type": "private"},
+            "from": {"id": 9, "is_bot": true, "first_name": "mneme"},
+            "text": "earlier", "entities": [{"type": "nope", "offset": 0, "length": 1}]
+        }}));
+        let reply_text = |update: &Update| match &update.kind {
+            UpdateKind::Message(m) => m
+                .reply_to_message()
+                .and_then(|r| r.text())
+                .map(String::from),
+            _ => None,
+        };
+        // teloxide alone reads the message with its text, and the reply without its own
+        let strict = as_teloxide_reads(&raw);
+        assert_eq!(text_of(&strict), Some("hi @mneme_bot, see this"));
+        assert_eq!(reply_text(&strict), None);
+        for read in [
+            read(raw.clone()).unwrap(),
+            from_slice(raw.to_string().as_bytes()).unwrap(),
+        ] {
+            assert_eq!(text_of(&read), Some("hi @mneme_bot, see this"));
+            assert_eq!(reply_text(&read).as_deref(), Some("earlier"));
+        }
+    }
+
+    /// The webhook's reading from the JSON text gives what [`read`] gives, whichever way it took.
+    #[test]
+    fn from_the_json_text_every_update_is_read_as_read_reads_it() {
+        let reply = json!({
+            "message_id": 3, "date": 1, "chat": {"id": 100, "type": "private"},
+            "from": {"id": 9, "is_bot": true, "first_name": "mneme"}, "text": "earlier"
+        });
+        let cases = [
+            message(json!({})),
+            message(json!({"reply_to_message": reply})),
+            message(json!({"entities": [{"type": "mention", "offset": 3, "length": 10}]})),
+            message(json!({"entities": [{"type": "nope", "offset": 3, "length": 10}]})),
+            message(json!({"entities": null})),
+            message(json!({"forward_origin": {"type": "a_new_origin", "date": 5}})),
+            message(json!({"reply_to_message": {"message_id": "abc"}})),
+            message(json!({"text": null, "sticker": {"file_id": "x"}})),
+            message(json!({"text": null, "caption": "look",
+                "photo": [{"file_id": "a", "file_unique_id": "b", "width": 1, "height": 1}]})),
+            json!({"update_id": 5, "edited_message": message(json!({}))["message"]}),
+            json!({"update_id": 3, "something_new": {"a": 1}}),
+            json!({"message": {}}),
+            json!(["not", "an", "update"]),
+        ];
+        for raw in cases {
+            let text = raw.to_string();
+            match (from_slice(text.as_bytes()), read(raw)) {
+                (Ok(fast), Ok(read)) => assert_eq!(fast, read, "{text}"),
+                (Err(_), Err(_)) => {}
+                (fast, read) => panic!("{text}: {fast:?} against {read:?}"),
+            }
+        }
+        assert!(from_slice(b"{not json").is_err());
     }
 
     #[test]

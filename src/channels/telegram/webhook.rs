@@ -29,7 +29,7 @@ use teloxide::requests::Request as _;
 use teloxide::types::AllowedUpdate;
 use tokio_util::sync::CancellationToken;
 
-use super::lenient::Lenient;
+use super::lenient;
 use super::{CHANNEL, Shared, next_backoff, on_update};
 use crate::channels::intake::Acted;
 use crate::channels::redact;
@@ -261,8 +261,8 @@ async fn handle(State(hook): State<Arc<Hook>>, request: Request) -> Response {
             return StatusCode::OK.into_response();
         }
     };
-    let update = match serde_json::from_slice::<Lenient>(&body) {
-        Ok(Lenient(update)) => update,
+    let update = match lenient::from_slice(&body) {
+        Ok(update) => update,
         Err(e) => {
             tracing::warn!(error = %e, bytes = body.len(), "telegram: a webhook request that is not an update was skipped");
             return StatusCode::OK.into_response();
