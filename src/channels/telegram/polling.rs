@@ -9,6 +9,7 @@ use teloxide::RequestError;
 use teloxide::prelude::*;
 use teloxide::requests::{JsonRequest, Payload};
 use teloxide::types::AllowedUpdate;
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use futures_util::future::join_all;
@@ -70,6 +71,12 @@ pub(super) async fn delete_webhook(shared: &Shared, shutdown: &CancellationToken
 /// updates whose messages are stored: while the database is busy the loop waits on the batch
 /// at hand (and Telegram keeps the rest), and at shutdown a batch not stored yet is left for
 /// Telegram to give again.
+///
+/// The next getUpdates goes out as soon as a batch is stored; the offset is saved beside the
+/// loop ([`keep_saved`]), not before it. It is what the next getUpdates tells Telegram
+/// anyway (which then forgets the updates before it), so the saved copy only spares a
+/// restart the updates of the last batch — stored, so found again as redeliveries. Before,
+/// each batch waited for that write too, behind every write the burst had queued.
 pub(super) async fn poll(
     shared: &Arc<Shared>,
     workers: &ChatWorkers,
@@ -81,7 +88,23 @@ pub(super) async fn poll(
     })
     .await;
     let Some(saved) = read else { return };
-    let mut offset: i32 = saved.and_then(|v| v.parse().ok()).unwrap_or(0);
+    let offset: i32 = saved.and_then(|v| v.parse().ok()).unwrap_or(0);
+    let (offsets, to_save) = watch::channel(offset);
+    let saver = tokio::spawn(keep_saved(shared.clone(), to_save, shutdown.clone()));
+    poll_from(shared, workers, offset, &offsets, shutdown).await;
+    // The last offset is saved before the channel stops (tried once even at shutdown).
+    drop(offsets);
+    let _ = saver.await;
+}
+
+/// [`poll`]'s loop from `offset`, each new offset handed to `offsets` once its batch is stored.
+async fn poll_from(
+    shared: &Arc<Shared>,
+    workers: &ChatWorkers,
+    mut offset: i32,
+    offsets: &watch::Sender<i32>,
+    shutdown: &CancellationToken,
+) {
     let mut backoff = Duration::from_secs(1);
     loop {
         let request = JsonRequest::new(shared.bot.clone(), GetUpdates::from(offset));
@@ -111,9 +134,7 @@ pub(super) async fn poll(
                     return;
                 }
                 offset = next_offset(last);
-                if !save_offset(shared, offset, shutdown).await {
-                    return;
-                }
+                offsets.send_replace(offset);
                 continue;
             }
             Err(RequestError::RetryAfter(secs)) => {
@@ -129,9 +150,7 @@ pub(super) async fn poll(
                     Some(last) => {
                         tracing::warn!(last, "telegram: skipping an unreadable batch of updates");
                         offset = next_offset(last);
-                        if !save_offset(shared, offset, shutdown).await {
-                            return;
-                        }
+                        offsets.send_replace(offset);
                         continue;
                     }
                     None => {
@@ -162,16 +181,26 @@ pub(super) async fn poll(
     }
 }
 
-/// Saves the offset, retrying while the database is busy; `false` at shutdown (the updates
-/// it would have confirmed are stored, so getting them again is harmless).
-async fn save_offset(shared: &Shared, offset: i32, shutdown: &CancellationToken) -> bool {
+/// Saves each offset `offsets` is given, the latest when several came meanwhile, retrying
+/// while the database is busy; ends once `offsets`' sender is gone and its last offset saved,
+/// or at shutdown (the updates an unsaved offset would have confirmed are stored, so getting
+/// them again is harmless).
+async fn keep_saved(
+    shared: Arc<Shared>,
+    mut offsets: watch::Receiver<i32>,
+    shutdown: CancellationToken,
+) {
     let store = shared.agent.store();
-    let value = offset.to_string();
-    retry_until("save the Telegram offset", shutdown, || {
-        store.set_channel_state(CHANNEL, OFFSET_KEY, &value)
-    })
-    .await
-    .is_some()
+    while offsets.changed().await.is_ok() {
+        let value = offsets.borrow_and_update().to_string();
+        let saved = retry_until("save the Telegram offset", &shutdown, || {
+            store.set_channel_state(CHANNEL, OFFSET_KEY, &value)
+        })
+        .await;
+        if saved.is_none() {
+            return;
+        }
+    }
 }
 
 fn next_offset(last_update_id: u32) -> i32 {
