@@ -1,9 +1,9 @@
 //! SQLite: new messages join the full-text index once the writes pause, not in the
 //! transaction that stores them.
 //!
-//! An insert into `messages` only notes its message (`message_fts_pending`, migration 0011);
-//! indexing it — tokenizing its search text and writing fts5's segment — was about a tenth
-//! of a message's instructions, all of it on the one writer that every arrival, turn start and
+//! A new message waits for the index by its id alone: past the mark of `message_fts_indexed`
+//! (migration 0012; its insert runs no trigger). Indexing it — tokenizing its search text and
+//! writing fts5's segment — was about a tenth of a message's instructions, all of it on the one writer that every arrival, turn start and
 //! answer of a burst waits for. The inline writer (`inline/`) now says when a commit left
 //! notes ([`notes_left`]), and [`spawn`]'s task indexes them once no such commit came for
 //! [`QUIET`] (at the latest [`AT_MOST`] after the first), a chunk per transaction, so a burst
@@ -30,41 +30,50 @@ const AT_MOST: Duration = Duration::from_secs(1);
 /// Notes indexed per transaction, so that the writes queued behind one wait little.
 const CHUNK: i64 = 256;
 
-/// Whether messages noted for the index wait in the open transaction (the inline writer's
-/// `leaves_work`).
+/// Whether messages wait for the index in the open transaction (the inline writer's
+/// `leaves_work`): any past the mark (migration 0012).
 pub(super) fn notes_left(tx: &rusqlite::Connection) -> rusqlite::Result<bool> {
-    tx.prepare_cached("SELECT EXISTS (SELECT 1 FROM message_fts_pending)")?
-        .query_row([], |r| r.get(0))
+    tx.prepare_cached(
+        "SELECT EXISTS (SELECT 1 FROM messages WHERE id > (SELECT upto FROM message_fts_indexed))",
+    )?
+    .query_row([], |r| r.get(0))
 }
 
-/// Indexes every noted message and forgets the notes, in the open transaction: fts5 writes
-/// them as one segment.
+/// Indexes every message waiting and moves the mark past them, in the open transaction:
+/// fts5 writes them as one segment.
 pub(super) fn index_noted(tx: &rusqlite::Connection) -> rusqlite::Result<()> {
     index_noted_before(tx, i64::MAX)
 }
 
-/// Indexes the oldest [`CHUNK`] noted messages, in the open transaction; whether notes are
-/// left.
+/// Indexes the oldest [`CHUNK`] messages waiting, in the open transaction; whether others
+/// wait.
 fn index_chunk(tx: &rusqlite::Connection) -> rusqlite::Result<bool> {
     let after_chunk: Option<i64> = tx
-        .prepare_cached("SELECT id FROM message_fts_pending ORDER BY id LIMIT 1 OFFSET ?1")?
+        .prepare_cached(
+            "SELECT id FROM messages WHERE id > (SELECT upto FROM message_fts_indexed)
+              ORDER BY id LIMIT 1 OFFSET ?1",
+        )?
         .query_row([CHUNK], |r| r.get(0))
         .optional()?;
     index_noted_before(tx, after_chunk.unwrap_or(i64::MAX))?;
     Ok(after_chunk.is_some())
 }
 
-/// Indexes the noted messages whose id is below `end` (the text each has now) and forgets
-/// their notes.
+/// Indexes the messages waiting whose id is below `end` (the text each has now; one without
+/// search text is passed over) and moves the mark past them.
 fn index_noted_before(tx: &rusqlite::Connection, end: i64) -> rusqlite::Result<()> {
     tx.prepare_cached(
         "INSERT INTO message_fts (rowid, search_text)
-         SELECT m.id, m.search_text FROM message_fts_pending p JOIN messages m ON m.id = p.id
-          WHERE p.id < ?1 AND COALESCE(m.search_text, '') != ''",
+         SELECT id, search_text FROM messages
+          WHERE id > (SELECT upto FROM message_fts_indexed) AND id < ?1
+            AND COALESCE(search_text, '') != ''",
     )?
     .execute([end])?;
-    tx.prepare_cached("DELETE FROM message_fts_pending WHERE id < ?1")?
-        .execute([end])?;
+    tx.prepare_cached(
+        "UPDATE message_fts_indexed
+            SET upto = MAX(upto, (SELECT COALESCE(MAX(id), 0) FROM messages WHERE id < ?1))",
+    )?
+    .execute([end])?;
     Ok(())
 }
 
@@ -136,7 +145,12 @@ mod tests {
             .write(move |tx| {
                 index_noted(tx)?;
                 let count = |sql: &str| tx.query_row(sql, [], |r| r.get::<_, i64>(0));
-                let notes = || count("SELECT COUNT(*) FROM message_fts_pending");
+                let notes = || {
+                    count(
+                        "SELECT COUNT(*) FROM messages
+                          WHERE id > (SELECT upto FROM message_fts_indexed)",
+                    )
+                };
                 let indexed = || count("SELECT COUNT(*) FROM message_fts");
                 let mut insert = tx.prepare(
                     "INSERT INTO messages (chat_id, sender_id, sender_name, is_from_bot, text,
@@ -165,13 +179,13 @@ mod tests {
             })
             .await
             .unwrap();
-        // 1 message stored first (indexed at once here), then CHUNK + 40 noted, one empty.
+        // 1 message stored first (indexed at once here), then CHUNK + 40 waiting, one empty.
         let all = 1 + CHUNK + 40;
         assert_eq!(
             steps.0,
             [
-                (true, CHUNK + 39, 1),
-                (true, 39, 1 + CHUNK),
+                (true, CHUNK + 40, 1),
+                (true, 40, CHUNK),
                 (false, 0, all - 1),
             ]
         );

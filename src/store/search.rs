@@ -3,8 +3,9 @@
 //! The indexes hold `search_text` (see migration 0003): the row's terms as
 //! `memory::text::terms` makes them, so Chinese and Japanese are bigrams the FTS tokenizer can
 //! match. Triggers keep the indexes equal to the tables; the store only writes `search_text`
-//! beside the text it describes. On SQLite a new message is noted by its trigger and indexed
-//! once the writes pause (`index_later.rs`, migration 0011), as one segment for a burst.
+//! beside the text it describes. On SQLite a new message waits past the index's mark and is
+//! indexed once the writes pause (`index_later.rs`, migration 0012), as one segment for a
+//! burst.
 
 use serde::Deserialize;
 
@@ -268,8 +269,8 @@ impl Store {
         .await)
     }
 
-    /// On SQLite, indexes every message noted and not indexed yet (`index_later.rs` indexes
-    /// the notes once the inline writer's writes pause, but only after one of its commits: a
+    /// On SQLite, indexes every message waiting past the index's mark (`index_later.rs` indexes
+    /// them once the inline writer's writes pause, but only after one of its commits: a
     /// message written on the writer pool or by another process may wait for this): what a
     /// search of messages finds is then all that is stored.
     pub(super) async fn index_noted_messages(&self) -> Result<()> {
@@ -468,10 +469,10 @@ mod tests {
         );
     }
 
-    /// The notes and the segments of SQLite's message index, read on the read pool.
+    /// The messages waiting for SQLite's message index and its segments, read on the read pool.
     async fn noted_and_segments(store: &Store) -> (i64, i64) {
         on_pool!(&store.pool, c => sqlx::query_as(
-            "SELECT (SELECT COUNT(*) FROM message_fts_pending),
+            "SELECT (SELECT COUNT(*) FROM messages WHERE id > (SELECT upto FROM message_fts_indexed)),
                     (SELECT COUNT(DISTINCT segid) FROM message_fts_idx)",
         )
         .fetch_one(c)
@@ -518,7 +519,7 @@ mod tests {
     }
 
     /// SQLite: a message written past the inline writer (on the writer pool, or by another
-    /// process) is noted by its trigger and found by the next search; a noted message is
+    /// process) waits past the index's mark and is found by the next search; a waiting message is
     /// indexed with the text it has then, and one deleted before is not indexed at all.
     #[tokio::test]
     async fn messages_written_past_the_inline_writer_are_found_by_search() {
@@ -561,5 +562,47 @@ mod tests {
         write("UPDATE messages SET search_text = 'orchid' WHERE id = 1 AND chat_id = $1").await;
         assert_eq!(found("\"orchid\"").await, [1]);
         assert!(found("\"rose\"").await.is_empty());
+    }
+
+    /// SQLite: the newest message deleted once indexed, its id is given to the next message
+    /// (one past the largest left), which still waits for the index: the delete brings the
+    /// index's mark down to the largest id left.
+    #[tokio::test]
+    async fn a_message_given_the_id_of_a_deleted_one_is_indexed() {
+        use crate::base::ChatKey;
+        use crate::store::{Arrival, testing::said_at};
+        let store = Store::open("sqlite::memory:").await.unwrap();
+        let chat = ChatKey::new("telegram", "1");
+        let said = |text: &'static str, at: i64| Arrival {
+            text,
+            ..said_at(&chat, false, None, at)
+        };
+        let stored = store
+            .store_arrivals(&[said("first rose", 1), said("second daisy", 2)])
+            .await
+            .unwrap();
+        let (chat_id, newest) = (stored[0].unwrap().chat_id, stored[1].unwrap().id);
+        let found = |query: &'static str| {
+            let store = store.clone();
+            async move {
+                let hits = store.bm25_messages(chat_id, query, 10).await.unwrap();
+                hits.iter().map(|h| h.id).collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(found("\"daisy\"").await, [newest]);
+        on_pool!(&store.writer, c => sqlx::query("DELETE FROM messages WHERE id = $1")
+            .bind(newest)
+            .execute(c)
+            .await
+            .map(|_| ()))
+        .unwrap();
+        let again = store
+            .store_arrivals(&[said("third tulip", 3)])
+            .await
+            .unwrap();
+        assert_eq!(again[0].unwrap().id, newest, "SQLite gives the id again");
+        assert_eq!(found("\"tulip\"").await, [newest]);
+        assert!(found("\"daisy\"").await.is_empty());
+        assert_eq!(noted_and_segments(&store).await.0, 0);
     }
 }
