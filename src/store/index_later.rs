@@ -3,15 +3,16 @@
 //!
 //! A new message waits for the index by its id alone: past the mark of `message_fts_indexed`
 //! (migration 0012; its insert runs no trigger). Indexing it — tokenizing its search text and
-//! writing fts5's segment — was about a tenth of a message's instructions, all of it on the one writer that every arrival, turn start and
-//! answer of a burst waits for. The inline writer (`inline/`) now says when a commit left
-//! notes ([`notes_left`]), and [`spawn`]'s task indexes them once no such commit came for
-//! [`QUIET`] (at the latest [`AT_MOST`] after the first), a chunk per transaction, so a burst
-//! is stored first and indexed in the pause after it, as one segment.
+//! writing fts5's segment — was about a tenth of a message's instructions, all of it on the
+//! one writer that every arrival, turn start and answer of a burst waits for. The inline
+//! writer (`inline/`) now says when a commit left messages waiting ([`notes_left`]), and
+//! [`spawn`]'s task indexes them once no such commit came for [`QUIET`] (at the latest
+//! [`AT_MOST`] after the first), a chunk per transaction, so a burst is stored first and
+//! indexed in the pause after it, as one segment.
 //!
-//! Nothing is found later for it: a search of messages indexes every note first
-//! (`Store::index_noted_messages`), and a store indexes what is noted when it opens (notes left
-//! by a stop or a crash).
+//! Nothing is found later for it: a search of messages indexes every waiting message first
+//! (`Store::index_noted_messages`), and a store indexes what waits when it opens (left by a
+//! stop or a crash).
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
