@@ -113,9 +113,10 @@ async fn strangers_are_told_once_and_nothing_is_stored() {
     let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
     dc.dm(555, "hi");
     dc.dm(555, "hello??");
-    // Messages are taken in batches, in order, a batch once the one before is handled (the
-    // stranger told): the friend's message may share the strangers' batch, but not a second
-    // one sent after the first was answered. Once that one is answered, all notices are out.
+    // Messages are taken in batches, in order, a batch once the one before is handled
+    // (whether the stranger is told decided, the notice handed to a task of its own): the
+    // friend's message may share the strangers' batch, but not a second one sent after the
+    // first was answered. Once that one is answered, every notice is decided.
     dc.dm(D::FRIEND, "hi");
     let answers = |n: usize| {
         move |d: &D| {
@@ -130,11 +131,13 @@ async fn strangers_are_told_once_and_nothing_is_stored() {
     dc.dm(D::FRIEND, "still there?");
     dc.wait_until("the friend's second answer", answers(2))
         .await;
+    let stranger = dc.dm_channel(555);
+    dc.wait_until("the stranger's notice", |d| {
+        d.posted().iter().any(|p| p.channel_id == stranger)
+    })
+    .await;
     let posted = dc.posted();
-    let notices: Vec<_> = posted
-        .iter()
-        .filter(|p| p.channel_id == dc.dm_channel(555))
-        .collect();
+    let notices: Vec<_> = posted.iter().filter(|p| p.channel_id == stranger).collect();
     assert_eq!(notices.len(), 1, "one notice per day: {posted:#?}");
     assert!(
         notices[0].content.contains("private") && notices[0].content.contains("555"),
@@ -641,17 +644,21 @@ async fn attachments_stickers_system_and_malformed_messages_never_crash() {
         D::FRIEND,
         "\u{0}\u{1}\u{202e}bidi\u{fffd} hello after the junk",
     );
-    dc.wait_until("the answer after the junk", |d| {
-        d.posted().iter().any(|p| p.content == "still here")
+    // The notices go out beside the intake (notice_out), so they may come after the answer.
+    let text_only = |posted: &[Posted]| {
+        posted
+            .iter()
+            .filter(|p| p.content == "I can only read text messages for now.")
+            .count()
+    };
+    dc.wait_until("the answer after the junk, and two notices", |d| {
+        let posted = d.posted();
+        posted.iter().any(|p| p.content == "still here") && text_only(&posted) >= 2
     })
     .await;
     let posted = dc.posted();
-    let text_only: Vec<_> = posted
-        .iter()
-        .filter(|p| p.content == "I can only read text messages for now.")
-        .collect();
     assert_eq!(
-        text_only.len(),
+        text_only(&posted),
         2,
         "the image and the sticker DM: {posted:#?}"
     );

@@ -84,6 +84,32 @@ async fn strangers_are_told_once_and_nothing_is_stored() {
     bot.stop().await;
 }
 
+/// A notice Telegram is slow to take (it asks the bot to retry after 2 s) holds up no other
+/// chat: the next getUpdates goes out meanwhile, and an allowed user's message sent after the
+/// stranger's is answered before the stranger's notice goes through.
+#[tokio::test]
+async fn a_notice_telegram_holds_up_holds_up_no_other_chat() {
+    let (llm, tg, dir) = setup().await;
+    llm.fallback(openai_text("Hello!"));
+    let bot = TelegramBot::start(&llm, &tg, dir.path(), "").await;
+    tg.fail_next("sendMessage", 429, Some(2));
+    tg.private_text(555, "hi");
+    tg.wait_until("the notice tried once", |t| {
+        t.calls("sendMessage").len() == 1
+    })
+    .await;
+    tg.private_text(100, "hello");
+    let sent = tg.wait_sent(2).await;
+    let chats: Vec<i64> = sent.iter().map(|s| s.chat_id).collect();
+    assert_eq!(
+        chats,
+        [100, 555],
+        "the answer first, then the notice: {sent:#?}"
+    );
+    assert!(sent[1].visible().contains("555"), "{}", sent[1].visible());
+    bot.stop().await;
+}
+
 #[tokio::test]
 async fn groups_answer_only_when_addressed() {
     let (llm, tg, dir) = setup().await;

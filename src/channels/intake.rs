@@ -74,14 +74,15 @@ pub fn line_up(workers: &ChatWorkers, decision: Decision) -> Lined {
 /// sender is told so, both through `notify`; a message is stored, and the answer it is owed
 /// queued on `workers` (see `group_commit`). Nothing of a stranger's is stored. A message that
 /// cannot be stored (the database busy: another process holds its write lock) is retried
-/// until it is, or until `shutdown` — never dropped.
+/// until it is, or until `shutdown` — never dropped. `notify` hands its notice on without
+/// waiting for the platform to take it (`notice_out`): the intake goes on meanwhile.
 pub async fn act(
     agent: &Agent,
     notices: &StrangerNotices,
     workers: &ChatWorkers,
     lined: Lined,
     allowlist_key: &str,
-    notify: impl AsyncFnOnce(&str),
+    notify: impl FnOnce(String),
     shutdown: &CancellationToken,
 ) -> Acted {
     match lined {
@@ -91,14 +92,14 @@ pub async fn act(
                 .should_notify(agent.store(), &user_id, now_ms())
                 .await
             {
-                notify(&stranger_notice(&user_id, allowlist_key)).await;
+                notify(stranger_notice(&user_id, allowlist_key));
             }
         }
-        Lined::TextOnly => notify(TEXT_ONLY).await,
+        Lined::TextOnly => notify(TEXT_ONLY.to_string()),
         Lined::Message(ticket) => match workers.take_in(agent, ticket, shutdown).await {
             Taken::Stored { notice } => {
                 if let Some(text) = notice {
-                    notify(text).await;
+                    notify(text.to_string());
                 }
             }
             Taken::NotStored => return Acted::NotStored,

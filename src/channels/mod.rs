@@ -5,6 +5,7 @@ pub mod access;
 pub mod discord;
 mod group_commit;
 pub mod intake;
+pub mod notice_out;
 mod retry;
 pub(crate) mod serve;
 pub mod split;

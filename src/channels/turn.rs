@@ -74,7 +74,8 @@ pub async fn reply_text(
 /// another replica): long enough for the platform to come back from a restart. The chat's
 /// later answers wait behind it, in order.
 pub const ANSWER_WITHIN: Duration = Duration::from_secs(300);
-/// How long a notice outside any turn is retried: it holds up the intake meanwhile.
+/// How long a notice outside any turn is retried, from a task of its own
+/// (`channels::notice_out`): the intake does not wait for it.
 pub const NOTICE_WITHIN: Duration = Duration::from_secs(10);
 
 /// The wait after failed attempt `attempt` (from 1) to send a part: 1 s doubling to a minute.

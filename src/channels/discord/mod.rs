@@ -36,6 +36,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::access::StrangerNotices;
 use super::intake::{self, Acted, Decision, retry_until};
+use super::notice_out::NoticeOut;
 use super::workers::{ChatWorkers, DRAIN_TIMEOUT};
 use super::{Channel, redact};
 use crate::agent::Agent;
@@ -61,6 +62,8 @@ struct Shared {
     bot_id: UserId,
     bot_name: String,
     notices: StrangerNotices,
+    /// The notices above, and the others outside any turn, on their way.
+    notice_out: NoticeOut,
 }
 
 impl Shared {
@@ -123,6 +126,7 @@ impl DiscordChannel {
             bot_id: me.id,
             bot_name: me.name.clone(),
             notices: StrangerNotices::new(CHANNEL),
+            notice_out: NoticeOut::new(CHANNEL),
         });
         tracing::info!(bot = %shared.bot_name, "discord: signed in");
 
@@ -278,13 +282,19 @@ async fn until(when: Option<std::time::Instant>) {
 /// Waits for a lined-up message to be stored and its answer queued; tells the sender what
 /// they are to be told.
 async fn finish(
-    shared: &Shared,
+    shared: &Arc<Shared>,
     workers: &ChatWorkers,
     m: &Message,
     lined: intake::Lined,
     stop: &CancellationToken,
 ) -> Acted {
-    let notify = async |text: &str| send::notice(shared, m.channel_id, text).await;
+    let channel = m.channel_id;
+    let notify = |text: String| {
+        let sender = Arc::clone(shared);
+        shared
+            .notice_out
+            .spawn(async move { send::notice(&sender, channel, &text).await });
+    };
     let key = "channels.discord.allowed_user_ids";
     intake::act(
         &shared.agent,

@@ -26,6 +26,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::access::StrangerNotices;
 use super::intake::Acted;
+use super::notice_out::NoticeOut;
 use super::workers::ChatWorkers;
 use super::{Channel, intake, redact};
 use crate::agent::Agent;
@@ -54,6 +55,8 @@ struct Shared {
     username: String,
     bot_id: UserId,
     notices: StrangerNotices,
+    /// The notices above, and the others outside any turn, on their way.
+    notice_out: NoticeOut,
     /// The token, to scrub it from error texts (teloxide's URLs contain it).
     token: String,
 }
@@ -172,6 +175,7 @@ impl TelegramChannel {
             agent,
             config: self.config.clone(),
             notices: StrangerNotices::new(CHANNEL),
+            notice_out: NoticeOut::new(CHANNEL),
             token: self.config.bot_token.expose().to_string(),
         });
         tracing::info!(bot = %shared.username, "telegram: connected");
@@ -282,13 +286,18 @@ fn line_up(shared: &Shared, workers: &ChatWorkers, update: Update) -> Option<InL
 /// Waits for a lined-up update to be stored and its answer queued; tells the sender what
 /// they are to be told.
 async fn finish(
-    shared: &Shared,
+    shared: &Arc<Shared>,
     workers: &ChatWorkers,
     in_line: InLine,
     shutdown: &CancellationToken,
 ) -> Acted {
     let InLine { lined, chat_id } = in_line;
-    let notify = async |text: &str| send::plain(shared, chat_id, text).await;
+    let notify = |text: String| {
+        let sender = Arc::clone(shared);
+        shared
+            .notice_out
+            .spawn(async move { send::plain(&sender, chat_id, &text).await });
+    };
     let key = "channels.telegram.allowed_user_ids";
     intake::act(
         &shared.agent,
