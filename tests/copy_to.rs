@@ -271,7 +271,8 @@ async fn copy_to_refuses_what_it_cannot_do_whole() {
 }
 
 /// `mneme memory …` output without the full-text engine's own scores (SQLite's BM25 and
-/// PostgreSQL's `ts_rank_cd` differ in scale; the ranks they give must not).
+/// PostgreSQL's `ts_rank` differ in scale; on this test's searches the ranks they give must
+/// not).
 fn same_rank(output: &str) -> String {
     output
         .lines()

@@ -126,7 +126,11 @@ pub(super) use injectable_count;
 
 impl Store {
     /// Up to `limit` active memories in `scope` matching the FTS5 expression `fts_query`,
-    /// best BM25 first.
+    /// best first. SQLite ranks by FTS5's BM25 (the query's rarer words weigh more, shorter
+    /// texts win). PostgreSQL ranks by `ts_rank`, which counts the query's words a text has,
+    /// then puts the text with fewer words first, then the newer. `search_tsv` holds no word
+    /// positions (it is built from the search terms, not by PostgreSQL's parser), and
+    /// `ts_rank_cd` needs them: it gave every hit 0, so the limit kept whichever came first.
     pub async fn bm25_memories(
         &self,
         scope: SearchScope,
@@ -136,13 +140,13 @@ impl Store {
         let keys = scope.scope_keys();
         let (sql, query) = if self.pool.is_postgres() {
             (
-                "SELECT CAST(COALESCE(json_agg(json_build_array(id, s)), '[]') AS TEXT) FROM (
-                    SELECT m.id, -ts_rank_cd(m.search_tsv, q) AS s
+                "SELECT CAST(COALESCE(json_agg(json_build_array(id, s) ORDER BY s, n, id DESC), '[]') AS TEXT) FROM (
+                    SELECT m.id, -ts_rank(m.search_tsv, q) AS s, length(m.search_tsv) AS n
                     FROM memories m, CAST($1 AS tsquery) AS q
                     WHERE m.search_tsv @@ q AND NOT m.archived
                       AND ($2 IS NULL OR COALESCE(m.chat_id, 0) IN
                            (SELECT CAST(value AS BIGINT) FROM json_array_elements_text($2::json)))
-                    ORDER BY s LIMIT $3) AS r",
+                    ORDER BY s, n, m.id DESC LIMIT $3) AS r",
                 tsquery(fts_query),
             )
         } else {
@@ -169,7 +173,8 @@ impl Store {
             .collect())
     }
 
-    /// Up to `limit` searchable messages of one chat matching `fts_query`, best first.
+    /// Up to `limit` searchable messages of one chat matching `fts_query`, best first (as
+    /// [`Store::bm25_memories`] ranks).
     pub async fn bm25_messages(
         &self,
         chat_id: i64,
@@ -179,11 +184,13 @@ impl Store {
         let (sql, query) = if self.pool.is_postgres() {
             (
                 "SELECT CAST(COALESCE(json_agg(json_build_object('id', id, 'bm25', s, 'sender_name', sender_name,
-                            'is_from_bot', is_from_bot, 'text', text, 'created_at', created_at)), '[]') AS TEXT) FROM (
-                    SELECT m.id, -ts_rank_cd(m.search_tsv, q) AS s, m.sender_name, m.is_from_bot, m.text, m.created_at
+                            'is_from_bot', is_from_bot, 'text', text, 'created_at', created_at)
+                            ORDER BY s, n, id DESC), '[]') AS TEXT) FROM (
+                    SELECT m.id, -ts_rank(m.search_tsv, q) AS s, length(m.search_tsv) AS n,
+                           m.sender_name, m.is_from_bot, m.text, m.created_at
                     FROM messages m, CAST($1 AS tsquery) AS q
                     WHERE m.search_tsv @@ q AND m.chat_id = $2
-                    ORDER BY s LIMIT $3) AS r",
+                    ORDER BY s, n, m.id DESC LIMIT $3) AS r",
                 tsquery(fts_query),
             )
         } else {
@@ -377,6 +384,61 @@ mod tests {
         // Nothing that could break out of a lexeme survives.
         assert_eq!(tsquery("\"it's\" OR \"a|b\""), "'it':* | 'ab':*");
         assert_eq!(tsquery(""), "");
+    }
+
+    /// Full-text hits come best first on both backends: the text with more of the query's
+    /// words, then of two with as many the one with fewer words. Each is stored weakest first,
+    /// so the table's own order is the wrong one. PostgreSQL ranked with `ts_rank_cd`, which
+    /// needs word positions that `search_tsv` does not hold: every hit scored 0 and came in
+    /// the table's order, and a limit kept the oldest matches, not the best.
+    #[tokio::test]
+    async fn full_text_hits_come_best_first() {
+        use crate::base::{ChatKey, MemoryScope};
+        use crate::store::{Arrival, testing::said_at};
+        let texts = [
+            "Lena walks her dog through the park every single morning before work",
+            "Lena has a dog",
+            "Lena's dog is named Rex",
+        ];
+        let best_first = [texts[2], texts[1], texts[0]];
+        for store in crate::store::testing::backends().await {
+            let backend = store.backend();
+            let key = ChatKey::new("telegram", "1");
+            let arrivals: Vec<Arrival<'_>> = (texts.iter().zip(0..))
+                .map(|(text, at)| Arrival {
+                    text,
+                    ..said_at(&key, false, None, at)
+                })
+                .collect();
+            let stored = store.store_arrivals(&arrivals).await.unwrap();
+            let chat_id = stored[0].unwrap().chat_id;
+            let hits = store
+                .bm25_messages(chat_id, "\"dog\" OR \"rex\"", 10)
+                .await
+                .unwrap();
+            let found: Vec<&str> = hits.iter().map(|h| h.text.as_str()).collect();
+            assert_eq!(found, best_first, "messages, {backend:?}");
+            let hits = store
+                .bm25_messages(chat_id, "\"dog\" OR \"rex\"", 1)
+                .await
+                .unwrap();
+            assert_eq!(
+                hits[0].text, best_first[0],
+                "the limit keeps the best, {backend:?}"
+            );
+
+            let mut ids = Vec::new();
+            for text in texts {
+                let fact = crate::store::tests::fact(MemoryScope::Chat(chat_id), text);
+                ids.push(store.insert_memory(&fact).await.unwrap());
+            }
+            let hits = store
+                .bm25_memories(SearchScope::Chat(chat_id), "\"dog\" OR \"rex\"", 10)
+                .await
+                .unwrap();
+            let found: Vec<i64> = hits.iter().map(|h| h.id).collect();
+            assert_eq!(found, [ids[2], ids[1], ids[0]], "memories, {backend:?}");
+        }
     }
 
     /// The rows a search ranks, read as one JSON row: every column as `get_memory` reads it,
