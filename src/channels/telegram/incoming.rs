@@ -1,4 +1,8 @@
 //! From a Telegram message to what the agent should do with it.
+//!
+//! A message is classified from [`Said`]: the parts of it the bot reads, whether teloxide read
+//! the whole update (long polling, and any webhook update but a plain text message) or
+//! `plain.rs` read just those parts from the webhook's request.
 
 use teloxide::types::{Message, MessageEntityKind};
 
@@ -9,10 +13,121 @@ use crate::channels::access::allows;
 use crate::channels::intake::Decision;
 use crate::store::now_ms;
 
-pub(super) fn classify(shared: &Shared, m: &Message) -> Decision {
+/// The parts of a message the bot reads.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Said<'a> {
+    pub message_id: i32,
+    pub chat_id: i64,
+    pub chat: ChatType,
+    /// A group's title (a private chat has none).
+    pub chat_title: Option<&'a str>,
+    /// `None`: a channel's post.
+    pub from: Option<Sender<'a>>,
+    /// The text, or else the caption.
+    pub text: Option<&'a str>,
+    /// The marks in `text` that may address the bot; no others.
+    pub marks: Vec<Mark>,
+    /// The sender of the message it replies to.
+    pub replies_to: Option<u64>,
+    /// When it was sent, in ms.
+    pub sent_at: i64,
+    /// The forum topic it was posted in.
+    pub topic: Option<i32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ChatType {
+    Private,
+    Group,
+    Supergroup,
+    Channel,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Sender<'a> {
+    pub id: u64,
+    pub is_bot: bool,
+    pub first_name: &'a str,
+    pub last_name: Option<&'a str>,
+    pub username: Option<&'a str>,
+}
+
+impl Sender<'_> {
+    /// As teloxide's `User::full_name`.
+    fn full_name(&self) -> String {
+        match self.last_name {
+            Some(last) => format!("{} {last}", self.first_name),
+            None => self.first_name.to_string(),
+        }
+    }
+}
+
+/// An entity of the text that may address the bot (offsets and lengths in UTF-16 units).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mark {
+    Mention { offset: usize, length: usize },
+    TextMention { user: u64 },
+    BotCommand { offset: usize, length: usize },
+}
+
+impl Mark {
+    fn of(kind: &MessageEntityKind, offset: usize, length: usize) -> Option<Self> {
+        match kind {
+            MessageEntityKind::Mention => Some(Mark::Mention { offset, length }),
+            MessageEntityKind::TextMention { user } => Some(Mark::TextMention { user: user.id.0 }),
+            MessageEntityKind::BotCommand => Some(Mark::BotCommand { offset, length }),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> From<&'a Message> for Said<'a> {
+    fn from(m: &'a Message) -> Self {
+        let chat = &m.chat;
+        let (text, entities) = match (m.text(), m.caption()) {
+            (Some(t), _) => (Some(t), m.entities().unwrap_or_default()),
+            (None, Some(c)) => (Some(c), m.caption_entities().unwrap_or_default()),
+            (None, None) => (None, &[][..]),
+        };
+        Said {
+            message_id: m.id.0,
+            chat_id: chat.id.0,
+            chat: if chat.is_private() {
+                ChatType::Private
+            } else if chat.is_group() {
+                ChatType::Group
+            } else if chat.is_supergroup() {
+                ChatType::Supergroup
+            } else {
+                ChatType::Channel
+            },
+            chat_title: chat.title(),
+            from: m.from.as_ref().map(|u| Sender {
+                id: u.id.0,
+                is_bot: u.is_bot,
+                first_name: &u.first_name,
+                last_name: u.last_name.as_deref(),
+                username: u.username.as_deref(),
+            }),
+            text,
+            marks: entities
+                .iter()
+                .filter_map(|e| Mark::of(&e.kind, e.offset, e.length))
+                .collect(),
+            replies_to: m
+                .reply_to_message()
+                .and_then(|r| r.from.as_ref())
+                .map(|u| u.id.0),
+            sent_at: m.date.timestamp_millis(),
+            topic: m.thread_id.filter(|_| m.is_topic_message).map(|t| t.0.0),
+        }
+    }
+}
+
+pub(super) fn classify(shared: &Shared, m: &Said<'_>) -> Decision {
     let Some(from) = m.from.as_ref() else {
         tracing::debug!(
-            chat = m.chat.id.0,
+            chat = m.chat_id,
             "telegram: a message without a sender (a channel's post) ignored"
         );
         return Decision::Ignore;
@@ -20,20 +135,20 @@ pub(super) fn classify(shared: &Shared, m: &Message) -> Decision {
     if from.is_bot {
         return Decision::Ignore; // other bots, and our own echoes
     }
-    let chat = &m.chat;
-    let is_group = chat.is_group() || chat.is_supergroup();
-    if !chat.is_private() && !is_group {
+    let is_group = matches!(m.chat, ChatType::Group | ChatType::Supergroup);
+    let is_private = m.chat == ChatType::Private;
+    if !is_private && !is_group {
         return Decision::Ignore; // channels
     }
-    let user_id = from.id.0.to_string();
-    if chat.is_private() && !allows(&shared.config.allowed_user_ids, &user_id) {
+    let user_id = from.id.to_string();
+    if is_private && !allows(&shared.config.allowed_user_ids, &user_id) {
         return Decision::Stranger { user_id };
     }
-    if is_group && !allows(&shared.config.allowed_groups, &chat.id.0.to_string()) {
+    if is_group && !allows(&shared.config.allowed_groups, &m.chat_id.to_string()) {
         return Decision::Ignore;
     }
     let addressed = !is_group || mentions_bot(shared, m) || replies_to_bot(shared, m);
-    let Some(text) = m.text().or_else(|| m.caption()) else {
+    let Some(text) = m.text else {
         return if addressed {
             Decision::TextOnly
         } else {
@@ -41,51 +156,46 @@ pub(super) fn classify(shared: &Shared, m: &Message) -> Decision {
         };
     };
     // Messages from while the bot was down are kept, but answered only if still fresh.
-    let sent_at = m.date.timestamp_millis();
+    let sent_at = m.sent_at;
     let fresh = now_ms() - sent_at <= i64::from(shared.config.answer_backlog_mins) * 60_000;
-    let sender_name = match &from.username {
-        Some(u) if from.first_name.trim().is_empty() => u.clone(),
+    let sender_name = match from.username {
+        Some(u) if from.first_name.trim().is_empty() => u.to_string(),
         _ => from.full_name(),
     };
     Decision::Message(IncomingMessage {
-        chat: ChatKey::new("telegram", chat.id.0.to_string()),
-        chat_title: chat.title().map(str::to_string),
+        chat: ChatKey::new("telegram", m.chat_id.to_string()),
+        chat_title: m.chat_title.map(str::to_string),
         sender_id: user_id,
         sender_name,
         text: text.to_string(),
         is_group,
         addressed: addressed && fresh,
-        platform_message_id: Some(m.id.0.to_string()),
+        platform_message_id: Some(m.message_id.to_string()),
         // Only forum topics take a thread id when sending; reply threads elsewhere do not.
-        platform_thread_id: m
-            .thread_id
-            .filter(|_| m.is_topic_message)
-            .map(|t| t.0.0.to_string()),
+        platform_thread_id: m.topic.map(|t| t.to_string()),
         sent_at: Some(sent_at),
     })
 }
 
-fn mentions_bot(shared: &Shared, m: &Message) -> bool {
+fn mentions_bot(shared: &Shared, m: &Said<'_>) -> bool {
     if shared.username.is_empty() {
         return false;
     }
     let handle = format!("@{}", shared.username);
-    let (text, entities) = match (m.text(), m.caption()) {
-        (Some(t), _) => (t, m.entities().unwrap_or_default()),
-        (None, Some(c)) => (c, m.caption_entities().unwrap_or_default()),
-        (None, None) => return false,
+    let Some(text) = m.text else {
+        return false;
     };
     // Entities come from the sender's client: their offsets are not trusted (teloxide's own
     // `MessageEntityRef::text` panics on one past the text), so they are sliced with checks.
-    let by_entity = entities.iter().any(|e| match &e.kind {
-        MessageEntityKind::Mention => {
-            entity_text(text, e.offset, e.length).is_some_and(|t| t.eq_ignore_ascii_case(&handle))
+    let by_entity = m.marks.iter().any(|mark| match *mark {
+        Mark::Mention { offset, length } => {
+            entity_text(text, offset, length).is_some_and(|t| t.eq_ignore_ascii_case(&handle))
         }
-        MessageEntityKind::TextMention { user } => user.id == shared.bot_id,
+        Mark::TextMention { user } => user == shared.bot_id.0,
         // "/memories@mneme_bot" addresses the bot too
-        MessageEntityKind::BotCommand => entity_text(text, e.offset, e.length)
-            .is_some_and(|t| t.to_lowercase().ends_with(&handle)),
-        _ => false,
+        Mark::BotCommand { offset, length } => {
+            entity_text(text, offset, length).is_some_and(|t| t.to_lowercase().ends_with(&handle))
+        }
     });
     by_entity || contains_handle(text, &handle)
 }
@@ -123,10 +233,8 @@ fn contains_handle(text: &str, handle: &str) -> bool {
     })
 }
 
-fn replies_to_bot(shared: &Shared, m: &Message) -> bool {
-    m.reply_to_message()
-        .and_then(|r| r.from.as_ref())
-        .is_some_and(|u| u.id == shared.bot_id)
+fn replies_to_bot(shared: &Shared, m: &Said<'_>) -> bool {
+    m.replies_to == Some(shared.bot_id.0)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 mod format;
 mod incoming;
 mod lenient;
+mod plain;
 mod polling;
 mod send;
 mod webhook;
@@ -230,6 +231,15 @@ fn next_backoff(backoff: &mut Duration) -> Duration {
     wait
 }
 
+/// An update as a mode read it: a plain text message read by `plain.rs` (the webhook's most
+/// common request), or anything teloxide read (`lenient.rs`). One a request, moved once into
+/// its intake task: the variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
+enum Read {
+    Plain(plain::PlainUpdate),
+    Update(Update),
+}
+
 /// One update through the intake, the same in both modes: the message classified, stored and
 /// its answer queued on `workers` ([`line_up`], then [`finish`]; `Acted::NotStored`: shutdown
 /// came before it could be stored, so it must not be acknowledged). Edits and update kinds we
@@ -237,10 +247,17 @@ fn next_backoff(backoff: &mut Duration) -> Duration {
 async fn on_update(
     shared: &Arc<Shared>,
     workers: &ChatWorkers,
-    update: Update,
+    update: Read,
     shutdown: &CancellationToken,
 ) -> Acted {
-    match line_up(shared, workers, update) {
+    let in_line = match update {
+        Read::Plain(plain) => {
+            timeline!(plain.chat_id(), "received");
+            Some(line_up_said(shared, workers, &plain.said()))
+        }
+        Read::Update(update) => line_up(shared, workers, update),
+    };
+    match in_line {
         Some(in_line) => finish(shared, workers, in_line, shutdown).await,
         None => Acted::Done,
     }
@@ -276,11 +293,20 @@ fn line_up(shared: &Shared, workers: &ChatWorkers, update: Update) -> Option<InL
         }
         _ => return None,
     };
-    let decision = intake::classify_safely(CHANNEL, || incoming::classify(shared, &message));
-    Some(InLine {
+    Some(line_up_said(
+        shared,
+        workers,
+        &incoming::Said::from(&message),
+    ))
+}
+
+/// Classifies a message and puts it in line on `workers`.
+fn line_up_said(shared: &Shared, workers: &ChatWorkers, said: &incoming::Said<'_>) -> InLine {
+    let decision = intake::classify_safely(CHANNEL, || incoming::classify(shared, said));
+    InLine {
         lined: intake::line_up(workers, decision),
-        chat_id: message.chat.id,
-    })
+        chat_id: ChatId(said.chat_id),
+    }
 }
 
 /// Waits for a lined-up update to be stored and its answer queued; tells the sender what

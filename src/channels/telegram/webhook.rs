@@ -29,8 +29,8 @@ use teloxide::requests::Request as _;
 use teloxide::types::AllowedUpdate;
 use tokio_util::sync::CancellationToken;
 
-use super::lenient;
-use super::{CHANNEL, Shared, next_backoff, on_update};
+use super::{CHANNEL, Read, Shared, next_backoff, on_update};
+use super::{lenient, plain};
 use crate::channels::intake::Acted;
 use crate::channels::redact;
 use crate::channels::serve::{Limits, serve};
@@ -261,12 +261,15 @@ async fn handle(State(hook): State<Arc<Hook>>, request: Request) -> Response {
             return StatusCode::OK.into_response();
         }
     };
-    let update = match lenient::from_slice(&body) {
-        Ok(update) => update,
-        Err(e) => {
-            tracing::warn!(error = %e, bytes = body.len(), "telegram: a webhook request that is not an update was skipped");
-            return StatusCode::OK.into_response();
-        }
+    let update = match plain::read(&body) {
+        Some(plain) => Read::Plain(plain),
+        None => match lenient::from_slice(&body) {
+            Ok(update) => Read::Update(update),
+            Err(e) => {
+                tracing::warn!(error = %e, bytes = body.len(), "telegram: a webhook request that is not an update was skipped");
+                return StatusCode::OK.into_response();
+            }
+        },
     };
     // In a task of its own: should Telegram hang up, the request's future is dropped, and
     // the intake it may be doing for other requests' messages too (see `group_commit`) —
