@@ -21,13 +21,21 @@ use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 use teloxide::types::{Message, MessageEntity, Update, UpdateKind};
 
-/// An update as the channel reads it (see the module's documentation).
-pub(super) struct Lenient(pub Update);
+use super::{Read, plain};
+
+/// An update as long polling reads it: a plain text message as `plain.rs` reads it, any other
+/// as the module's documentation says.
+pub(super) struct Lenient(pub Read);
 
 impl<'de> Deserialize<'de> for Lenient {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let value = Value::deserialize(deserializer)?;
-        read(value).map(Lenient).map_err(serde::de::Error::custom)
+        if let Some(plain) = plain::from_value(&value) {
+            return Ok(Lenient(Read::Plain(plain)));
+        }
+        read(value)
+            .map(|update| Lenient(Read::Update(update)))
+            .map_err(serde::de::Error::custom)
     }
 }
 

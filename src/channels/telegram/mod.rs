@@ -231,9 +231,9 @@ fn next_backoff(backoff: &mut Duration) -> Duration {
     wait
 }
 
-/// An update as a mode read it: a plain text message read by `plain.rs` (the webhook's most
-/// common request), or anything teloxide read (`lenient.rs`). One a request, moved once into
-/// its intake task: the variants' sizes do not matter.
+/// An update as a mode read it: a plain text message read by `plain.rs` (most updates), or
+/// anything else as teloxide read it (`lenient.rs`). One an update, moved once or
+/// twice on its way to the intake: the variants' sizes do not matter.
 #[allow(clippy::large_enum_variant)]
 enum Read {
     Plain(plain::PlainUpdate),
@@ -250,14 +250,7 @@ async fn on_update(
     update: Read,
     shutdown: &CancellationToken,
 ) -> Acted {
-    let in_line = match update {
-        Read::Plain(plain) => {
-            timeline!(plain.chat_id(), "received");
-            Some(line_up_said(shared, workers, &plain.said()))
-        }
-        Read::Update(update) => line_up(shared, workers, update),
-    };
-    match in_line {
+    match line_up(shared, workers, update) {
         Some(in_line) => finish(shared, workers, in_line, shutdown).await,
         None => Acted::Done,
     }
@@ -269,9 +262,26 @@ struct InLine {
     chat_id: ChatId,
 }
 
+impl Read {
+    /// The update's id.
+    fn id(&self) -> u32 {
+        match self {
+            Read::Plain(plain) => plain.id(),
+            Read::Update(update) => update.id.0,
+        }
+    }
+}
+
 /// Classifies `update` and puts its message in line on `workers` (no waiting: updates are
 /// stored in the order of these calls). `None`: nothing in it to act on.
-fn line_up(shared: &Shared, workers: &ChatWorkers, update: Update) -> Option<InLine> {
+fn line_up(shared: &Shared, workers: &ChatWorkers, update: Read) -> Option<InLine> {
+    let update = match update {
+        Read::Plain(plain) => {
+            timeline!(plain.chat_id(), "received");
+            return Some(line_up_said(shared, workers, &plain.said()));
+        }
+        Read::Update(update) => update,
+    };
     let message = match update.kind {
         UpdateKind::Message(m) => {
             timeline!(m.chat.id.0, "received");

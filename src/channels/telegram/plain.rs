@@ -1,5 +1,6 @@
-//! A plain text message read straight from the webhook's request into the parts the bot uses
-//! ([`Said`]), without teloxide's reading of a whole `Update`.
+//! A plain text message read straight into the parts the bot uses ([`Said`]), without
+//! teloxide's reading of a whole `Update`: from the webhook's request, and from each update of
+//! long polling's batch.
 //!
 //! teloxide reads a message by trying each kind of message, and each kind of media, in turn
 //! (its `flatten`ed, untagged enums buffer the message and build an error for every kind that
@@ -20,7 +21,6 @@ use super::incoming::{ChatType, Mark, Said, Sender};
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct PlainUpdate {
-    #[allow(dead_code)] // read to check its type, as teloxide's
     update_id: u32,
     message: PlainMessage,
 }
@@ -114,13 +114,30 @@ impl PlainEntity {
 /// The update in `body` when it is a plain text message that teloxide would read whole, as
 /// such; `None` for anything else (to be read teloxide's way).
 pub(super) fn read(body: &[u8]) -> Option<PlainUpdate> {
-    let update: PlainUpdate = serde_json::from_slice(body).ok()?;
-    // teloxide reads `date` into a time, which a date out of its range fails.
-    chrono::DateTime::from_timestamp(update.message.date, 0)?;
-    Some(update)
+    serde_json::from_slice(body)
+        .ok()
+        .and_then(PlainUpdate::checked)
+}
+
+/// The same, from an update's JSON tree (long polling's batches come as one).
+pub(super) fn from_value(update: &serde_json::Value) -> Option<PlainUpdate> {
+    PlainUpdate::deserialize(update)
+        .ok()
+        .and_then(PlainUpdate::checked)
 }
 
 impl PlainUpdate {
+    /// `self`, unless teloxide would not read it: teloxide reads `date` into a time, which a
+    /// date out of its range fails.
+    fn checked(self) -> Option<Self> {
+        chrono::DateTime::from_timestamp(self.message.date, 0)?;
+        Some(self)
+    }
+
+    pub(super) fn id(&self) -> u32 {
+        self.update_id
+    }
+
     /// The chat's id, for the log's timeline.
     pub(super) fn chat_id(&self) -> i64 {
         self.message.chat.id
@@ -200,8 +217,13 @@ mod tests {
         }
     }
 
+    /// What classifying sees of the update read here, from its text and from its tree (the
+    /// two must agree).
     fn as_read_here(raw: &Value) -> Option<String> {
-        read(raw.to_string().as_bytes()).map(|u| format!("{:?}", u.said()))
+        let from_text = read(raw.to_string().as_bytes()).map(|u| format!("{:?}", u.said()));
+        let from_tree = from_value(raw).map(|u| format!("{:?}", u.said()));
+        assert_eq!(from_text, from_tree, "{raw}");
+        from_text
     }
 
     /// Every update read here is seen as it is seen when teloxide reads it; and the ones not
@@ -290,6 +312,7 @@ mod tests {
         }));
         let update = read(raw.to_string().as_bytes()).unwrap();
         assert_eq!(update.chat_id(), -6);
+        assert_eq!(update.id(), 41);
         let said = update.said();
         assert_eq!(
             said,

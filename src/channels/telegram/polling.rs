@@ -116,7 +116,7 @@ async fn poll_from(
             Ok(updates) => {
                 backoff = Duration::from_secs(1);
                 shared.agent.channel_status().connected(CHANNEL);
-                let Some(last) = updates.last().map(|u| u.0.id.0) else {
+                let Some(last) = updates.last().map(|u| u.0.id()) else {
                     continue;
                 };
                 // Lined up in Telegram's order, then stored together (one transaction).
