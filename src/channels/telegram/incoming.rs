@@ -1,8 +1,8 @@
 //! From a Telegram message to what the agent should do with it.
 //!
-//! A message is classified from [`Said`]: the parts of it the bot reads, whether teloxide read
-//! the whole update (long polling, and any webhook update but a plain text message) or
-//! `plain.rs` read just those parts from the webhook's request.
+//! A message is classified from [`Said`]: the parts of it the bot reads, whether `plain.rs`
+//! read just those parts (a plain text message, in either mode) or teloxide read the whole
+//! update (any other, through `lenient.rs`).
 
 use teloxide::types::{Message, MessageEntityKind};
 

@@ -40,6 +40,8 @@ struct PlainMessage {
     entities: Vec<PlainEntity>,
 }
 
+/// teloxide's `Chat` of a private chat, a group or a supergroup, key for key: the keys the
+/// bot does not use are read too, so that a value teloxide would refuse is refused here.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PlainChat {
