@@ -306,6 +306,27 @@ async fn a_newer_value_remembered_replaces_the_old_one() {
         "Noted. Saved memory #6: I'm 41\n(It replaces memory #5, now archived: I'm 40)"
     );
 
+    // what says only that it changed (现在, "now") is no term of the search: 我现在在腾讯工作
+    // shares one character pair of its seven with 我在阿里工作
+    bot.say("cli:default", "记住我在阿里工作").await;
+    let r = bot.say("cli:default", "记住我现在在腾讯工作").await;
+    assert_eq!(
+        r.text,
+        "Noted. Saved memory #8: 我现在在腾讯工作\n(It replaces memory #7, now archived: 我在阿里工作)"
+    );
+    // an email address is one value, however much of it the two share
+    bot.say("cli:default", "remember my email is alice@gmail.com")
+        .await;
+    bot.say("cli:default", "remember my email is alice@outlook.com now")
+        .await;
+    assert_eq!(
+        superseded(store, 9).await,
+        (
+            10,
+            "a newer value (alice@gmail.com → alice@outlook.com)".into()
+        )
+    );
+
     llm.script([openai_text("noted")]);
     bot.say("cli:default", "where do I live?").await;
     let system = llm.requests()[0].system();

@@ -39,11 +39,22 @@ pub fn lex(text: &str) -> Vec<Raw> {
     let chars: Vec<char> = text.chars().collect();
     let mut pos = 0usize;
     let mut i = 0;
+    let may_hold_an_address = text.contains('@') || text.contains("://") || text.contains("www.");
     while i < chars.len() {
         let c = chars[i];
         if is_cjk(c) || c == '〇' {
             out.push(Raw::Cjk(c));
             i += 1;
+        } else if let Some(len) = may_hold_an_address
+            .then(|| address(&chars[..], i))
+            .flatten()
+        {
+            // "jon.doe@gmail.com", "https://alice.dev": one value, one word (its dots end no
+            // sentence, its parts are no words of their own)
+            let shown: String = chars[i..i + len].iter().collect();
+            out.push(word(&shown.to_lowercase(), &shown, pos, false));
+            pos += 1;
+            i += len;
         } else if let Some((year, month, day, len)) = iso_date(&chars[i..]) {
             // "2018-06-12" is "12 June 2018" (a twenty-first trial)
             out.push(Raw::Digits(day.to_string()));
@@ -282,6 +293,59 @@ fn iso_date(at: &[char]) -> Option<(u32, usize, u32, usize)> {
     let shaped = at[4] == '-' && at[7] == '-' && !at.get(10).is_some_and(|c| c.is_alphanumeric());
     (shaped && (1..=12).contains(&month) && (1..=31).contains(&day))
         .then_some((year, month, day, 10))
+}
+
+/// An email address ("jon.doe@gmail.com") or a web address ("https://alice.dev/blog",
+/// "www.example.org") starting at `chars[i]`, where a word starts: how many characters it
+/// takes, a closing full stop or comma left to the sentence.
+fn address(chars: &[char], i: usize) -> Option<usize> {
+    let in_local = |c: &char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '%' | '+' | '-');
+    if i > 0 && (in_local(&chars[i - 1]) || matches!(chars[i - 1], '@' | '/' | ':')) {
+        return None;
+    }
+    let at = &chars[i..];
+    let head: String = at.iter().take(8).collect::<String>().to_ascii_lowercase();
+    let web = ["https://", "http://", "www."]
+        .iter()
+        .find(|p| head.starts_with(**p));
+    let mut len = match web {
+        Some(prefix) => at
+            .iter()
+            .take_while(|c| {
+                !c.is_whitespace() && !is_cjk(**c) && !matches!(c, '"' | '<' | '>' | '(' | ')')
+            })
+            .count()
+            .max(prefix.len()),
+        None => {
+            let local = at.iter().take_while(|c| in_local(c)).count();
+            if local == 0 || at[0] == '.' || at.get(local) != Some(&'@') {
+                return None;
+            }
+            let domain = at[local + 1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-'))
+                .count();
+            local + 1 + domain
+        }
+    };
+    while len > 0 && matches!(at[len - 1], '.' | ',' | ';' | ':' | '!' | '?') {
+        len -= 1;
+    }
+    let valid = match web {
+        Some(prefix) => len > prefix.len(),
+        None => {
+            // a domain with a dot, ending in letters: "gmail.com", "qq.com", "proton.me"
+            let text: String = at[..len].iter().collect();
+            text.split_once('@').is_some_and(|(_, domain)| {
+                domain.rsplit_once('.').is_some_and(|(name, top)| {
+                    !name.is_empty()
+                        && top.len() >= 2
+                        && top.chars().all(|c| c.is_ascii_alphabetic())
+                })
+            })
+        }
+    };
+    valid.then_some(len)
 }
 
 /// Initials written with dots at the start of `at` ("Ph.D.", "U.S.", "e.g."): the letters

@@ -29,12 +29,14 @@ pub struct Change {
     pub new: String,
 }
 
-/// `text` as this module reads it, when it has a verb of change read as the relation it ends
-/// in ("moved to Osaka" → "live in Osaka", 搬到深圳 → 住在深圳). Its terms find the stored
-/// facts whose value a statement may change, which share few words with it as said.
+/// `text` as this module reads it, when it says that something changed: a verb of change
+/// read as the relation it ends in ("moved to Osaka" → "live in Osaka", 搬到深圳 → 住在深圳),
+/// or words that say only that it changed left out ("now", 现在, "Correction:"). Its terms
+/// find the stored facts whose value a statement may change, which share few words with it
+/// as said (我现在在字节工作 shares one character pair of its seven with 我在腾讯工作).
 pub fn as_relation(text: &str) -> Option<String> {
     let (toks, rewritten) = read(text);
-    rewritten.then(|| shown(&toks))
+    (rewritten || says_it_changed(text)).then(|| shown(&toks))
 }
 
 /// The terms of [`as_relation`], with each plain verb in its other forms too: the stored

@@ -201,9 +201,18 @@ fn a_verb_of_change_is_read_as_its_relation_for_the_search() {
         Some("I live in Osaka")
     );
     assert_eq!(as_relation("我搬到深圳了").as_deref(), Some("我住在深圳"));
-    // nothing rewritten: the text's own terms are the search's
+    // what says only that it changed is no term of the search
+    assert_eq!(
+        as_relation("I live in Osaka now").as_deref(),
+        Some("I live in Osaka")
+    );
+    assert_eq!(
+        as_relation("我现在在字节工作").as_deref(),
+        Some("我在字节工作")
+    );
+    // nothing said to have changed: the text's own terms are the search's
     assert_eq!(as_relation("User's dentist is Dr. Patel"), None);
-    assert_eq!(as_relation("I live in Osaka now"), None);
+    assert_eq!(as_relation("I live in Osaka"), None);
     // its terms find a stored fact in the third person as well
     let terms = relation_terms("Alice moved to Osaka").unwrap();
     for t in ["alice", "live", "lives", "osaka"] {
@@ -672,4 +681,72 @@ fn initials_are_the_value_they_stand_for_and_a_change_may_come_without_its_subje
             "{stored} → {new}"
         );
     }
+}
+
+#[test]
+fn an_address_is_one_value() {
+    for (stored, new, old, value) in [
+        (
+            "my email is alice@gmail.com",
+            "my email is alice@outlook.com",
+            "alice@gmail.com",
+            "alice@outlook.com",
+        ),
+        (
+            "My email is jon.doe@gmail.com.",
+            "My email is jon.doe@outlook.com now.",
+            "jon.doe@gmail.com",
+            "jon.doe@outlook.com",
+        ),
+        (
+            "我的邮箱是zhangwei@163.com",
+            "我的邮箱是zhangwei@qq.com",
+            "zhangwei@163.com",
+            "zhangwei@qq.com",
+        ),
+    ] {
+        assert_eq!(
+            change(new, stored),
+            Some((old.to_string(), value.to_string())),
+            "{stored} → {new}"
+        );
+    }
+    // the same address again, or a second one of another kind, changes nothing
+    assert_eq!(
+        change(
+            "my email is alice@gmail.com now",
+            "my email is alice@gmail.com"
+        ),
+        None
+    );
+    assert_eq!(
+        change(
+            "my work email is alice@acme.com",
+            "my email is alice@gmail.com"
+        ),
+        None
+    );
+    // read as one word, its dots no full stops; the sentence's own full stop is not its
+    let words = |text: &str| -> Vec<String> {
+        crate::memory::identity::lex::lex(text)
+            .into_iter()
+            .filter_map(|r| match r {
+                crate::memory::identity::lex::Raw::Word { shown, .. } => Some(shown),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(
+        words("Mail Ann.Lee@Example.co.uk. See https://alice.dev/blog, or www.x.org"),
+        [
+            "Mail",
+            "Ann.Lee@Example.co.uk",
+            "See",
+            "https://alice.dev/blog",
+            "or",
+            "www.x.org"
+        ]
+    );
+    // not addresses: an @-name, a domain without a dot, a bare "http://"
+    assert_eq!(words("@alice a@b http://"), ["alice", "a", "b", "http"]);
 }
