@@ -449,7 +449,15 @@ fn other_words(a: &Fact, b: &Fact, rest: &mut OneSided<'_>, soft: &mut Soft) -> 
             }
         }
     }
-    if let Some(t) = ent_a.iter().chain(&ent_b).next() {
+    // a name set after a name both hold says where that one is ("Osaka, Japan", "Paris,
+    // Texas"): the same place said more closely
+    let places = |t: &Term, other: &Fact| t.apposed.as_deref().is_some_and(|k| other.has(k));
+    let extra = ent_a
+        .iter()
+        .filter(|t| !places(t, b))
+        .chain(ent_b.iter().filter(|t| !places(t, a)))
+        .next();
+    if let Some(t) = extra {
         soft.note(Reason::ExtraEntity(t.shown.clone()));
     }
     let either = || rest.a.iter().chain(&rest.b);

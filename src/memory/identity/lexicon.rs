@@ -54,6 +54,7 @@ crab apple => crabapple; cheese cake => cheesecake; sea food => seafood; guinea 
 per cent => percent; the last => #last; new york city => nyc; san francisco => sf; washington dc => dc; united kingdom => uk;
 massachusetts institute of technology => mit; user experience => ux;
 pay rise, pay raise => raise; cell phone, mobile phone => phone;
+email address, e mail address, e mail => email;
 sea horse => seahorse; hip hop => hiphop; table tennis => pingpong; part time => parttime; full time => fulltime;
 next year => %year+1; last year => %year-1; this year => %year0; this month => %month+0;
 next month => %month+1; last month => %month-1; this week => %week+0; next week => %week+1;

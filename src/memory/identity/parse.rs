@@ -41,6 +41,9 @@ pub struct Term {
     /// Whose it is, when written with a possessive: "me" for "my boss", "User's boss", 我的老板;
     /// "bob" for "Bob's boss"; what was read before 的.
     pub owner: Option<String>,
+    /// For a name set after another name with a comma ("Japan" in "Osaka, Japan", "Texas" in
+    /// "Paris, Texas"), the key of that name: it says where the first one is.
+    pub apposed: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -116,7 +119,7 @@ pub(super) enum Tok {
 
 /// Reads `text`.
 pub fn read(text: &str) -> Fact {
-    let raws = lex(text);
+    let raws = name_as_named(lex(text));
     let mut toks: Vec<Tok> = Vec::new();
     let mut past = false;
     let mut born = false;
@@ -125,8 +128,17 @@ pub fn read(text: &str) -> Fact {
     let mut glue: Option<(usize, String)> = None;
     // the key of the last term read, for an owner written before 的
     let mut last_key: Option<String> = None;
+    // the last name read and where it ends, while nothing else follows it
+    let mut last_name: Option<(usize, String)> = None;
     while i < raws.len() {
         let (start, first) = (i, toks.len());
+        let after_comma = matches!(
+            raws[i],
+            Raw::Word {
+                after_comma: true,
+                ..
+            }
+        );
         match &raws[i] {
             Raw::Gap => i += 1,
             Raw::Break => {
@@ -147,7 +159,17 @@ pub fn read(text: &str) -> Fact {
         glue = glue_terms(&raws, start, i, glue, &mut toks[first..]);
         if let Some(Tok::Term(t)) = toks[first..].iter_mut().find(|t| matches!(t, Tok::Term(_))) {
             t.owner = owner_before(&raws, start, last_key.as_deref());
+            if t.class == Class::Entity && after_comma {
+                t.apposed = last_name
+                    .as_ref()
+                    .filter(|(end, _)| *end == start)
+                    .map(|(_, key)| key.clone());
+            }
         }
+        last_name = match toks[first..] {
+            [Tok::Term(ref t)] if t.class == Class::Entity => Some((i, t.key.clone())),
+            _ => None,
+        };
         if let Some(Tok::Term(t)) = toks[first..]
             .iter()
             .rev()
@@ -172,6 +194,46 @@ pub fn read(text: &str) -> Fact {
         _ => false,
     });
     fact
+}
+
+/// "Rex's name is …" read as "Rex is named …": a name is what its owner is called, not a
+/// thing of theirs that the fact is about, so "my wife's name is Anna" says what "my wife is
+/// called Anna" and "my wife is Anna" say. Only right after a possessive ("X's") and before
+/// "is" or "was": "my name is …" keeps its owner.
+fn name_as_named(mut raws: Vec<Raw>) -> Vec<Raw> {
+    fn lower(r: &Raw) -> Option<&str> {
+        match r {
+            Raw::Word { lower, .. } => Some(lower.as_str()),
+            _ => None,
+        }
+    }
+    for i in 0..raws.len().saturating_sub(2) {
+        let owned = matches!(
+            raws[i],
+            Raw::Word {
+                possessive: true,
+                ..
+            }
+        );
+        if !(owned && lower(&raws[i + 1]) == Some("name")) {
+            continue;
+        }
+        let copula = match lower(&raws[i + 2]) {
+            Some(c @ ("is" | "was")) => c.to_string(),
+            _ => continue,
+        };
+        if let Raw::Word { possessive, .. } = &mut raws[i] {
+            *possessive = false;
+        }
+        let pos = |r: &Raw| match r {
+            Raw::Word { pos, .. } => *pos,
+            _ => 0,
+        };
+        let (at, then) = (pos(&raws[i + 1]), pos(&raws[i + 2]));
+        raws[i + 1] = super::lex::word(&copula, &copula, at, false);
+        raws[i + 2] = super::lex::word("named", "named", then, false);
+    }
+    raws
 }
 
 /// Whose the thing written at `raws[start]` is, when a possessive stands right before it:
@@ -362,6 +424,7 @@ pub(super) fn emit(
                 role: None,
                 left: None,
                 owner: None,
+                apposed: None,
             })),
             Some(b'^') => toks.push(Tok::Term(Term {
                 key: stem(&tok[1..]),
@@ -374,6 +437,7 @@ pub(super) fn emit(
                 role: None,
                 left: None,
                 owner: None,
+                apposed: None,
             })),
             Some(_) => {
                 let key = stem(tok);
@@ -390,6 +454,7 @@ pub(super) fn emit(
                     role: None,
                     left: None,
                     owner: None,
+                    apposed: None,
                 }));
             }
         }

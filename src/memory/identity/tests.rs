@@ -626,3 +626,51 @@ fn another_person_a_modal_or_a_hedge_is_never_the_same_fact() {
         assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
     }
 }
+
+/// A fact said more closely in three everyday ways is one fact: a name given as "X's name
+/// is …", an address called "email address", a place placed by a name after a comma. What
+/// tells two facts apart in the same shapes still does.
+#[test]
+fn a_name_an_email_address_and_a_placed_place_said_more_closely_are_one_fact() {
+    for (a, b) in [
+        ("my wife is Anna", "my wife's name is Anna"),
+        ("User's boss is Sarah", "User's boss's name is Sarah"),
+        ("my wife is called Anna", "my wife's name is Anna"),
+        (
+            "my email is bob@example.com",
+            "my email address is bob@example.com",
+        ),
+        (
+            "my e-mail is bob@example.com",
+            "my email is bob@example.com",
+        ),
+        ("I live in Osaka", "I live in Osaka, Japan"),
+        (
+            "User grew up in Portland",
+            "User grew up in Portland, Maine",
+        ),
+        (
+            "I moved to New York in 2019",
+            "I moved to New York, USA in 2019",
+        ),
+    ] {
+        assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
+        assert!(same(b, a), "{b} / {a}: {:?}", judge(b, a, None));
+    }
+    for (a, b) in [
+        ("my sister's name is Olivia", "my daughter's name is Olivia"),
+        ("my dog's name is Rex", "my cat's name is Rex"),
+        ("my name is Anna", "my wife's name is Anna"),
+        ("my wife's name is Anna", "my wife's name is Hanna"),
+        ("I live in Portland, Oregon", "I live in Portland, Maine"),
+        ("I live in Osaka, Japan", "I live in Kyoto, Japan"),
+        ("I live in Osaka", "I live in Kyoto, Osaka"),
+        (
+            "my work email is bob@acme.com",
+            "my email address is bob@example.com",
+        ),
+    ] {
+        assert!(!same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
+        assert!(!same(b, a), "{b} / {a}: {:?}", judge(b, a, None));
+    }
+}

@@ -302,6 +302,7 @@ fn read_term(raws: &[Raw], i: usize, w: &Word<'_>, toks: &mut Vec<Tok>) {
         role: None,
         left: None,
         owner: None,
+        apposed: None,
     }));
 }
 

@@ -88,6 +88,7 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
             role: None,
             left: None,
             owner: None,
+            apposed: None,
         }));
     }
     if doubled { i + 2 } else { i + 1 }
