@@ -335,6 +335,37 @@ async fn a_newer_value_remembered_replaces_the_old_one() {
     assert!(system.contains("I like green tea"), "{system}");
 }
 
+/// The same fact said in the tables' other words ("2 children" / "two kids", "vegetarian" /
+/// "don't eat meat") shares none of its own words with the memory that holds it: "remember"
+/// finds that memory all the same, without embeddings, and updates it.
+#[tokio::test]
+async fn the_same_fact_in_other_words_updates_the_memory_holding_it() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+
+    bot.say("cli:default", "remember I have two kids").await;
+    bot.say("cli:default", "remember I don't eat meat").await;
+    let r = bot.say("cli:default", "remember I have 2 children").await;
+    assert_eq!(r.text, "Updated memory #1: I have 2 children");
+    let r = bot.say("cli:default", "remember I'm vegetarian").await;
+    assert_eq!(r.text, "Updated memory #2: I'm vegetarian");
+    // found by the same words, another word of the same kind is still another fact
+    let r = bot.say("cli:default", "remember I'm a guitarist").await;
+    assert_eq!(r.text, "Noted. Saved memory #3: I'm a guitarist");
+    let r = bot.say("cli:default", "remember I play the piano").await;
+    assert_eq!(r.text, "Noted. Saved memory #4: I play the piano");
+    assert!(
+        !bot.agent
+            .store()
+            .get_memory(3)
+            .await
+            .unwrap()
+            .unwrap()
+            .archived
+    );
+}
+
 #[tokio::test]
 async fn remember_fast_path_needs_no_model_and_refines_near_duplicates() {
     let llm = FakeLlm::start().await;

@@ -181,6 +181,13 @@ pub async fn gather(
         few_terms |= terms.len() <= FEW_TERMS;
         if i == 0 {
             add(&mut found, lookup.sharing(&terms, CANDIDATE_JACCARD).await?);
+            // "I have 2 children" shares no word with "I have two kids", which the judge reads
+            // as the same fact: the memories sharing two of the words the tables read as its
+            // own are candidates too
+            if let Some(words) = identity::said_otherwise(text) {
+                let two_of_them = 2.0 / words.len().max(2) as f64;
+                add(&mut found, lookup.sharing(&words, two_of_them).await?);
+            }
         }
         // "I moved to Osaka" shares no word with "I live in Tokyo", whose value it changes:
         // the facts sharing words with it read as a relation are candidates too; another

@@ -36,6 +36,7 @@ mod lex;
 mod lexicon;
 mod numbers;
 mod order;
+mod otherwise;
 mod parse;
 mod person;
 mod qualifiers;
@@ -50,6 +51,7 @@ mod word;
 mod words;
 mod zh;
 
+pub use otherwise::said_otherwise;
 pub use person::{THE_USER, first_person, user_in_first_person};
 pub use reason::Reason;
 pub use update::{Change, as_relation, changed, relation_terms, with_verb_forms};
