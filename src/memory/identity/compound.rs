@@ -21,6 +21,10 @@ const NOT_A_THING: &[&str] = &[
     "indoors",
     "outside",
     "inside",
+    // what it is called: "a dog named Max" is a dog
+    "named",
+    "called",
+    "nicknamed",
     "abroad",
     "overseas",
     "home",

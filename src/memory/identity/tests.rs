@@ -627,9 +627,9 @@ fn another_person_a_modal_or_a_hedge_is_never_the_same_fact() {
     }
 }
 
-/// A fact said more closely in three everyday ways is one fact: a name given as "X's name
-/// is …", an address called "email address", a place placed by a name after a comma. What
-/// tells two facts apart in the same shapes still does.
+/// A fact said more closely in four everyday ways is one fact: a name given as "X's name
+/// is …" or as "a dog named …", an address called "email address", a place placed by a name
+/// after a comma. What tells two facts apart in the same shapes still does.
 #[test]
 fn a_name_an_email_address_and_a_placed_place_said_more_closely_are_one_fact() {
     for (a, b) in [
@@ -653,6 +653,8 @@ fn a_name_an_email_address_and_a_placed_place_said_more_closely_are_one_fact() {
             "I moved to New York in 2019",
             "I moved to New York, USA in 2019",
         ),
+        ("I have a dog named Max", "my dog's name is Max"),
+        ("I have a cat called Luna", "my cat is Luna"),
     ] {
         assert!(same(a, b), "{a} / {b}: {:?}", judge(a, b, None));
         assert!(same(b, a), "{b} / {a}: {:?}", judge(b, a, None));
@@ -660,6 +662,8 @@ fn a_name_an_email_address_and_a_placed_place_said_more_closely_are_one_fact() {
     for (a, b) in [
         ("my sister's name is Olivia", "my daughter's name is Olivia"),
         ("my dog's name is Rex", "my cat's name is Rex"),
+        ("I have a dog named Max", "I have a cat named Max"),
+        ("I have a dog named Max", "my sister has a dog named Max"),
         ("my name is Anna", "my wife's name is Anna"),
         ("my wife's name is Anna", "my wife's name is Hanna"),
         ("I live in Portland, Oregon", "I live in Portland, Maine"),
