@@ -343,6 +343,15 @@ async fn a_long_reply_arrives_in_ordered_chunks_under_the_limit_with_balanced_co
         );
     }
     assert_no_pings(&posted);
+    // Each chunk is its own message to Discord: its nonce, enforced, is its alone.
+    let nonces: std::collections::HashSet<_> = posted
+        .iter()
+        .map(|p| {
+            assert_eq!(p.body["enforce_nonce"], json!(true), "{}", p.body);
+            p.body["nonce"].as_str().expect("a nonce").to_string()
+        })
+        .collect();
+    assert_eq!(nonces.len(), posted.len(), "{nonces:?}");
     let all: Vec<_> = posted.iter().map(|p| p.content.as_str()).collect();
     assert_nothing_lost(&long, &all.join("\n"));
     bot.stop().await;
@@ -754,6 +763,50 @@ async fn rate_limits_and_server_errors_are_survived() {
         dc.calls("POST /channels/100/typing") >= 1,
         "the typing indicator was tried; its failure did not fail the turn"
     );
+    bot.stop().await;
+}
+
+/// An answer whose reply was lost after Discord took it (a 502 from Discord's edge) is sent
+/// again with the same nonce: Discord creates nothing the second time, so it is posted once.
+#[tokio::test]
+async fn an_answer_sent_again_after_its_reply_was_lost_is_posted_once() {
+    let (llm, dc, dir) = setup().await;
+    llm.script([openai_text("only once")]);
+    dc.after_next_create(AfterCreate::BadGateway);
+    let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
+    dc.say(D::ALLOWED, 7, "bob", "<@9000> are you there?");
+    dc.wait_until("the answer sent again", |d| {
+        d.calls("POST /channels/100/messages") == 2
+    })
+    .await;
+    wait_nothing_owed(&bot.bot.agent, "discord").await;
+    let posted: Vec<_> = dc.posted().into_iter().map(|p| p.content).collect();
+    assert_eq!(posted, ["only once"]);
+    assert_eq!(llm.request_count(), 1);
+    bot.stop().await;
+}
+
+/// Discord took the answer, but its reply holds what this build of serenity cannot read: the
+/// answer is delivered all the same, not owed and sent again at the next start.
+#[tokio::test]
+async fn an_answer_discord_took_is_sent_once_whatever_its_reply_holds() {
+    let (llm, dc, dir) = setup().await;
+    llm.fallback(openai_text("answer"));
+    dc.after_next_create(AfterCreate::Unreadable);
+    let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
+    let dm = dc.dm_channel(D::FRIEND);
+    dc.dm(D::FRIEND, "first");
+    dc.wait_posted(1).await;
+    wait_nothing_owed(&bot.bot.agent, "discord").await;
+    bot.stop().await;
+
+    let bot = ChannelBot::discord(&llm, &dc, dir.path(), "").await;
+    dc.dm(D::FRIEND, "second");
+    dc.wait_posted(2).await;
+    wait_nothing_owed(&bot.bot.agent, "discord").await;
+    let sends = dc.calls(&format!("POST /channels/{dm}/messages"));
+    assert_eq!(sends, 2, "each answer sent once");
+    assert_eq!(llm.request_count(), 2);
     bot.stop().await;
 }
 

@@ -26,7 +26,7 @@ use mneme::config::Config;
 use mneme::store::Store;
 
 #[allow(unused_imports)] // only the Discord tests use them
-pub use fake_discord::{FakeDiscord, Posted};
+pub use fake_discord::{AfterCreate, FakeDiscord, Posted};
 pub use fake_llm::*;
 pub use fake_telegram::*;
 

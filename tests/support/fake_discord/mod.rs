@@ -49,6 +49,17 @@ impl Posted {
     }
 }
 
+/// How the fake answers a message the bot posted once it has created it.
+#[derive(Debug, Clone, Copy)]
+pub enum AfterCreate {
+    /// `502 Bad Gateway`, as Discord's edge answers now and then after the API took the
+    /// message: the bot cannot know it went through.
+    BadGateway,
+    /// A 200 with the message holding a part this build of serenity cannot read (here its
+    /// timestamp), as a message of a kind newer than the client would.
+    Unreadable,
+}
+
 /// What the test tells a live gateway connection to do.
 enum Command {
     Frame(String),
@@ -97,6 +108,12 @@ struct Inner {
     calls: Mutex<Vec<(String, String)>>,
     /// Scripted failures per (method, route kind), e.g. ("POST", "messages").
     failures: Mutex<HashMap<(String, String), VecDeque<u16>>>,
+    /// Scripted answers to the next messages the bot posts, once each is created.
+    after_create: Mutex<VecDeque<AfterCreate>>,
+    /// The bot's messages sent with `enforce_nonce`, by nonce: a second send with one of
+    /// these nonces creates nothing and is answered with the first message, as Discord does
+    /// within a few minutes.
+    nonces: Mutex<HashMap<String, Value>>,
     gateway: Mutex<Gateway>,
     changed: Notify,
     /// While set, `GET /channels/{id}` waits for a permit of this semaphore.
@@ -151,6 +168,8 @@ impl FakeDiscord {
             typing: Mutex::default(),
             calls: Mutex::default(),
             failures: Mutex::default(),
+            after_create: Mutex::default(),
+            nonces: Mutex::default(),
             gateway: Mutex::default(),
             changed: Notify::new(),
             lookup_gate: Mutex::new(None),
@@ -351,6 +370,11 @@ impl FakeDiscord {
             .entry((method.to_string(), kind.to_string()))
             .or_default()
             .push_back(status);
+    }
+
+    /// The next message the bot posts is created, then answered as `how` says.
+    pub fn after_next_create(&self, how: AfterCreate) {
+        self.inner.after_create.lock().unwrap().push_back(how);
     }
 
     /// Holds every channel lookup until `release_lookups`.

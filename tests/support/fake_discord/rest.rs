@@ -8,7 +8,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::{Inner, Posted, bot_user, dispatch, next_id, now};
+use super::{AfterCreate, Inner, Posted, bot_user, dispatch, next_id, now};
 
 fn error(status: u16, code: u32, message: &str) -> Response {
     let body = json!({"message": message, "code": code});
@@ -166,6 +166,26 @@ pub(super) async fn create_message(
     if content.trim().is_empty() {
         return error(400, 50006, "Cannot send an empty message");
     }
+    // Discord's nonce: a string or an integer, at most 25 characters.
+    let nonce = match &body["nonce"] {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    };
+    if nonce.as_ref().is_some_and(|n| n.len() > 25) {
+        return error(
+            400,
+            50035,
+            "Invalid Form Body (nonce: Must be 25 or fewer in length.)",
+        );
+    }
+    let enforced = nonce.filter(|_| body["enforce_nonce"] == json!(true));
+    if let Some(first) = enforced
+        .as_ref()
+        .and_then(|n| inner.nonces.lock().unwrap().get(n).cloned())
+    {
+        return axum::Json(first).into_response();
+    }
     let message_id = next_id(&inner);
     let mut json = json!({
         "id": message_id.to_string(), "channel_id": channel["id"], "author": bot_user(),
@@ -194,8 +214,19 @@ pub(super) async fn create_message(
     if inner.gateway.lock().unwrap().session.is_some() {
         dispatch(&inner, "MESSAGE_CREATE", echo);
     }
+    if let Some(nonce) = enforced {
+        inner.nonces.lock().unwrap().insert(nonce, json.clone());
+    }
     inner.changed.notify_waiters();
-    axum::Json(json).into_response()
+    match inner.after_create.lock().unwrap().pop_front() {
+        None => axum::Json(json).into_response(),
+        Some(AfterCreate::BadGateway) => error(502, 0, "Bad Gateway"),
+        Some(AfterCreate::Unreadable) => {
+            let mut unreadable = json;
+            unreadable["timestamp"] = json!("not a time");
+            axum::Json(unreadable).into_response()
+        }
+    }
 }
 
 /// `GET /channels/{id}/messages?after=ID&limit=N`: the channel's messages after `after`,
