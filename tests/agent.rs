@@ -366,6 +366,41 @@ async fn the_same_fact_in_other_words_updates_the_memory_holding_it() {
     );
 }
 
+/// Initials and the names they stand for ("an MBA" / "a Master of Business Administration")
+/// share no word: "remember" finds the memory holding the initials by the initials the names
+/// spell, and updates it; two letters stand for too much to be read so ("PR" / "Puerto Rico").
+#[tokio::test]
+async fn the_names_initials_stand_for_update_the_memory_holding_them() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+
+    bot.say("cli:default", "remember I have an MBA").await;
+    bot.say("cli:default", "remember I work in PR").await;
+    let r = bot
+        .say(
+            "cli:default",
+            "remember I have a Master of Business Administration",
+        )
+        .await;
+    assert_eq!(
+        r.text,
+        "Updated memory #1: I have a Master of Business Administration"
+    );
+    let r = bot
+        .say("cli:default", "remember I work in Puerto Rico")
+        .await;
+    assert_eq!(r.text, "Noted. Saved memory #3: I work in Puerto Rico");
+    // other initials are another fact
+    let r = bot
+        .say("cli:default", "remember I have a Master of Fine Arts")
+        .await;
+    assert_eq!(
+        r.text,
+        "Noted. Saved memory #4: I have a Master of Fine Arts"
+    );
+}
+
 #[tokio::test]
 async fn remember_fast_path_needs_no_model_and_refines_near_duplicates() {
     let llm = FakeLlm::start().await;

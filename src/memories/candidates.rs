@@ -188,6 +188,13 @@ pub async fn gather(
                 let two_of_them = 2.0 / words.len().max(2) as f64;
                 add(&mut found, lookup.sharing(&words, two_of_them).await?);
             }
+            // "a Master of Business Administration" shares no word with "an MBA": the
+            // memories holding the initials its names spell are candidates too
+            let initials = identity::initials_spelled(text);
+            if !initials.is_empty() {
+                let any_of_them = 1.0 / initials.len() as f64;
+                add(&mut found, lookup.sharing(&initials, any_of_them).await?);
+            }
         }
         // "I moved to Osaka" shares no word with "I live in Tokyo", whose value it changes:
         // the facts sharing words with it read as a relation are candidates too; another

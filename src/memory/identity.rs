@@ -32,6 +32,7 @@ mod compare;
 mod compound;
 mod coordination;
 mod denial;
+mod initials;
 mod lex;
 mod lexicon;
 mod numbers;
@@ -51,6 +52,7 @@ mod word;
 mod words;
 mod zh;
 
+pub use initials::initials_spelled;
 pub use otherwise::said_otherwise;
 pub use person::{THE_USER, first_person, user_in_first_person};
 pub use reason::Reason;
@@ -115,6 +117,14 @@ pub fn judge(new: &str, stored: &str, cosine: Option<f32>) -> Verdict {
 
 /// [`judge`] on facts read beforehand.
 pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdict {
+    // "IBM" on one side, "International Business Machines" in its place on the other: the
+    // words written as their initials, and read again
+    if let Some(stored) = initials::spelled_out(&new.text, &stored.text) {
+        return judge_read(new, &Reading::new(&stored), cosine);
+    }
+    if let Some(new) = initials::spelled_out(&stored.text, &new.text) {
+        return judge_read(&Reading::new(&new), stored, cosine);
+    }
     if copula_swapped(&new.text, &stored.text) {
         return Verdict::Same(Reason::SameWords);
     }
