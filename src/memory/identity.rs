@@ -28,6 +28,7 @@
 //!
 //! Pure: text in, decision out.
 
+mod clock;
 mod compare;
 mod compound;
 mod coordination;

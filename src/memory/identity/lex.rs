@@ -35,6 +35,9 @@ const UNITS_AFTER_A_NUMBER: &[&str] = &[
 ];
 
 pub fn lex(text: &str) -> Vec<Raw> {
+    // "half past six" is 6:30, "eleven at night" 11 pm
+    let text = super::clock::in_digits(text);
+    let text: &str = &text;
     let mut out = Vec::new();
     let chars: Vec<char> = text.chars().collect();
     let mut pos = 0usize;
@@ -414,8 +417,8 @@ fn meridiem(after: &[char]) -> Option<(bool, usize)> {
     } else {
         return None;
     };
-    // "8 am", not "8 amazing": only a whole "am"
-    if used.starts_with(|c: char| c.is_alphabetic()) {
+    // "8 am", not "8 amazing": only a whole "am" (Chinese may follow it: 7pm下班)
+    if used.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return None;
     }
     let dot = usize::from(used.starts_with('.'));
@@ -469,7 +472,11 @@ pub fn zh_number(run: &[char]) -> Option<u64> {
             .try_fold(0u64, |n, d| n.checked_mul(10)?.checked_add(d?));
     }
     let (mut total, mut section, mut current) = (0u64, 0u64, 0u64);
+    // the unit last read, and whether a 零 came after it: 三千五 is 3500 (the digit after a
+    // unit counts in the unit below it), 三千零五 is 3005
+    let (mut last_unit, mut zero) = (0u64, false);
     for &c in run {
+        zero |= matches!(c, '零' | '〇');
         let digit = match c {
             '零' | '〇' => Some(0),
             '一' => Some(1),
@@ -495,6 +502,7 @@ pub fn zh_number(run: &[char]) -> Option<u64> {
             '万' => 10_000,
             _ => return None,
         };
+        (last_unit, zero) = (unit, false);
         // a run longer than any number (九万万万…) is none: no overflow, in any build
         if unit == 10_000 {
             let part = section.checked_add(current)?.checked_mul(unit)?;
@@ -510,6 +518,10 @@ pub fn zh_number(run: &[char]) -> Option<u64> {
             section = section.checked_add(times * unit)?;
         }
         current = 0;
+    }
+    // 三千五, 一万五, 两百五: the unit below the last one, said without it
+    if last_unit >= 100 && !zero {
+        current = current.checked_mul(last_unit / 10)?;
     }
     total.checked_add(section)?.checked_add(current)
 }

@@ -51,7 +51,7 @@ hot dog => hotdog; root beer => rootbeer; ginger beer => gingerbeer;
 sweet potato => sweetpotato; prairie dog => prairiedog; air guitar => airguitar;
 fire truck, fire engine => firetruck; bell pepper => bellpepper; martial art => martialart;
 crab apple => crabapple; cheese cake => cheesecake; sea food => seafood; guinea pig => guineapig; sea lion => sealion; polar bear => polarbear;
-per cent => percent; the last => #last; new york city => nyc; san francisco => sf; washington dc => dc; united kingdom => uk;
+per cent => percent; the last => #last; new york city => nyc; san francisco => sf; washington dc => dc; united kingdom => uk; united nations => un; european union => eu;
 massachusetts institute of technology => mit; user experience => ux;
 pay rise, pay raise => raise; cell phone, mobile phone => phone;
 email address, e mail address, e mail => email;

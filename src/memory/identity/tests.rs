@@ -332,6 +332,13 @@ fn numbers_are_read_in_both_languages() {
         ["13岁", "10000", "2019", "1", "75"]
     );
     assert_eq!(keys("三月三号"), ["3月", "3日"]);
+    // the digit after a unit counts in the unit below it, unless a 零 says otherwise
+    assert_eq!(
+        keys("三千五，一万五，两百五，三千零五，一百零五，十五"),
+        ["3500", "15000", "250", "3005", "105", "15"]
+    );
+    // "pm" before Chinese is still "pm"; before an English word it may be another word
+    assert_eq!(keys("每天7pm下班"), ["19"]);
     // "one" and 一只 are weak: they do not make "a cat" another fact
     assert!(same("User has one cat", "User has a cat"));
     assert!(same("用户养了一只猫", "用户养了只猫"));
