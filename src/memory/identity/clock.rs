@@ -34,12 +34,7 @@ pub(super) fn in_digits(text: &str) -> Cow<'_, str> {
         return Cow::Borrowed(text);
     }
     let words: Vec<&str> = text.split_whitespace().collect();
-    let plain = |i: usize| -> Option<String> {
-        words.get(i).map(|w| {
-            w.trim_end_matches(['.', ',', '!', '?', ';'])
-                .to_ascii_lowercase()
-        })
-    };
+    let plain = |i: usize| plain(&words, i);
     let mut out: Vec<String> = Vec::with_capacity(words.len());
     let mut changed = false;
     let mut i = 0;
@@ -120,12 +115,7 @@ fn digits_time(w: &str) -> bool {
 /// "in the morning" (am), "in the afternoon", "in the evening", "at night" (pm) at `at`, with
 /// how many words say it.
 fn part_of_day(words: &[&str], at: usize) -> Option<(&'static str, usize)> {
-    let plain = |i: usize| {
-        words.get(i).map(|w| {
-            w.trim_end_matches(['.', ',', '!', '?', ';'])
-                .to_ascii_lowercase()
-        })
-    };
+    let plain = |i: usize| plain(words, i);
     match (
         plain(at).as_deref(),
         plain(at + 1).as_deref(),
@@ -138,10 +128,19 @@ fn part_of_day(words: &[&str], at: usize) -> Option<(&'static str, usize)> {
     }
 }
 
+/// Punctuation that may end a word, kept after what replaces it.
+const ENDS: [char; 5] = ['.', ',', '!', '?', ';'];
+
+/// Word `i` of `words` lowercase, without the punctuation it ends with.
+fn plain(words: &[&str], i: usize) -> Option<String> {
+    words
+        .get(i)
+        .map(|w| w.trim_end_matches(ENDS).to_ascii_lowercase())
+}
+
 /// The punctuation a word ends with: kept after what replaces it.
 fn trailing(word: &str) -> &str {
-    let kept = word.trim_end_matches(['.', ',', '!', '?', ';']);
-    &word[kept.len()..]
+    &word[word.trim_end_matches(ENDS).len()..]
 }
 
 #[cfg(test)]

@@ -329,8 +329,16 @@ fn numbers_are_read_in_both_languages() {
     assert_eq!(keys("twenty five and the 3rd"), ["25", "3"]);
     assert_eq!(
         keys("十三岁，一万步，二〇一九，一米七五"),
-        ["13岁", "10000", "2019", "1", "75"]
+        ["13岁", "10000", "2019", "175"]
     );
+    // a height is its centimetres, however it is said
+    for height in ["一米八", "1米8", "1.8米", "180厘米", "一米八零"] {
+        assert_eq!(keys(&format!("用户身高{height}")), ["180"], "{height}");
+    }
+    assert_eq!(keys("用户身高一米七五"), ["175"]);
+    assert!(!same("用户身高一米八", "用户身高一米七"));
+    // five metres are no height
+    assert_eq!(keys("五米"), ["5米"]);
     assert_eq!(keys("三月三号"), ["3月", "3日"]);
     // the digit after a unit counts in the unit below it, unless a 零 says otherwise
     assert_eq!(

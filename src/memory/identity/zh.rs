@@ -231,7 +231,17 @@ pub(super) fn number(
         _ => None,
     };
     let renminbi = pair == Some(('人', '民')) && matches!(raws.get(next + 2), Some(Raw::Cjk('币')));
-    if renminbi {
+    if let Some((cm, used)) = height(&key, raws, next) {
+        // 一米八, 1米75, 1.8米: a height, in centimetres as 180厘米 says it
+        key = cm.to_string();
+        unit = Some("cm".to_string());
+        shown.extend(raws[next..used].iter().filter_map(|r| match r {
+            Raw::Cjk(c) => Some(c.to_string()),
+            Raw::Digits(d) => Some(d.clone()),
+            _ => None,
+        }));
+        next = used;
+    } else if renminbi {
         unit = Some("yuan".to_string());
         next += 3;
     } else if let Some(u) = two {
@@ -293,6 +303,46 @@ pub(super) fn number(
         unit,
     };
     (num, next)
+}
+
+/// A height in metres at `at`, after the number `key`: 米 and one or two digits after it
+/// (一米八 is 180 cm, 一米七五 175, 1米8 180), or 米 after a number of metres with a decimal
+/// point (1.8米). Its centimetres and where reading goes on.
+fn height(key: &str, raws: &[Raw], at: usize) -> Option<(u64, usize)> {
+    if !matches!(raws.get(at), Some(Raw::Cjk('米'))) {
+        return None;
+    }
+    if let Some((whole, fraction)) = key.split_once('.') {
+        let metres: f64 = key.parse().ok()?;
+        let plausible = whole.len() == 1 && !fraction.is_empty() && metres < 3.0;
+        return plausible.then(|| ((metres * 100.0).round() as u64, at + 1));
+    }
+    let metres: u64 = key.parse().ok().filter(|m| (1..=2).contains(m))?;
+    let (digits, used) = match raws.get(at + 1) {
+        Some(Raw::Digits(d)) => (d.clone(), at + 2),
+        _ => {
+            let run: String = raws[at + 1..]
+                .iter()
+                .map_while(|r| match r {
+                    Raw::Cjk(c) if ZH_NUMERALS.contains(*c) && !"十百千万两俩仨".contains(*c) => {
+                        Some(*c)
+                    }
+                    _ => None,
+                })
+                .collect();
+            let chars: Vec<char> = run.chars().collect();
+            if chars.is_empty() {
+                return None;
+            }
+            (zh_number(&chars)?.to_string(), at + 1 + chars.len())
+        }
+    };
+    let cm = match digits.len() {
+        1 => digits.parse::<u64>().ok()? * 10,
+        2 => digits.parse::<u64>().ok()?,
+        _ => return None,
+    };
+    Some((metres * 100 + cm, used))
 }
 
 /// Whether the characters ending `before` say the afternoon or the evening (下午, 晚上…).
