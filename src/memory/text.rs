@@ -31,6 +31,14 @@ pub fn is_apostrophe(c: char) -> bool {
     matches!(c, '\'' | '’' | '＇' | 'ʼ' | '`' | '´')
 }
 
+/// The runs of `text`'s characters that `inside` accepts (its words, as the caller defines a
+/// word's characters), each with the byte offset it starts at.
+pub fn spans(text: &str, inside: impl Fn(char) -> bool) -> impl Iterator<Item = (usize, &str)> {
+    text.split(move |c: char| !inside(c))
+        .filter(|w| !w.is_empty())
+        .map(move |w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
+}
+
 pub fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x3040..=0x30FF      // Hiragana, Katakana
@@ -130,6 +138,14 @@ pub fn jaccard(a: &HashSet<String>, b: &HashSet<String>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spans_are_the_runs_a_caller_calls_words_with_where_they_start() {
+        let found: Vec<_> =
+            spans("Hi, AT&T's  café!", |c| c.is_alphanumeric() || c == '&').collect();
+        assert_eq!(found, [(0, "Hi"), (4, "AT&T"), (9, "s"), (12, "café")]);
+        assert_eq!(spans("", char::is_alphanumeric).count(), 0);
+    }
 
     #[test]
     fn common_ends_leave_where_two_differ_and_never_overlap() {

@@ -12,6 +12,8 @@
 
 use std::collections::HashSet;
 
+use crate::memory::text::spans;
+
 /// Words passed over inside a run: "Master of Business Administration", "United States of
 /// America", "Bank of America".
 const JOINING: &[&str] = &["of", "the", "and", "for", "&"];
@@ -77,28 +79,17 @@ struct Piece<'a> {
 
 /// The words of `text`, each without the punctuation around it, with their byte ranges.
 fn pieces(text: &str) -> Vec<Piece<'_>> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
-        let inside = c.is_alphanumeric() || c == '&' || c == '\'';
-        match (inside, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                let word = text[s..i].trim_end_matches('\'');
-                let word = word.strip_suffix("'s").unwrap_or(word);
-                if !word.is_empty() {
-                    out.push(Piece {
-                        text: word,
-                        start: s,
-                        end: s + word.len(),
-                    });
-                }
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    out
+    spans(text, |c| c.is_alphanumeric() || c == '&' || c == '\'')
+        .filter_map(|(start, word)| {
+            let word = word.trim_end_matches('\'');
+            let word = word.strip_suffix("'s").unwrap_or(word);
+            (!word.is_empty()).then(|| Piece {
+                text: word,
+                start,
+                end: start + word.len(),
+            })
+        })
+        .collect()
 }
 
 /// Initials in `text`: words of three to six capital letters.

@@ -77,21 +77,9 @@ fn english(view: &str) -> bool {
 
 /// Where the first of `words` stands in `text` as a whole word (apostrophes inside a word).
 fn first_word(text: &str, words: &[&str]) -> Option<usize> {
-    let mut start = None;
-    for (i, c) in text.char_indices().chain([(text.len(), ' ')]) {
-        let inside = c.is_alphanumeric() || c == '\'' || c == '’';
-        match (inside, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                if words.contains(&text[s..i].trim_end_matches(['\'', '’'])) {
-                    return Some(s);
-                }
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    None
+    crate::memory::text::spans(text, |c| c.is_alphanumeric() || c == '\'' || c == '’')
+        .find(|(_, word)| words.contains(&word.trim_end_matches(['\'', '’'])))
+        .map(|(at, _)| at)
 }
 
 const ZH_STANDING: &[&str] = &[
