@@ -331,6 +331,14 @@ pub const ZH: &str = "
 巴黎 => ^paris; 柏林 => ^berlin; 新加坡 => ^singapore; 悉尼 => ^sydney; 洛杉矶 => ^losangeles;
 旧金山 => ^sanfrancisco; 温哥华 => ^vancouver; 多伦多 => ^toronto; 广东 => ^guangdong; 浙江 => ^zhejiang;
 江苏 => ^jiangsu; 山东 => ^shandong; 福建 => ^fujian; 云南 => ^yunnan; 海南 => ^hainan;
+// universities and academies, by the short names everyone uses (北大 is 北京大学)
+北京大学, 北大 => ^pku; 清华大学, 清华 => ^tsinghua; 复旦大学, 复旦 => ^fudan; 浙江大学, 浙大 => ^zju;
+南京大学, 南大 => ^nju; 上海交通大学, 上海交大, 上交 => ^sjtu; 北京师范大学, 北师大 => ^bnu;
+中国科学技术大学, 中科大 => ^ustc; 中国科学院, 中科院 => ^cas; 武汉大学, 武大 => ^whu;
+哈尔滨工业大学, 哈工大 => ^hit; 香港大学, 港大 => ^hku; 香港中文大学, 港中文 => ^cuhk;
+中国人民大学 => ^ruc; 中山大学 => ^sysu; 南开大学, 南开 => ^nankai; 同济大学, 同济 => ^tongji;
+// studying for a degree
+读研, 读研究生, 研究生, 考研 => @learn graduate; 读博, 读博士, 博士生 => @learn doctorate;
 // instruments
 钢琴 => piano; 吉他 => guitar; 小提琴 => violin; 中提琴 => viola; 大提琴 => cello; 鼓, 架子鼓 => drums;
 长笛 => flute; 萨克斯 => saxophone; 二胡 => erhu; 古筝 => guzheng; 琵琶 => pipa; 尤克里里 => ukulele;
@@ -382,7 +390,7 @@ pub const ZH: &str = "
 // languages and countries
 英语, 英文 => english; 法语, 法文 => french; 日语, 日文 => japanese; 德语 => german; 西班牙语 => spanish;
 韩语 => korean; 中文, 汉语, 普通话 => chinese; 粤语 => cantonese; 俄语 => russian; 葡萄牙语 => portuguese;
-意大利语 => italian; 语言 => speak; 母语 => native speak; 熬夜, 夜猫子, 晚睡 => sleep late; 懂 => -;
+意大利语 => italian; 语言 => speak; 母语 => native speak; 熬夜, 夜猫子, 晚睡 => sleep late; 睡觉, 睡 => sleep; 懂 => -;
 早起 => wake early; 素食, 素食者, 吃素 => ! eat meat; 害怕, 怕, 恐惧 => fear; 日本 => ^japan; 中国 => ^china;
 美国 => ^usa; 英国 => ^uk; 法国 => ^france; 德国 => ^germany; 韩国 => ^korea; 西班牙 => ^spain;
 意大利 => ^italy; 加拿大 => ^canada; 澳大利亚 => ^australia; 葡萄牙 => ^portugal;

@@ -150,6 +150,7 @@ pub fn read(text: &str) -> Fact {
                 if num.unit.is_none() {
                     num.unit = unit_after(&raws, next);
                 }
+                zh::drop_day_part(&raws, i, &num, &mut toks);
                 toks.push(Tok::Num(num));
                 i = next;
             }

@@ -317,8 +317,26 @@ pub(super) fn read(words: &[String], text: &str, into: &mut BTreeSet<String>) {
         }
     }
     for (zh, stands) in ZH_QUALIFIERS {
-        if text.contains(zh) {
+        if text
+            .match_indices(zh)
+            .any(|(at, _)| !is_an_hour(text, at, zh))
+        {
             into.insert(stands.to_string());
         }
     }
+}
+
+/// Whether 一点 at byte `at` of `text` is one o'clock or the end of an hour (十一点, 晚上一点,
+/// 一点半), not "a little".
+fn is_an_hour(text: &str, at: usize, zh: &str) -> bool {
+    if zh != "一点" {
+        return false;
+    }
+    let before = text[..at].chars().next_back();
+    let after = text[at + zh.len()..].chars().next();
+    before.is_some_and(|c| c.is_ascii_digit() || "十二三四五六七八九零〇".contains(c))
+        || super::zh::DAY_PARTS
+            .iter()
+            .any(|part| text[..at].ends_with(part))
+        || after.is_some_and(|c| "半钟整左前后刻".contains(c))
 }

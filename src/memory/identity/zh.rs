@@ -51,6 +51,7 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
         let (num, used) = number(n.to_string(), shown, raws, i, i + numerals);
         // 一只猫: "a cat" as much as "one cat"; 一天: "a day" as much as "one day"
         let weak = (num.key == "1" || num.key == "1天") && used > i + numerals;
+        drop_day_part(raws, i, &num, toks);
         toks.push(Tok::Num(Num { weak, ..num }));
         return used;
     }
@@ -258,12 +259,13 @@ pub(super) fn number(
             && !matches!(raws.get(next + 1), Some(Raw::Digits(_)));
         if lexicon::ZH_UNIT.contains(*u) || metres {
             let u = if *u == '号' { '日' } else { *u };
-            // 晚上10点 is 22点: the afternoon's and the evening's hours on the 24-hour clock
+            // 晚上10点 is 22点: the hour on the 24-hour clock, as the part of the day before it
+            // says it
             if u == '点'
-                && let Ok(h @ 1..=11) = key.parse::<u32>()
-                && afternoon_before(&raws[..start])
+                && let Some(part) = day_part_before(&raws[..start])
+                && let Ok(h) = key.parse::<u32>()
             {
-                key = (h + 12).to_string();
+                key = on_the_clock(part, h).to_string();
             }
             // 8点 is the hour "8:00" says (a twenty-first trial); other units stay with
             // their number
@@ -345,21 +347,50 @@ fn height(key: &str, raws: &[Raw], at: usize) -> Option<(u64, usize)> {
     Some((metres * 100 + cm, used))
 }
 
-/// Whether the characters ending `before` say the afternoon or the evening (下午, 晚上…).
-fn afternoon_before(before: &[Raw]) -> bool {
-    let tail: String = before
-        .iter()
-        .rev()
-        .take(2)
-        .filter_map(|r| match r {
-            Raw::Cjk(c) => Some(*c),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    ["下午", "晚上", "傍晚", "夜里", "夜间"].contains(&tail.as_str())
+/// The words for a part of the day that say which half of the clock an hour after them is
+/// on (晚上7点 is 19:00, 早上7点 7:00).
+pub(super) const DAY_PARTS: &[&str] = &[
+    "早上", "早晨", "清晨", "上午", "中午", "下午", "傍晚", "晚上", "夜里", "夜间", "凌晨", "半夜",
+    "深夜", "每晚",
+];
+
+/// The part of the day whose word ends `before` (下午, 晚上…), if one does.
+pub(super) fn day_part_before(before: &[Raw]) -> Option<&'static str> {
+    let [.., Raw::Cjk(a), Raw::Cjk(b)] = before else {
+        return None;
+    };
+    let tail: String = [*a, *b].iter().collect();
+    DAY_PARTS.iter().copied().find(|p| *p == tail)
+}
+
+/// Hour `h` said after `part` of the day, on the 24-hour clock: 下午3点 is 15, 晚上10点 22
+/// but 晚上2点 2 (past midnight), 晚上12点 and 凌晨12点 midnight (0), 中午1点 13, 深夜11点 23;
+/// a morning's hours are as said.
+fn on_the_clock(part: &str, h: u32) -> u32 {
+    let evening = matches!(part, "晚上" | "每晚");
+    let night = matches!(part, "夜里" | "夜间" | "半夜" | "深夜");
+    match (part, h) {
+        (_, 12) if evening || night || part == "凌晨" => 0,
+        ("下午" | "傍晚", 1..=11) | ("中午", 1..=3) => h + 12,
+        (_, 5..=11) if evening => h + 12,
+        (_, 8..=11) if night => h + 12,
+        _ => h,
+    }
+}
+
+/// Drops the word for the part of the day right before an hour (晚上 in 晚上7点) once the
+/// hour is read on the 24-hour clock: it said which half, which the hour now says itself, so
+/// 晚上7点 and 19:00 read alike.
+pub(super) fn drop_day_part(raws: &[Raw], start: usize, num: &Num, toks: &mut Vec<Tok>) {
+    if num.unit.as_deref() != Some("o'clock") {
+        return;
+    }
+    let Some(part) = day_part_before(&raws[..start]) else {
+        return;
+    };
+    if matches!(toks.last(), Some(Tok::Term(t)) if t.cjk && part.ends_with(t.shown.as_str())) {
+        toks.pop();
+    }
 }
 
 /// Right after 用户的: what the fact is about.
