@@ -401,6 +401,38 @@ async fn the_names_initials_stand_for_update_the_memory_holding_them() {
     );
 }
 
+/// The other way round: the memory holds the words, the new fact their initials. The memory
+/// is found by the initials its names spell, indexed with its words.
+#[tokio::test]
+async fn initials_find_the_memory_holding_the_words_they_stand_for() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+
+    bot.say(
+        "cli:default",
+        "remember I have a Master of Business Administration",
+    )
+    .await;
+    bot.say(
+        "cli:default",
+        "remember I work at International Business Machines",
+    )
+    .await;
+    let r = bot.say("cli:default", "remember I have an MBA").await;
+    assert_eq!(
+        r.text,
+        "Updated memory #1: I have a Master of Business Administration"
+    );
+    let r = bot.say("cli:default", "remember I work at IBM").await;
+    assert_eq!(
+        r.text,
+        "Updated memory #2: I work at International Business Machines"
+    );
+    let r = bot.say("cli:default", "remember I have an MFA").await;
+    assert_eq!(r.text, "Noted. Saved memory #3: I have an MFA");
+}
+
 #[tokio::test]
 async fn remember_fast_path_needs_no_model_and_refines_near_duplicates() {
     let llm = FakeLlm::start().await;

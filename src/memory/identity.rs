@@ -38,6 +38,7 @@ mod lex;
 mod lexicon;
 mod numbers;
 mod order;
+mod ordinal;
 mod otherwise;
 mod parse;
 mod person;
@@ -47,6 +48,7 @@ mod roles;
 mod slight;
 mod stance;
 mod tables;
+mod units;
 mod update;
 mod who;
 mod word;
@@ -58,6 +60,8 @@ pub use otherwise::said_otherwise;
 pub use person::{THE_USER, first_person, user_in_first_person};
 pub use reason::Reason;
 pub use update::{Change, as_relation, changed, relation_terms, with_verb_forms};
+
+use std::borrow::Cow;
 
 use compare::{Outcome, compare};
 use parse::{Fact, read};
@@ -125,6 +129,22 @@ pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdi
     }
     if let Some(new) = initials::spelled_out(&stored.text, &new.text) {
         return judge_read(&Reading::new(&new), stored, cosine);
+    }
+    // "1.70 m" / "170 cm": one quantity in one unit, and read again
+    if let Some((a, b)) = units::in_one_unit(&new.text, &stored.text) {
+        return judge_read(&Reading::new(&a), &Reading::new(&b), cosine);
+    }
+    // "Part II" / "Part 2", "third grade" / "grade 3": the words' own checks read the text
+    // as said, so each side with a place in a row is read again as the lexer reads it
+    for (side, other, new_side) in [(new, stored, true), (stored, new, false)] {
+        if let Cow::Owned(numbered) = ordinal::as_numbers(&side.text) {
+            let numbered = Reading::new(&numbered);
+            return if new_side {
+                judge_read(&numbered, other, cosine)
+            } else {
+                judge_read(other, &numbered, cosine)
+            };
+        }
     }
     if copula_swapped(&new.text, &stored.text) {
         return Verdict::Same(Reason::SameWords);
@@ -405,6 +425,9 @@ pub fn proves_different(a: &str, b: &str) -> Option<Reason> {
 pub fn vetoes_claim(new: &str, stored: &str, cosine: Option<f32>) -> Option<Reason> {
     if copula_swapped(new, stored) {
         return None;
+    }
+    if let Some((a, b)) = units::in_one_unit(new, stored) {
+        return vetoes_claim(&a, &b, cosine);
     }
     let outcome = compare(&read(new), &read(stored));
     if let Some(r) = unsure_by_the_words(new, stored) {

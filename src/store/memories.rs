@@ -1,7 +1,7 @@
 //! Structured memories: facts with a category, a scope, a confidence and a history.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use sqlx::FromRow;
@@ -11,7 +11,6 @@ use super::db::{self, Conn, on_conn, on_pool};
 use super::search::search_text;
 use super::{Result, Store, memory_terms, now_ms};
 use crate::base::{Category, MemoryRow, MemoryScope, Source};
-use crate::memory::text;
 
 /// A memory as ranking sees it.
 #[derive(Debug, Clone, Deserialize)]
@@ -591,7 +590,7 @@ async fn import_rows(
             }
             for (m, id) in chunk.iter().zip(&ids) {
                 if !m.archived {
-                    let terms: BTreeSet<String> = text::terms(&m.content).into_iter().collect();
+                    let terms = memory_terms::postings_of(&m.content);
                     let scope = memory_terms::scope_key(m.scope);
                     postings.extend(terms.into_iter().map(|t| (scope, t, *id)));
                 }

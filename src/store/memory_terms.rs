@@ -12,7 +12,7 @@ use serde::Deserialize;
 
 use super::{Result, Store, from_json, json_list, on_conn};
 use crate::base::{Category, MemoryScope};
-use crate::memory::{dedup, text};
+use crate::memory::{dedup, identity, text};
 
 /// Most candidates one dedup check returns, best first by shared terms. Only a flood of rows
 /// that each share at least the minimum number of terms with one fact reaches it.
@@ -70,6 +70,15 @@ pub(super) async fn recent(
     from_json(&json)
 }
 
+/// The terms memory `content` is found by: its own (`text::terms`), and the initials its runs
+/// of names spell ("a Master of Business Administration" is found by "mba", so a fact saying
+/// "an MBA" meets it).
+pub(super) fn postings_of(content: &str) -> BTreeSet<String> {
+    let mut terms: BTreeSet<String> = text::terms(content).into_iter().collect();
+    terms.extend(identity::initials_spelled(content));
+    terms
+}
+
 /// Writes the postings of memory `id` for `content`, replacing any it had.
 pub(super) async fn index(
     conn: &mut Conn<'_>,
@@ -81,7 +90,7 @@ pub(super) async fn index(
         .bind(id)
         .execute(c)
         .await.map(|_| ()))?;
-    let terms: BTreeSet<String> = text::terms(content).into_iter().collect();
+    let terms = postings_of(content);
     if terms.is_empty() {
         return Ok(());
     }

@@ -3,7 +3,7 @@
 //! nothing more), 一点 inside an hour (十一点) that is no "a little", and the short names of
 //! universities (北大 is 北京大学) and of studying for a degree (读研, 研究生).
 
-use super::trial_tests::one_fact;
+use super::trial_tests::{never_one, one_fact};
 use super::trial17_tests::never_one_nor_claimed;
 
 #[test]
@@ -49,4 +49,80 @@ fn a_universitys_short_name_is_the_university() {
         ("用户在北京大学读书", "用户在北京工作"),
         ("用户在北大读书", "用户在北大工作"),
     ]);
+}
+
+#[test]
+fn a_place_in_a_row_said_either_way_is_one_place() {
+    one_fact(&[
+        ("User's kid is in Grade 3", "User's kid is in third grade"),
+        ("I live on the fifth floor", "I live on floor 5"),
+        (
+            "User's favourite film is The Godfather Part II",
+            "User's favourite film is The Godfather Part 2",
+        ),
+        (
+            "She is on the second season of Dark",
+            "She is on season 2 of Dark",
+        ),
+    ]);
+    never_one_nor_claimed(&[
+        ("User's kid is in Grade 3", "User's kid is in fourth grade"),
+        ("I live on the fifth floor", "I live on floor 6"),
+        (
+            "User's building has 5 floors",
+            "User's building has floor 5",
+        ),
+        (
+            "User loved The Godfather Part II",
+            "User loved The Godfather",
+        ),
+    ]);
+}
+
+#[test]
+fn kin_without_de_opening_a_chinese_fact_are_someone_of_mine() {
+    // 姥姥, 祖母, 姥爷 are as much someone of mine as 外婆, 奶奶, 外公
+    one_fact(&[
+        ("我外婆住在成都", "我姥姥住在成都"),
+        ("我奶奶今年九十岁", "我祖母今年90岁"),
+        ("我外公是老师", "我姥爷是教师"),
+    ]);
+    never_one_nor_claimed(&[
+        ("我姥姥住在成都", "我住在成都"),
+        ("我祖母今年九十岁", "我今年九十岁"),
+    ]);
+    never_one(&[("我前妻是老师", "我是老师")]);
+}
+
+#[test]
+fn one_quantity_in_two_units_is_one_value() {
+    one_fact(&[
+        ("User is 1.70 m tall", "User is 170 cm tall"),
+        (
+            "User's commute takes 45 minutes",
+            "User's commute takes three quarters of an hour",
+        ),
+        (
+            "User runs 5 km every morning",
+            "User runs 5000 m every morning",
+        ),
+        (
+            "The film lasts an hour and a half",
+            "The film lasts 90 minutes",
+        ),
+    ]);
+    never_one_nor_claimed(&[
+        ("User is 1.70 m tall", "User is 175 cm tall"),
+        (
+            "User runs 5 km every morning",
+            "User runs 5 miles every morning",
+        ),
+        (
+            "User's commute takes an hour",
+            "User's commute takes 45 minutes",
+        ),
+    ]);
+    // a newer value in another unit replaces the old
+    let change = super::changed("User is 175 cm tall", "User is 1.70 m tall");
+    assert!(change.is_some_and(|c| c.old == "170" && c.new == "175"));
 }

@@ -35,8 +35,9 @@ const UNITS_AFTER_A_NUMBER: &[&str] = &[
 ];
 
 pub fn lex(text: &str) -> Vec<Raw> {
-    // "half past six" is 6:30, "eleven at night" 11 pm
-    let text = super::clock::in_digits(text);
+    // "half past six" is 6:30, "eleven at night" 11 pm; "third grade" is "grade 3"
+    let clocked = super::clock::in_digits(text);
+    let text = super::ordinal::as_numbers(&clocked);
     let text: &str = &text;
     let mut out = Vec::new();
     let chars: Vec<char> = text.chars().collect();

@@ -282,10 +282,24 @@ pub(super) fn read(words: &[String], text: &str, into: &mut BTreeSet<String>) {
         if w == "half" && next != Some("past") && words.get(i + 2).is_none_or(|d| d != "dozen") {
             into.insert("half".into());
         }
-        // "The Godfather Part II" against "The Godfather": a sequel, a season, a volume
+        // "The Godfather Part II" against "The Godfather": a sequel, a season, a volume; "floor
+        // 5" (which one) against "5 floors" (how many)
         if matches!(
             w.as_str(),
-            "part" | "volume" | "vol" | "episode" | "season" | "chapter" | "book"
+            "part"
+                | "volume"
+                | "vol"
+                | "episode"
+                | "season"
+                | "chapter"
+                | "book"
+                | "grade"
+                | "floor"
+                | "series"
+                | "level"
+                | "round"
+                | "stage"
+                | "edition"
         ) && next.is_some_and(|n| is_number_word(n) || is_roman(n))
         {
             into.insert(format!("{w} n"));

@@ -65,6 +65,10 @@ pub fn with_verb_forms(mut terms: HashSet<String>) -> HashSet<String> {
 /// is read as said, then each of its clauses that says a value changed on its own, and said
 /// with its value first turned round (`clauses`).
 pub fn changed(new: &str, stored: &str) -> Option<Change> {
+    // "1.70 m" then "175 cm": the same quantity, in one unit
+    if let Some((new, stored)) = super::units::in_one_unit(new, stored) {
+        return changed(&new, &stored);
+    }
     changed_as_said(new, stored).or_else(|| {
         clauses::restated(new)
             .iter()
