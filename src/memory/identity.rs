@@ -41,6 +41,7 @@ mod order;
 mod ordinal;
 mod otherwise;
 mod parse;
+mod passive;
 mod person;
 mod qualifiers;
 mod reason;
@@ -120,6 +121,27 @@ pub fn judge(new: &str, stored: &str, cosine: Option<f32>) -> Verdict {
     judge_read(&Reading::new(new), &Reading::new(stored), cosine)
 }
 
+/// `a` and `b` said alike where one says it in a way the words' own checks would read as
+/// another fact: one quantity in two units (written in the smaller, `units`), the passive with
+/// its doer against the active (said in the active, `passive`), a place in a row as an ordinal
+/// ("third grade" as "grade 3", `ordinal`; the lexer reads it so, the checks on the text as
+/// said do not); `None` when nothing is said so. Who does what to whom, and every other check,
+/// is left to the reading of the pair returned.
+fn said_alike(a: &str, b: &str) -> Option<(String, String)> {
+    if let Some(pair) = units::in_one_unit(a, b) {
+        return Some(pair);
+    }
+    match (passive::as_active(a), passive::as_active(b)) {
+        (Some(active), None) => return Some((active, b.to_string())),
+        (None, Some(active)) => return Some((a.to_string(), active)),
+        _ => {}
+    }
+    match (ordinal::as_numbers(a), ordinal::as_numbers(b)) {
+        (Cow::Borrowed(_), Cow::Borrowed(_)) => None,
+        (a, b) => Some((a.into_owned(), b.into_owned())),
+    }
+}
+
 /// [`judge`] on facts read beforehand.
 pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdict {
     // "IBM" on one side, "International Business Machines" in its place on the other: the
@@ -130,21 +152,10 @@ pub fn judge_read(new: &Reading, stored: &Reading, cosine: Option<f32>) -> Verdi
     if let Some(new) = initials::spelled_out(&stored.text, &new.text) {
         return judge_read(&Reading::new(&new), stored, cosine);
     }
-    // "1.70 m" / "170 cm": one quantity in one unit, and read again
-    if let Some((a, b)) = units::in_one_unit(&new.text, &stored.text) {
+    // "1.70 m" / "170 cm", "I was raised by my grandmother" / "my grandmother raised me",
+    // "Part II" / "Part 2": said alike, and read again
+    if let Some((a, b)) = said_alike(&new.text, &stored.text) {
         return judge_read(&Reading::new(&a), &Reading::new(&b), cosine);
-    }
-    // "Part II" / "Part 2", "third grade" / "grade 3": the words' own checks read the text
-    // as said, so each side with a place in a row is read again as the lexer reads it
-    for (side, other, new_side) in [(new, stored, true), (stored, new, false)] {
-        if let Cow::Owned(numbered) = ordinal::as_numbers(&side.text) {
-            let numbered = Reading::new(&numbered);
-            return if new_side {
-                judge_read(&numbered, other, cosine)
-            } else {
-                judge_read(other, &numbered, cosine)
-            };
-        }
     }
     if copula_swapped(&new.text, &stored.text) {
         return Verdict::Same(Reason::SameWords);
@@ -426,7 +437,7 @@ pub fn vetoes_claim(new: &str, stored: &str, cosine: Option<f32>) -> Option<Reas
     if copula_swapped(new, stored) {
         return None;
     }
-    if let Some((a, b)) = units::in_one_unit(new, stored) {
+    if let Some((a, b)) = said_alike(new, stored) {
         return vetoes_claim(&a, &b, cosine);
     }
     let outcome = compare(&read(new), &read(stored));

@@ -39,6 +39,20 @@ pub fn spans(text: &str, inside: impl Fn(char) -> bool) -> impl Iterator<Item = 
         .map(move |w| (w.as_ptr() as usize - text.as_ptr() as usize, w))
 }
 
+/// Punctuation that may end a word in a sentence: kept after what a rewriting puts in the
+/// word's place ("fifth floor." → "floor 5.").
+const WORD_ENDS: [char; 6] = ['.', ',', '!', '?', ';', ':'];
+
+/// `word` without the punctuation it ends with ("floor." → "floor").
+pub fn unpunctuated(word: &str) -> &str {
+    word.trim_end_matches(WORD_ENDS)
+}
+
+/// The punctuation `word` ends with ("floor." → ".").
+pub fn end_punctuation(word: &str) -> &str {
+    &word[unpunctuated(word).len()..]
+}
+
 pub fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x3040..=0x30FF      // Hiragana, Katakana

@@ -6,6 +6,8 @@
 
 use std::borrow::Cow;
 
+use crate::memory::text::{end_punctuation, unpunctuated};
+
 /// Hours said as words.
 const HOURS: &[&str] = &[
     "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -82,11 +84,11 @@ pub(super) fn in_digits(text: &str) -> Cow<'_, str> {
         match part_of_day(&words, next) {
             Some((meridiem, len)) => {
                 let last = words[next + len - 1];
-                out.push(format!("{time} {meridiem}{}", trailing(last)));
+                out.push(format!("{time} {meridiem}{}", end_punctuation(last)));
                 i = next + len;
             }
             None => {
-                out.push(format!("{time}{}", trailing(words[next - 1])));
+                out.push(format!("{time}{}", end_punctuation(words[next - 1])));
                 i = next;
             }
         }
@@ -128,19 +130,9 @@ fn part_of_day(words: &[&str], at: usize) -> Option<(&'static str, usize)> {
     }
 }
 
-/// Punctuation that may end a word, kept after what replaces it.
-const ENDS: [char; 5] = ['.', ',', '!', '?', ';'];
-
 /// Word `i` of `words` lowercase, without the punctuation it ends with.
 fn plain(words: &[&str], i: usize) -> Option<String> {
-    words
-        .get(i)
-        .map(|w| w.trim_end_matches(ENDS).to_ascii_lowercase())
-}
-
-/// The punctuation a word ends with: kept after what replaces it.
-fn trailing(word: &str) -> &str {
-    &word[word.trim_end_matches(ENDS).len()..]
+    words.get(i).map(|w| unpunctuated(w).to_ascii_lowercase())
 }
 
 #[cfg(test)]

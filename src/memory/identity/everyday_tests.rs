@@ -1,7 +1,8 @@
-//! Everyday Chinese forms found among the labelled set's misses (2026-11-30): the hour with
+//! Everyday forms found among the labelled set's misses (2026-11-30): the hour with
 //! the part of the day before it (晚上7点 is 19:00, the word for the evening then says
 //! nothing more), 一点 inside an hour (十一点) that is no "a little", and the short names of
-//! universities (北大 is 北京大学) and of studying for a degree (读研, 研究生).
+//! universities (北大 is 北京大学) and of studying for a degree (读研, 研究生); and in English, a
+//! place in a row said either way, one quantity in two units, and the passive with its doer.
 
 use super::trial_tests::{never_one, one_fact};
 use super::trial17_tests::never_one_nor_claimed;
@@ -29,7 +30,12 @@ fn an_hour_after_the_part_of_the_day_is_the_hour_on_the_clock() {
 
 #[test]
 fn one_in_an_hour_is_not_a_little() {
-    one_fact(&[("我晚上十一点睡觉", "我晚上11点睡觉")]);
+    one_fact(&[
+        ("我晚上十一点睡觉", "我晚上11点睡觉"),
+        ("用户中午一点吃饭", "用户13:00吃饭"),
+        ("用户一点半下班", "用户1:30下班"),
+    ]);
+    never_one_nor_claimed(&[("用户中午十二点吃饭", "用户中午一点吃饭")]);
     // still "a little" where it is no hour
     never_one_nor_claimed(&[("我会说一点日语", "我会说日语")]);
 }
@@ -125,4 +131,33 @@ fn one_quantity_in_two_units_is_one_value() {
     // a newer value in another unit replaces the old
     let change = super::changed("User is 175 cm tall", "User is 1.70 m tall");
     assert!(change.is_some_and(|c| c.old == "170" && c.new == "175"));
+}
+
+#[test]
+fn the_passive_with_its_doer_is_the_active() {
+    one_fact(&[
+        ("My grandmother raised me", "I was raised by my grandmother"),
+        (
+            "User's son was bitten by a dog last week",
+            "Last week a dog bit User's son",
+        ),
+        (
+            "My father taught me to fish",
+            "I was taught to fish by my father",
+        ),
+        (
+            "User's dog Max was bitten by a fox",
+            "A fox bit User's dog Max",
+        ),
+        ("The cake was made by my mom", "My mom made the cake"),
+    ]);
+    never_one_nor_claimed(&[
+        ("I was raised by my grandmother", "I raised my grandmother"),
+        ("The dog was bitten by the cat", "The dog bit the cat"),
+        ("Tom was hired by Anna", "Tom hired Anna"),
+    ]);
+    never_one(&[(
+        "The novel was written by my aunt in 1990",
+        "My aunt read the novel in 1990",
+    )]);
 }

@@ -11,6 +11,8 @@
 
 use std::borrow::Cow;
 
+use crate::memory::text::{end_punctuation, unpunctuated};
+
 /// Nouns whose number says which one of a row: "grade 3", "floor 5", "season 2".
 const NOUNS: &[&str] = &[
     "grade", "floor", "season", "series", "part", "volume", "chapter", "episode", "book", "level",
@@ -33,7 +35,7 @@ const ROMAN: &[&str] = &[
 /// "Part 2"); as it was when it has neither.
 pub(super) fn as_numbers(text: &str) -> Cow<'_, str> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    if !words.iter().any(|w| is_noun(bare(w))) {
+    if !words.iter().any(|w| is_noun(unpunctuated(w))) {
         return Cow::Borrowed(text);
     }
     let mut out: Vec<String> = Vec::with_capacity(words.len());
@@ -43,23 +45,23 @@ pub(super) fn as_numbers(text: &str) -> Cow<'_, str> {
         let (word, next) = (words[i], words.get(i + 1).copied());
         // "third grade", "the 5th floor": the ordinal's own punctuation ends nothing here
         if let (Some(n), Some(noun)) = (ordinal(word), next)
-            && word == bare(word)
-            && is_noun(bare(noun))
+            && word == unpunctuated(word)
+            && is_noun(unpunctuated(noun))
         {
-            out.push(bare(noun).to_ascii_lowercase());
-            out.push(format!("{n}{}", trailing(noun)));
+            out.push(unpunctuated(noun).to_ascii_lowercase());
+            out.push(format!("{n}{}", end_punctuation(noun)));
             changed = true;
             i += 2;
             continue;
         }
         // "Part II": the noun as written, the numeral in digits
         if let Some(numeral) = next
-            && word == bare(word)
+            && word == unpunctuated(word)
             && is_noun(word)
-            && let Some(n) = ROMAN.iter().position(|r| *r == bare(numeral))
+            && let Some(n) = ROMAN.iter().position(|r| *r == unpunctuated(numeral))
         {
             out.push(word.to_string());
-            out.push(format!("{}{}", n + 2, trailing(numeral)));
+            out.push(format!("{}{}", n + 2, end_punctuation(numeral)));
             changed = true;
             i += 2;
             continue;
@@ -95,19 +97,6 @@ fn ordinal(w: &str) -> Option<usize> {
         _ => "th",
     };
     (suffix == right && n > 0).then_some(n)
-}
-
-/// Punctuation that may end a word, kept after what replaces it.
-const ENDS: [char; 6] = ['.', ',', '!', '?', ';', ':'];
-
-/// `w` without the punctuation it ends with.
-fn bare(w: &str) -> &str {
-    w.trim_end_matches(ENDS)
-}
-
-/// The punctuation `w` ends with.
-fn trailing(w: &str) -> &str {
-    &w[bare(w).len()..]
 }
 
 #[cfg(test)]

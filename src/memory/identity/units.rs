@@ -79,6 +79,20 @@ struct Quantity {
     unit_word: String,
 }
 
+impl Quantity {
+    /// `n` of unit `u` at `span`, `word` the unit as written.
+    fn of(span: std::ops::Range<usize>, n: f64, u: &Unit, word: &str) -> Quantity {
+        Quantity {
+            start: span.start,
+            end: span.end,
+            base: n * u.size,
+            kind: u.kind,
+            size: u.size,
+            unit_word: word.to_string(),
+        }
+    }
+}
+
 /// The quantities of `text`, in order.
 fn quantities(text: &str) -> Vec<Quantity> {
     let words: Vec<(usize, &str)> = spans(text, |c| c.is_alphanumeric() || c == '.')
@@ -104,14 +118,12 @@ fn quantities(text: &str) -> Vec<Quantity> {
             && u.kind == Kind::Duration
             && u.size > 60.0
         {
-            out.push(Quantity {
-                start: words[i].0,
-                end: end(i + used),
-                base: f * u.size,
-                kind: u.kind,
-                size: u.size,
-                unit_word: words[i + used].1.to_string(),
-            });
+            out.push(Quantity::of(
+                words[i].0..end(i + used),
+                f,
+                &u,
+                words[i + used].1,
+            ));
             i += used + 1;
             continue;
         }
@@ -126,14 +138,12 @@ fn quantities(text: &str) -> Vec<Quantity> {
             && GLUED.contains(&&w[digits..])
             && let (Ok(n), Some(u)) = (w[..digits].parse::<f64>(), unit(&w[digits..]))
         {
-            out.push(Quantity {
-                start: words[i].0,
-                end: end(i),
-                base: n * u.size,
-                kind: u.kind,
-                size: u.size,
-                unit_word: words[i].1[digits..].to_string(),
-            });
+            out.push(Quantity::of(
+                words[i].0..end(i),
+                n,
+                &u,
+                &words[i].1[digits..],
+            ));
             i += 1;
             continue;
         }
@@ -152,14 +162,7 @@ fn quantities(text: &str) -> Vec<Quantity> {
             } else {
                 (n, i + 1)
             };
-            out.push(Quantity {
-                start: words[i].0,
-                end: end(last),
-                base: n * u.size,
-                kind: u.kind,
-                size: u.size,
-                unit_word: words[i + 1].1.to_string(),
-            });
+            out.push(Quantity::of(words[i].0..end(last), n, &u, words[i + 1].1));
             i = last + 1;
             continue;
         }

@@ -16,7 +16,14 @@ pub(super) fn read_cjk(raws: &[Raw], i: usize, toks: &mut Vec<Tok>) -> usize {
         })
         .collect();
     let t = &*TABLES;
+    // 中午一点, 一点半: one o'clock, not the lexicon's 一点 ("a little")
+    let one_oclock = run.starts_with(&['一', '点'])
+        && (day_part_before(&raws[..i]).is_some()
+            || run.get(2).is_some_and(|c| "半钟整".contains(*c)));
     for len in (1..=t.zh_longest.min(run.len())).rev() {
+        if one_oclock {
+            break;
+        }
         let s: String = run[..len].iter().collect();
         if let Some(out) = t.zh.get(s.as_str()) {
             // 跟老师学钢琴: someone it is done with, not another relation
