@@ -161,3 +161,29 @@ fn the_passive_with_its_doer_is_the_active() {
         "My aunt read the novel in 1990",
     )]);
 }
+
+#[test]
+fn everyday_synonyms_are_one_word() {
+    one_fact(&[
+        ("用户喜欢番茄", "用户喜欢西红柿"),
+        ("用户讨厌香菜", "用户讨厌芫荽"),
+        ("用户住在农村", "用户住在乡下"),
+        ("用户失业了", "用户没工作了"),
+        ("用户一个人住", "用户独居"),
+        (
+            "User lives in the countryside",
+            "User lives in a rural area",
+        ),
+        (
+            "User's car is a station wagon",
+            "User's car is an estate car",
+        ),
+    ]);
+    never_one_nor_claimed(&[("用户喜欢番茄", "用户喜欢土豆")]);
+    never_one(&[
+        ("用户住在农村", "用户住在城市"),
+        ("用户失业了", "用户工作了"),
+        // "out of work" is no job, "gets out of work" leaving it: not read as one word
+        ("User gets out of work at 5pm", "User is unemployed at 5pm"),
+    ]);
+}

@@ -53,6 +53,7 @@ fire truck, fire engine => firetruck; bell pepper => bellpepper; martial art => 
 crab apple => crabapple; cheese cake => cheesecake; sea food => seafood; guinea pig => guineapig; sea lion => sealion; polar bear => polarbear;
 per cent => percent; the last => #last; new york city => nyc; san francisco => sf; washington dc => dc; united kingdom => uk; united nations => un; european union => eu;
 massachusetts institute of technology => mit; user experience => ux;
+rural area => countryside; station wagon, estate car => stationwagon;
 pay rise, pay raise => raise; cell phone, mobile phone => phone;
 email address, e mail address, e mail => email;
 sea horse => seahorse; hip hop => hiphop; table tennis => pingpong; part time => parttime; full time => fulltime;
@@ -366,7 +367,7 @@ pub const ZH: &str = "
 // food and drink
 苹果 => apple; 香蕉 => banana; 橙子 => orange; 葡萄 => grape; 西瓜 => watermelon; 草莓 => strawberry;
 芒果 => mango; 梨 => pear; 桃子 => peach; 樱桃 => cherry; 柠檬 => lemon; 菠萝 => pineapple;
-榴莲 => durian; 香菜 => cilantro; 辣 => spicy; 海鲜 => seafood; 花生 => peanut; 肉 => meat;
+榴莲 => durian; 香菜, 芫荽 => cilantro; 西红柿, 番茄 => tomato; 辣 => spicy; 海鲜 => seafood; 花生 => peanut; 肉 => meat;
 牛肉 => beef; 猪肉 => pork; 鸡肉 => chicken; 羊肉 => lamb; 米饭 => rice; 面条 => noodles;
 饺子 => dumplings; 火锅 => hotpot; 寿司 => sushi; 披萨 => pizza; 鸡蛋, 蛋 => egg; 牛奶 => milk;
 奶茶 => milktea; 马铃薯, 土豆 => potato; 水果 => fruit; 冰淇淋, 雪糕 => icecream; 恐龙 => dinosaur;
@@ -390,6 +391,7 @@ pub const ZH: &str = "
 // languages and countries
 英语, 英文 => english; 法语, 法文 => french; 日语, 日文 => japanese; 德语 => german; 西班牙语 => spanish;
 韩语 => korean; 中文, 汉语, 普通话 => chinese; 粤语 => cantonese; 俄语 => russian; 葡萄牙语 => portuguese;
+农村, 乡下, 乡村 => countryside; 失业, 没工作, 待业 => unemployed; 独居, 一个人住 => live alone;
 意大利语 => italian; 语言 => speak; 母语 => native speak; 熬夜, 夜猫子, 晚睡 => sleep late; 睡觉, 睡 => sleep; 懂 => -;
 早起 => wake early; 素食, 素食者, 吃素 => ! eat meat; 害怕, 怕, 恐惧 => fear; 日本 => ^japan; 中国 => ^china;
 美国 => ^usa; 英国 => ^uk; 法国 => ^france; 德国 => ^germany; 韩国 => ^korea; 西班牙 => ^spain;
