@@ -34,10 +34,12 @@ const ROMAN: &[&str] = &[
 /// ("third grade" → "grade 3"), and each roman numeral after one in digits ("Part II" →
 /// "Part 2"); as it was when it has neither.
 pub(super) fn as_numbers(text: &str) -> Cow<'_, str> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    if !words.iter().any(|w| is_noun(unpunctuated(w))) {
+    // every text the lexer and the stance read passes here: most name no such noun, and
+    // leave without an allocation
+    if !text.split_whitespace().any(|w| is_noun(unpunctuated(w))) {
         return Cow::Borrowed(text);
     }
+    let words: Vec<&str> = text.split_whitespace().collect();
     let mut out: Vec<String> = Vec::with_capacity(words.len());
     let mut changed = false;
     let mut i = 0;

@@ -171,6 +171,30 @@ fn quantities(text: &str) -> Vec<Quantity> {
     out
 }
 
+/// Whether a word of `text` (as `quantities` splits it), or its end after a number ("170cm"),
+/// names a unit: what every quantity needs.
+fn names_a_unit(text: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '.'))
+        .map(|w| {
+            w.trim_end_matches('.')
+                .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+        })
+        .any(|w| {
+            // unit words are short and ASCII: lowercased on the stack
+            let mut lower = [0u8; 12];
+            if w.is_empty() || w.len() > lower.len() || !w.is_ascii() {
+                return false;
+            }
+            for (l, b) in lower.iter_mut().zip(w.bytes()) {
+                *l = b.to_ascii_lowercase();
+            }
+            std::str::from_utf8(&lower[..w.len()])
+                .ok()
+                .and_then(unit)
+                .is_some()
+        })
+}
+
 /// A number in digits ("1.70") or a word up to twelve.
 fn number(w: &str) -> Option<f64> {
     if w.bytes().all(|b| b.is_ascii_digit() || b == b'.') && w.bytes().any(|b| b.is_ascii_digit()) {
@@ -196,6 +220,11 @@ fn written(value: f64) -> Option<String> {
 /// when one side says a quantity in another unit than the other; `None` when no quantity of
 /// one kind is in two units.
 pub(super) fn in_one_unit(a: &str, b: &str) -> Option<(String, String)> {
+    // each judgement of a pair passes here: a side naming no unit holds no quantity, and is
+    // told without an allocation
+    if !names_a_unit(a) || !names_a_unit(b) {
+        return None;
+    }
     let qa = quantities(a);
     if qa.is_empty() {
         return None;
