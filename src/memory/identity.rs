@@ -493,6 +493,8 @@ pub fn more_specific<'a>(a: &'a str, b: &'a str) -> &'a str {
 #[cfg(test)]
 mod everyday_tests;
 #[cfg(test)]
+mod tense_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod trial15_tests;

@@ -453,7 +453,7 @@ pub const IRREGULAR_PAST: &str = "
 was, were, had, did, went, bought, sold, grew, taught, began, ran, swam, made, took, met,
 drove, wrote, spoke, flew, came, became, ate, drank, saw, knew, gave, lost, won, found,
 paid, sent, spent, built, broke, fell, felt, kept, lent, told, thought, slept, sang,
-brought, caught, chose, forgot, heard, held, left, rode, sat, stood, threw, woke, wore
+brought, caught, chose, forgot, heard, held, left, rode, sat, stood, threw, woke, wore, died
 ";
 
 /// Words a noun phrase stops at: the verb comes.

@@ -179,6 +179,11 @@ pub fn read(text: &str) -> Fact {
             last_key = Some(t.key.clone());
         }
     }
+    // "used to live", "grew up in": said of the past as much as "lived" is
+    let past = past
+        || toks
+            .iter()
+            .any(|t| matches!(t, Tok::Mark(m, _) if m == "past"));
     let mut fact = bind(toks, past && !born);
     fact.clauses = raws.iter().any(|r| match r {
         // a comma past a fronted phrase ("On Fridays, …" is one clause)

@@ -75,11 +75,20 @@ fn before(raws: &[Raw], i: usize, k: usize) -> Option<&str> {
     }
 }
 
+/// Who does it, said as the word right before the verb.
+const SUBJECTS: &[&str] = &["user", "he", "she", "they", "i", "we", "you"];
+
+/// Verbs whose past is spelled as the present.
+const SAME_IN_THE_PAST: &[&str] = &[
+    "quit", "beat", "hit", "cut", "put", "set", "shut", "split", "spread", "upset", "bet", "let",
+];
+
 /// Marks the fact said in the past ("lived", "was", "got married"; not "have taught") or of a
 /// birth ("born", "birthday").
 fn mark_tense(raws: &[Raw], i: usize, w: &Word<'_>, past: &mut bool, born: &mut bool) {
-    let after_subject = before(raws, i, 1).is_some_and(|p| {
-        TABLES.subject_left.contains(&p)
+    // right after who does it ("User", "I", "my father", "Anna"), not after an adverb
+    let after_doer = before(raws, i, 1).is_some_and(|p| {
+        SUBJECTS.contains(&p)
             || is_kin(&super::tables::stem(p))
             || matches!(
                 &raws[i - 1],
@@ -90,6 +99,8 @@ fn mark_tense(raws: &[Raw], i: usize, w: &Word<'_>, past: &mut bool, born: &mut 
                     }
             )
     });
+    let after_subject =
+        after_doer || before(raws, i, 1).is_some_and(|p| TABLES.subject_left.contains(&p));
     let lower = w.lower;
     // "got married", "got stolen" are past; "have got a dog" ("we've got") is not
     let got = lower == "got"
@@ -105,11 +116,16 @@ fn mark_tense(raws: &[Raw], i: usize, w: &Word<'_>, past: &mut bool, born: &mut 
     let perfect = before(raws, i, 1).is_some_and(|p| matches!(p, "have" | "has"));
     if (TABLES.irregular_past.contains(&lower) && !perfect)
         || got
+        // "User quit smoking", "Anna beat me": a past spelled as the present, right after
+        // who did it (a third person would say "quits" of now; "to quit" is no past)
+        || (after_doer && SAME_IN_THE_PAST.contains(&lower))
         || (lower.len() > 4
             && lower.ends_with("ed")
             && !lower.ends_with("eed")
             && after_subject
-            && !TABLES.participle_adjectives.contains(&lower))
+            // "is married" / "I married my wife": the adjective after the verb, the verb
+            // right after who did it
+            && (after_doer || !TABLES.participle_adjectives.contains(&lower)))
     {
         *past = true;
     }
