@@ -30,6 +30,7 @@
 
 mod clock;
 mod compare;
+mod comparison;
 mod compound;
 mod coordination;
 mod denial;
@@ -129,6 +130,9 @@ pub fn judge(new: &str, stored: &str, cosine: Option<f32>) -> Verdict {
 /// is left to the reading of the pair returned.
 fn said_alike(a: &str, b: &str) -> Option<(String, String)> {
     if let Some(pair) = units::in_one_unit(a, b) {
+        return Some(pair);
+    }
+    if let Some(pair) = comparison::from_the_greater(a, b) {
         return Some(pair);
     }
     match (passive::as_active(a), passive::as_active(b)) {

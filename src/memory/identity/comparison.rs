@@ -1,0 +1,428 @@
+//! A comparison said from either side: "I am younger than my brother" is "my brother is older
+//! than me", "User earns less than his wife" "User's wife earns more than User",
+//! 用户比妻子大三岁 is 妻子比用户小三岁. Both sides of a pair, when each is one comparison,
+//! are written from the greater side ("older", not "younger"), with "he", "his", 他 written as
+//! the one person the text names; the pair is then read again, and who is compared with whom
+//! is still checked ("User is older than his brother" is not "User is younger than his
+//! brother": written from the greater side, the two are the roles swapped).
+//!
+//! Precision first: one clause, the comparative right before "than" (比 in Chinese), a few
+//! words on each side.
+
+use crate::memory::text::{end_punctuation, unpunctuated};
+
+/// The lesser comparative and the greater one.
+const OPPOSITES: &[(&str, &str)] = &[
+    ("younger", "older"),
+    ("shorter", "taller"),
+    ("smaller", "bigger"),
+    ("lighter", "heavier"),
+    ("slower", "faster"),
+    ("less", "more"),
+    ("fewer", "more"),
+    ("lower", "higher"),
+    ("weaker", "stronger"),
+    ("poorer", "richer"),
+    ("later", "earlier"),
+    ("worse", "better"),
+    ("thinner", "fatter"),
+];
+
+/// The same in Chinese, after 比.
+const ZH_OPPOSITES: &[(&str, &str)] = &[
+    ("小", "大"),
+    ("矮", "高"),
+    ("少", "多"),
+    ("瘦", "胖"),
+    ("短", "长"),
+    ("慢", "快"),
+    ("轻", "重"),
+    ("晚", "早"),
+    ("差", "好"),
+];
+
+/// Words between the verb and the comparative that say by how much.
+const DEGREE: &[&str] = &[
+    "much", "far", "a", "lot", "bit", "little", "slightly", "way", "even", "still",
+];
+
+/// Words after "than" that end the other side: what follows says when, where or how.
+const AFTER_THE_OTHER: &[&str] = &[
+    "by", "at", "in", "on", "for", "because", "when", "since", "now", "these", "this", "last",
+    "does", "do", "did", "is", "am", "are", "was", "were",
+];
+
+/// Words opening a sentence that are no name.
+const NO_NAME: &[&str] = &[
+    "the", "my", "his", "her", "their", "our", "your", "a", "an", "i", "this", "that", "he", "she",
+    "they", "we", "you", "it", "its",
+];
+
+/// Subject pronouns and their object forms.
+const PRONOUNS: &[(&str, &str)] = &[
+    ("i", "me"),
+    ("we", "us"),
+    ("they", "them"),
+    ("he", "him"),
+    ("she", "her"),
+];
+
+/// The pair written from the greater side, when both are one comparison each; else `None`.
+pub(super) fn from_the_greater(a: &str, b: &str) -> Option<(String, String)> {
+    // cheap first: most facts compare nothing
+    let compares = |t: &str| t.contains(" than ") || t.contains('比');
+    if !compares(a) || !compares(b) {
+        return None;
+    }
+    let (x, y) = (written(a)?, written(b)?);
+    (x != a || y != b).then_some((x, y))
+}
+
+/// `text` written from the greater side, when it is one comparison.
+fn written(text: &str) -> Option<String> {
+    if text.contains('比') {
+        zh(text)
+    } else {
+        en(text)
+    }
+}
+
+fn en(text: &str) -> Option<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let lower: Vec<String> = words
+        .iter()
+        .map(|w| unpunctuated(w).to_lowercase())
+        .collect();
+    let than = lower.iter().position(|w| w == "than")?;
+    // one clause: no comma or second "than" to tell which part is which
+    if words.iter().any(|w| w.contains([',', ';'])) || lower[than + 1..].contains(&"than".into()) {
+        return None;
+    }
+    let c = than.checked_sub(1)?;
+    let (greater, flip) = match OPPOSITES
+        .iter()
+        .find(|(l, g)| lower[c] == *l || lower[c] == *g)
+    {
+        Some((l, g)) => (*g, lower[c] == *l),
+        None => return None,
+    };
+    // the verb: a form of "be" before the comparative, or the word before its degree
+    let copula = lower[..c]
+        .iter()
+        .position(|w| matches!(w.as_str(), "is" | "am" | "are" | "was" | "were"));
+    let (verb, mid_from, left_end) = match copula {
+        Some(k) => {
+            let past = matches!(lower[k].as_str(), "was" | "were");
+            (if past { "was" } else { "is" }.to_string(), k + 1, k)
+        }
+        // "User earns less", "my wife earns more": someone (one word, or whose and a noun),
+        // then the verb
+        None => {
+            let v = (0..c)
+                .rev()
+                .find(|&i| !DEGREE.contains(&lower[i].as_str()))?;
+            let someone = match &lower[..v] {
+                [_] => true,
+                [whose, _] => {
+                    whose.ends_with("'s")
+                        || matches!(
+                            whose.as_str(),
+                            "my" | "his" | "her" | "their" | "our" | "your"
+                        )
+                }
+                _ => false,
+            };
+            if !someone {
+                return None;
+            }
+            (words[v].to_string(), v + 1, v)
+        }
+    };
+    let other_end = (than + 1..words.len())
+        .find(|&i| AFTER_THE_OTHER.contains(&lower[i].as_str()))
+        .unwrap_or(words.len());
+    let (left, right) = (&words[..left_end], &words[than + 1..other_end]);
+    // "than I am", "than she does": the verb said again says nothing more
+    let rest = match &lower[other_end..] {
+        [aux]
+            if matches!(
+                aux.as_str(),
+                "does" | "do" | "did" | "is" | "am" | "are" | "was" | "were"
+            ) =>
+        {
+            &[][..]
+        }
+        _ => &words[other_end..],
+    };
+    if left.is_empty()
+        || left.len() > 4
+        || right.is_empty()
+        || right.len() > 4
+        || rest
+            .iter()
+            .any(|w| matches!(unpunctuated(w), "and" | "but" | "or"))
+    {
+        return None;
+    }
+    let named = the_one_named(&words);
+    // "Tom is taller than him": "him" is someone else than the other side
+    let alone = |ws: &[&str]| match ws {
+        [w] => named
+            .as_deref()
+            .is_some_and(|n| unpunctuated(w).eq_ignore_ascii_case(n)),
+        _ => false,
+    };
+    let side = |ws: &[&str], other: &[&str], subject: bool| -> Vec<String> {
+        let n = ws.len();
+        let one = One {
+            named: named.as_deref(),
+            other_is_named: alone(other),
+        };
+        ws.iter()
+            .enumerate()
+            .map(|(i, w)| one.as_named(unpunctuated(w), i + 1 < n, subject))
+            .collect()
+    };
+    let (first, second) = if flip { (right, left) } else { (left, right) };
+    let mut out = side(first, second, true);
+    out.push(verb);
+    out.extend(words[mid_from..c].iter().map(|w| w.to_string()));
+    out.push(greater.to_string());
+    out.push("than".into());
+    out.extend(side(second, first, false));
+    out.extend(rest.iter().map(|w| w.to_string()));
+    let end = end_punctuation(words[words.len() - 1]);
+    if let Some(last) = out.last_mut()
+        && !last.ends_with(end)
+    {
+        last.push_str(end);
+    }
+    Some(out.join(" "))
+}
+
+/// The one person `words` name ("User", "Maria"), when there is one.
+fn the_one_named(words: &[&str]) -> Option<String> {
+    let mut names: Vec<&str> = words
+        .iter()
+        .map(|w| {
+            let w = unpunctuated(w);
+            w.strip_suffix("'s").unwrap_or(w)
+        })
+        .filter(|w| {
+            w.eq_ignore_ascii_case("user")
+                || w.chars().next().is_some_and(char::is_uppercase)
+                    && !NO_NAME.contains(&w.to_lowercase().as_str())
+        })
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    match names[..] {
+        [name] if name.eq_ignore_ascii_case("user") => Some("User".into()),
+        [name] => Some(name.into()),
+        _ => None,
+    }
+}
+
+/// The one person a comparison names, and whether the other side is that person alone.
+struct One<'a> {
+    named: Option<&'a str>,
+    other_is_named: bool,
+}
+
+impl One<'_> {
+    /// A word of one side, its third person written as the one named (not "him" where the
+    /// other side is that person: "Tom is taller than him"), its first person in the form of
+    /// where it now stands (`subject` or object).
+    fn as_named(&self, w: &str, noun_follows: bool, subject: bool) -> String {
+        let lower = w.to_lowercase();
+        if let Some(name) = self.named {
+            match lower.as_str() {
+                "he" | "him" | "she" if !self.other_is_named => return name.to_string(),
+                "her" if !noun_follows && !self.other_is_named => return name.to_string(),
+                "his" | "her" if noun_follows => return format!("{name}'s"),
+                _ => {}
+            }
+        }
+        for (s, o) in PRONOUNS {
+            // "her" before a noun is whose
+            if lower == *s || lower == *o && !(lower == "her" && noun_follows) {
+                let out = if subject { *s } else { *o };
+                return if out == "i" { "I".into() } else { out.into() };
+            }
+        }
+        w.to_string()
+    }
+}
+
+fn zh(text: &str) -> Option<String> {
+    let (left, after) = text.split_once('比')?;
+    if after.contains('比') || left.is_empty() {
+        return None;
+    }
+    // the other side runs up to the comparative, or to a verb with 得 before it (挣得多)
+    let chars: Vec<(usize, char)> = after.char_indices().collect();
+    let (other_end, cmp_at, flip, greater) =
+        chars.iter().enumerate().find_map(|(n, &(i, _))| {
+            let opposite = |at: usize| {
+                ZH_OPPOSITES.iter().find_map(|(l, g)| {
+                    let s = &after[at..];
+                    if s.starts_with(l) {
+                        Some((true, *g))
+                    } else if s.starts_with(g) {
+                        Some((false, *g))
+                    } else {
+                        None
+                    }
+                })
+            };
+            if let Some((flip, g)) = opposite(i) {
+                return Some((i, i, flip, g));
+            }
+            // 挣得多: a verb, 得, the comparative
+            let (_, next) = *chars.get(n + 1)?;
+            if next == '得' {
+                let at = chars.get(n + 2)?.0;
+                return opposite(at).map(|(flip, g)| (i, at, flip, g));
+            }
+            None
+        })?;
+    let right = &after[..other_end];
+    let between = &after[other_end..cmp_at];
+    let rest = &after[cmp_at + greater.len()..];
+    let count = |s: &str| s.chars().count();
+    if right.is_empty() || count(right) > 6 || count(left) > 8 || rest.contains(['，', ',', '但'])
+    {
+        return None;
+    }
+    let named = (text.contains("用户")).then_some("用户");
+    // 用户比他高: 他 is someone else than the other side
+    let side = |s: &str, other: &str| -> String {
+        let s = s.replace('的', "");
+        match named {
+            Some(n) if !(matches!(s.as_str(), "他" | "她") && other == n) => {
+                s.replace(['他', '她'], n)
+            }
+            _ => s,
+        }
+    };
+    let (first, second) = if flip { (right, left) } else { (left, right) };
+    Some(format!(
+        "{}比{}{between}{greater}{rest}",
+        side(first, second),
+        side(second, first)
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::trial_tests::one_fact;
+    use super::super::trial17_tests::never_one_nor_claimed;
+    use super::{from_the_greater, written};
+
+    #[test]
+    fn one_comparison_from_either_side_is_one_fact() {
+        one_fact(&[
+            (
+                "My brother is older than me",
+                "I am younger than my brother",
+            ),
+            (
+                "User is taller than his brother",
+                "User's brother is shorter than him",
+            ),
+            (
+                "User's wife earns more than him",
+                "User earns less than his wife",
+            ),
+            (
+                "User's sister is older than his wife",
+                "User's wife is younger than his sister",
+            ),
+            ("用户比妻子大三岁", "用户的妻子比他小三岁"),
+            ("用户比她哥哥高", "用户的哥哥比她矮"),
+            ("用户的妻子比他挣得多", "用户比妻子挣得少"),
+        ]);
+        // who is compared with whom, and by how much, still counts
+        never_one_nor_claimed(&[
+            ("My brother is older than me", "I am older than my brother"),
+            (
+                "User is older than his brother",
+                "User is younger than his brother",
+            ),
+            (
+                "User is taller than his brother",
+                "User's brother is taller than him",
+            ),
+            (
+                "User's wife earns more than him",
+                "User earns more than his wife",
+            ),
+            ("用户比妻子大三岁", "用户比妻子小三岁"),
+            ("用户比他高", "用户比用户的哥哥高"),
+            (
+                "User is taller than him",
+                "User is taller than User's brother",
+            ),
+            ("用户比妻子大三岁", "用户的妻子比他大三岁"),
+            ("用户比妻子大三岁", "用户的妻子比他小五岁"),
+            (
+                "User is 3 years older than his brother",
+                "User's brother is 5 years younger than him",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn a_comparison_is_written_from_the_greater_side() {
+        for (said, greater) in [
+            (
+                "I am younger than my brother",
+                "my brother is older than me",
+            ),
+            (
+                "User's brother is shorter than him",
+                "User is taller than User's brother",
+            ),
+            (
+                "User is taller than his brother",
+                "User is taller than User's brother",
+            ),
+            (
+                "User earns less than his wife",
+                "User's wife earns more than User",
+            ),
+            (
+                "Maria is three years younger than her sister.",
+                "Maria's sister is three years older than Maria.",
+            ),
+            ("User is older than I am", "User is older than me"),
+            ("Tom is shorter than him", "he is taller than Tom"),
+            ("用户比妻子大三岁", "用户比妻子大三岁"),
+            ("用户的妻子比他小三岁", "用户比用户妻子大三岁"),
+            ("用户比妻子挣得少", "妻子比用户挣得多"),
+            ("用户的哥哥比她矮", "用户比用户哥哥高"),
+            ("他比用户矮", "用户比他高"),
+        ] {
+            assert_eq!(written(said).as_deref(), Some(greater), "{said}");
+        }
+    }
+
+    #[test]
+    fn what_is_no_single_comparison_stays() {
+        for said in [
+            "User prefers tea to coffee",
+            "User is older than his brother, who lives in Ohio",
+            "User is older than Tom and taller than Ann",
+            "User likes tea more than coffee than ever",
+            "用户比以前忙",
+            "User likes coffee less than tea",
+            "User's friend Tom earns less than his wife",
+        ] {
+            assert_eq!(
+                from_the_greater(said, "User is older than Tom"),
+                None,
+                "{said}"
+            );
+        }
+    }
+}
