@@ -32,6 +32,7 @@ mod clock;
 mod compare;
 mod comparison;
 mod compound;
+mod converse;
 mod coordination;
 mod denial;
 mod initials;
@@ -46,6 +47,7 @@ mod passive;
 mod person;
 mod qualifiers;
 mod reason;
+mod referent;
 mod roles;
 mod slight;
 mod stance;
@@ -133,6 +135,9 @@ fn said_alike(a: &str, b: &str) -> Option<(String, String)> {
         return Some(pair);
     }
     if let Some(pair) = comparison::from_the_greater(a, b) {
+        return Some(pair);
+    }
+    if let Some(pair) = converse::by_the_taker(a, b) {
         return Some(pair);
     }
     match (passive::as_active(a), passive::as_active(b)) {

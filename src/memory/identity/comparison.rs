@@ -9,6 +9,7 @@
 //! Precision first: one clause, the comparative right before "than" (比 in Chinese), a few
 //! words on each side.
 
+use super::referent::{One, the_one_named};
 use crate::memory::text::{end_punctuation, unpunctuated};
 
 /// The lesser comparative and the greater one.
@@ -50,21 +51,6 @@ const DEGREE: &[&str] = &[
 const AFTER_THE_OTHER: &[&str] = &[
     "by", "at", "in", "on", "for", "because", "when", "since", "now", "these", "this", "last",
     "does", "do", "did", "is", "am", "are", "was", "were",
-];
-
-/// Words opening a sentence that are no name.
-const NO_NAME: &[&str] = &[
-    "the", "my", "his", "her", "their", "our", "your", "a", "an", "i", "this", "that", "he", "she",
-    "they", "we", "you", "it", "its",
-];
-
-/// Subject pronouns and their object forms.
-const PRONOUNS: &[(&str, &str)] = &[
-    ("i", "me"),
-    ("we", "us"),
-    ("they", "them"),
-    ("he", "him"),
-    ("she", "her"),
 ];
 
 /// The pair written from the greater side, when both are one comparison each; else `None`.
@@ -165,23 +151,8 @@ fn en(text: &str) -> Option<String> {
         return None;
     }
     let named = the_one_named(&words);
-    // "Tom is taller than him": "him" is someone else than the other side
-    let alone = |ws: &[&str]| match ws {
-        [w] => named
-            .as_deref()
-            .is_some_and(|n| unpunctuated(w).eq_ignore_ascii_case(n)),
-        _ => false,
-    };
-    let side = |ws: &[&str], other: &[&str], subject: bool| -> Vec<String> {
-        let n = ws.len();
-        let one = One {
-            named: named.as_deref(),
-            other_is_named: alone(other),
-        };
-        ws.iter()
-            .enumerate()
-            .map(|(i, w)| one.as_named(unpunctuated(w), i + 1 < n, subject))
-            .collect()
+    let side = |ws: &[&str], other: &[&str], subject: bool| {
+        One::beside(named.as_deref(), other).span(ws, subject)
     };
     let (first, second) = if flip { (right, left) } else { (left, right) };
     let mut out = side(first, second, true);
@@ -198,60 +169,6 @@ fn en(text: &str) -> Option<String> {
         last.push_str(end);
     }
     Some(out.join(" "))
-}
-
-/// The one person `words` name ("User", "Maria"), when there is one.
-fn the_one_named(words: &[&str]) -> Option<String> {
-    let mut names: Vec<&str> = words
-        .iter()
-        .map(|w| {
-            let w = unpunctuated(w);
-            w.strip_suffix("'s").unwrap_or(w)
-        })
-        .filter(|w| {
-            w.eq_ignore_ascii_case("user")
-                || w.chars().next().is_some_and(char::is_uppercase)
-                    && !NO_NAME.contains(&w.to_lowercase().as_str())
-        })
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    match names[..] {
-        [name] if name.eq_ignore_ascii_case("user") => Some("User".into()),
-        [name] => Some(name.into()),
-        _ => None,
-    }
-}
-
-/// The one person a comparison names, and whether the other side is that person alone.
-struct One<'a> {
-    named: Option<&'a str>,
-    other_is_named: bool,
-}
-
-impl One<'_> {
-    /// A word of one side, its third person written as the one named (not "him" where the
-    /// other side is that person: "Tom is taller than him"), its first person in the form of
-    /// where it now stands (`subject` or object).
-    fn as_named(&self, w: &str, noun_follows: bool, subject: bool) -> String {
-        let lower = w.to_lowercase();
-        if let Some(name) = self.named {
-            match lower.as_str() {
-                "he" | "him" | "she" if !self.other_is_named => return name.to_string(),
-                "her" if !noun_follows && !self.other_is_named => return name.to_string(),
-                "his" | "her" if noun_follows => return format!("{name}'s"),
-                _ => {}
-            }
-        }
-        for (s, o) in PRONOUNS {
-            // "her" before a noun is whose
-            if lower == *s || lower == *o && !(lower == "her" && noun_follows) {
-                let out = if subject { *s } else { *o };
-                return if out == "i" { "I".into() } else { out.into() };
-            }
-        }
-        w.to_string()
-    }
 }
 
 fn zh(text: &str) -> Option<String> {

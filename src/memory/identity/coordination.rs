@@ -31,27 +31,29 @@ pub(super) fn swapped(a: &str, b: &str) -> bool {
         let join = |c: &String| matches!(c.as_str(), "和" | "与" | "、");
         let text: String = x.concat();
         !ZH_SEQUENCE.iter().any(|w| text.contains(w))
-            && swapped_at(&x, &y, 4, join, |p: &[String]| {
+            // a count travels with its thing (一只猫和一条狗), as does a weekday's number (周一)
+            && swapped_at(&x, &y, 4, true, join, |p: &[String]| {
                 let before: String = p.concat();
                 !ZH_SUBJECTS.iter().any(|s| before.ends_with(s))
             })
     } else {
         let (x, y) = (en_words(a), en_words(b));
-        let join = |w: &String| matches!(w.as_str(), "and" | "&");
+        let join = |w: &String| w == "and";
         !x.iter().any(|w| SEQUENCE.contains(&w.as_str()))
-            && swapped_at(&x, &y, 3, join, |p: &[String]| {
+            && swapped_at(&x, &y, 3, false, join, |p: &[String]| {
                 p.last().is_some_and(|w| !SUBJECTS.contains(&w.as_str()))
             })
     }
 }
 
 /// Whether `b` is `a` with the `at_most`-long things either side of one joiner swapped, where
-/// what comes before them is not empty and passes `before_ok`, and neither thing, nor what
-/// follows, holds a number or another joiner.
+/// what comes before them is not empty and passes `before_ok`, and what follows holds no
+/// number nor another joiner, nor do the things unless `counted` (their numbers are theirs).
 fn swapped_at(
     a: &[String],
     b: &[String],
     at_most: usize,
+    counted: bool,
     join: impl Fn(&String) -> bool,
     before_ok: impl Fn(&[String]) -> bool,
 ) -> bool {
@@ -74,8 +76,7 @@ fn swapped_at(
             let turned: Vec<&String> = p.iter().chain(y).chain([&a[k]]).chain(x).chain(s).collect();
             !p.is_empty()
                 && x != y
-                && !number(x)
-                && !number(y)
+                && (counted || !number(x) && !number(y))
                 && !number(s)
                 && before_ok(p)
                 && turned.iter().zip(b).all(|(t, w)| *t == w)
@@ -83,12 +84,14 @@ fn swapped_at(
     })
 }
 
-/// Lowercase words, end punctuation and commas trimmed.
+/// Lowercase words, end punctuation and commas trimmed, "&" written as "and".
 fn en_words(t: &str) -> Vec<String> {
     t.split_whitespace()
         .map(|w| {
-            w.trim_matches(|c: char| matches!(c, '.' | '!' | ',' | ';'))
-                .to_lowercase()
+            let w = w
+                .trim_matches(|c: char| matches!(c, '.' | '!' | ',' | ';'))
+                .to_lowercase();
+            if w == "&" { "and".into() } else { w }
         })
         .filter(|w| !w.is_empty())
         .collect()
@@ -134,6 +137,14 @@ mod tests {
             ),
             ("用户会打网球和羽毛球", "用户会打羽毛球和网球"),
             ("用户喜欢猫与狗", "用户喜欢狗与猫"),
+            (
+                "User is allergic to peanuts & shellfish",
+                "User is allergic to shellfish and peanuts",
+            ),
+            ("User owns a cat and a rabbit", "User owns a rabbit & a cat"),
+            ("我有一个哥哥和一个妹妹", "我有一个妹妹和一个哥哥"),
+            ("用户养了一只猫和一条狗", "用户养了一条狗和一只猫"),
+            ("用户每周一和周四健身", "用户每周四和周一健身"),
         ] {
             assert!(swapped(a, b), "{a} / {b}");
         }
@@ -162,6 +173,9 @@ mod tests {
                 "User likes dogs and hates cats",
             ),
             ("I play tennis and squash", "I play tennis and squash"),
+            // the count stays with its thing
+            ("我有一个哥哥和两个妹妹", "我有两个哥哥和一个妹妹"),
+            ("用户和妻子分别是30岁和28岁", "用户和妻子分别是28岁和30岁"),
         ] {
             assert!(!swapped(a, b), "{a} / {b}");
         }
