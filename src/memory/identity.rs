@@ -140,6 +140,12 @@ fn said_alike(a: &str, b: &str) -> Option<(String, String)> {
     if let Some(pair) = converse::by_the_taker(a, b) {
         return Some(pair);
     }
+    if let Some(pair) = comparison::as_preference(a, b) {
+        return Some(pair);
+    }
+    if let Some(pair) = passive::zh_in_the_active(a, b) {
+        return Some(pair);
+    }
     match (passive::as_active(a), passive::as_active(b)) {
         (Some(active), None) => return Some((active, b.to_string())),
         (None, Some(active)) => return Some((a.to_string(), active)),

@@ -64,6 +64,92 @@ pub(super) fn from_the_greater(a: &str, b: &str) -> Option<(String, String)> {
     (x != a || y != b).then_some((x, y))
 }
 
+/// The pair with "likes X more than Y" said "prefers X to Y" ("User likes tea more than coffee"
+/// / "User prefers tea to coffee"), when one side says it so; else `None`.
+pub(super) fn as_preference(a: &str, b: &str) -> Option<(String, String)> {
+    match (preference(a), preference(b)) {
+        (None, None) => None,
+        (x, y) => Some((
+            x.unwrap_or_else(|| a.to_string()),
+            y.unwrap_or_else(|| b.to_string()),
+        )),
+    }
+}
+
+/// "likes tea more than coffee" / "like cats better than dogs" said with "prefer", in one
+/// clause, the liked thing one to three words.
+fn preference(text: &str) -> Option<String> {
+    if !text.contains(" than ") {
+        return None;
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let lower: Vec<String> = words
+        .iter()
+        .map(|w| unpunctuated(w).to_lowercase())
+        .collect();
+    let than = lower.iter().position(|w| w == "than")?;
+    let more = than.checked_sub(1)?;
+    if !matches!(lower[more].as_str(), "more" | "better")
+        || words.iter().any(|w| w.contains([',', ';']))
+        || lower.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "and" | "but" | "or" | "not" | "don't" | "doesn't"
+            )
+        })
+    {
+        return None;
+    }
+    let v = (more.saturating_sub(4)..more).find(|&i| {
+        matches!(
+            lower[i].as_str(),
+            "like" | "likes" | "love" | "loves" | "enjoy" | "enjoys"
+        )
+    })?;
+    // "more than ever", "more than I do": a degree or another liker, no second thing
+    let other = &lower[than + 1..];
+    if more - v < 2
+        || other.first().is_none_or(|w| {
+            matches!(
+                w.as_str(),
+                "ever"
+                    | "before"
+                    | "usual"
+                    | "most"
+                    | "anyone"
+                    | "anybody"
+                    | "i"
+                    | "me"
+                    | "he"
+                    | "him"
+                    | "she"
+                    | "her"
+                    | "we"
+                    | "us"
+                    | "they"
+                    | "them"
+                    | "you"
+            )
+        })
+        || other
+            .iter()
+            .any(|w| matches!(w.as_str(), "do" | "does" | "did"))
+    {
+        return None;
+    }
+    let verb = if lower[v].ends_with('s') {
+        "prefers"
+    } else {
+        "prefer"
+    };
+    let mut out: Vec<&str> = words[..v].to_vec();
+    out.push(verb);
+    out.extend(&words[v + 1..more]);
+    out.push("to");
+    out.extend(&words[than + 1..]);
+    Some(out.join(" "))
+}
+
 /// `text` written from the greater side, when it is one comparison.
 fn written(text: &str) -> Option<String> {
     if text.contains('比') {
@@ -178,34 +264,34 @@ fn zh(text: &str) -> Option<String> {
     }
     // the other side runs up to the comparative, or to a verb with 得 before it (挣得多)
     let chars: Vec<(usize, char)> = after.char_indices().collect();
-    let (other_end, cmp_at, flip, greater) =
+    let (other_end, cmp_at, flip, greater, said) =
         chars.iter().enumerate().find_map(|(n, &(i, _))| {
             let opposite = |at: usize| {
                 ZH_OPPOSITES.iter().find_map(|(l, g)| {
                     let s = &after[at..];
                     if s.starts_with(l) {
-                        Some((true, *g))
+                        Some((true, *g, l.len()))
                     } else if s.starts_with(g) {
-                        Some((false, *g))
+                        Some((false, *g, g.len()))
                     } else {
                         None
                     }
                 })
             };
-            if let Some((flip, g)) = opposite(i) {
-                return Some((i, i, flip, g));
+            if let Some((flip, g, said)) = opposite(i) {
+                return Some((i, i, flip, g, said));
             }
             // 挣得多: a verb, 得, the comparative
             let (_, next) = *chars.get(n + 1)?;
             if next == '得' {
                 let at = chars.get(n + 2)?.0;
-                return opposite(at).map(|(flip, g)| (i, at, flip, g));
+                return opposite(at).map(|(flip, g, said)| (i, at, flip, g, said));
             }
             None
         })?;
     let right = &after[..other_end];
     let between = &after[other_end..cmp_at];
-    let rest = &after[cmp_at + greater.len()..];
+    let rest = &after[cmp_at + said..];
     let count = |s: &str| s.chars().count();
     if right.is_empty() || count(right) > 6 || count(left) > 8 || rest.contains(['，', ',', '但'])
     {
@@ -321,6 +407,41 @@ mod tests {
             ("他比用户矮", "用户比他高"),
         ] {
             assert_eq!(written(said).as_deref(), Some(greater), "{said}");
+        }
+    }
+
+    #[test]
+    fn liking_one_thing_more_than_another_is_preferring_it() {
+        one_fact(&[
+            (
+                "User prefers tea to coffee",
+                "User likes tea more than coffee",
+            ),
+            (
+                "User prefers tea over coffee",
+                "User likes tea more than coffee",
+            ),
+            ("I prefer cats to dogs", "I like cats better than dogs"),
+        ]);
+        never_one_nor_claimed(&[
+            (
+                "User prefers tea to coffee",
+                "User likes coffee more than tea",
+            ),
+            (
+                "User prefers tea to coffee",
+                "User doesn't like tea more than coffee",
+            ),
+        ]);
+        assert_eq!(super::preference("User likes tea"), None);
+        // more than before, or than someone else does: no preference between two things
+        for said in [
+            "User likes tea more than ever",
+            "User likes tea more than I do",
+            "User likes tea more than his wife does",
+            "User likes tea more than before",
+        ] {
+            assert_eq!(super::preference(said), None, "{said}");
         }
     }
 

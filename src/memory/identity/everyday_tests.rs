@@ -187,3 +187,49 @@ fn everyday_synonyms_are_one_word() {
         ("User gets out of work at 5pm", "User is unemployed at 5pm"),
     ]);
 }
+
+#[test]
+fn one_thing_in_british_or_american_words_is_one_thing() {
+    one_fact(&[
+        (
+            "User's vacation is in August",
+            "User's holiday is in August",
+        ),
+        (
+            "User takes the subway to work",
+            "User takes the underground to work",
+        ),
+        (
+            "I finished my degree in 2019",
+            "I completed my degree in 2019",
+        ),
+    ]);
+    // a flat is a home only sometimes: a tyre, a fee
+    never_one(&[
+        (
+            "User got a flat on the highway",
+            "User got an apartment on the highway",
+        ),
+        (
+            "User pays a flat fee for parking",
+            "User pays an apartment fee for parking",
+        ),
+    ]);
+}
+
+#[test]
+fn a_plan_a_death_and_a_deed_said_in_other_chinese_words_are_one_fact() {
+    one_fact(&[
+        ("用户打算明年结婚", "用户计划明年结婚"),
+        ("用户的父亲2019年去世了", "用户的父亲2019年过世了"),
+        ("用户的外婆去世了", "用户的姥姥过世了"),
+        ("用户的狗被邻居家的猫抓伤了", "邻居家的猫抓伤了用户的狗"),
+        ("用户的儿子上周被狗咬了", "上周一只狗咬了用户的儿子"),
+    ]);
+    // 过 after a verb is still "done once"
+    never_one(&[
+        ("用户去过上海", "用户去上海"),
+        ("用户打算明年结婚", "用户明年结婚"),
+    ]);
+    never_one_nor_claimed(&[("用户的狗被邻居家的猫抓伤了", "用户的狗抓伤了邻居家的猫")]);
+}

@@ -54,6 +54,7 @@ crab apple => crabapple; cheese cake => cheesecake; sea food => seafood; guinea 
 per cent => percent; the last => #last; new york city => nyc; san francisco => sf; washington dc => dc; united kingdom => uk; united nations => un; european union => eu;
 massachusetts institute of technology => mit; user experience => ux;
 rural area => countryside; station wagon, estate car => stationwagon;
+the underground => subway;
 pay rise, pay raise => raise; cell phone, mobile phone => phone;
 email address, e mail address, e mail => email;
 sea horse => seahorse; hip hop => hiphop; table tennis => pingpong; part time => parttime; full time => fulltime;
@@ -67,6 +68,8 @@ last week => %week-1;
 pub const EN_WORDS: &str = "
 // liking and its opposite
 like, enjoy, love, adore, prefer, preference, keen, avid, enthusiastic => like;
+// British and American words for one thing
+holiday, vacation => vacation; complete, finish => finish;
 dislike, hate, detest, loathe, despise => ! like; favourite, favorite, fave => favourite;
 // negation and frequency that changes the fact
 not, no, never, none, nobody, nothing, neither, nor, without, least, quit, stop => !;

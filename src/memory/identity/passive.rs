@@ -277,6 +277,63 @@ pub(super) fn as_active(text: &str) -> Option<String> {
     Some(out.join(" "))
 }
 
+/// Words for when that open or close a Chinese clause: 上周被狗咬了 / 上周一只狗咬了.
+const ZH_WHEN: &[&str] = &[
+    "上周末",
+    "上个月",
+    "上周",
+    "昨天",
+    "前天",
+    "今天",
+    "去年",
+    "今年",
+    "前年",
+    "刚才",
+    "最近",
+    "小时候",
+    "上次",
+];
+
+/// A measure word with 一 before a doer, saying no more than "a": 一只狗, 一个人.
+const ZH_A: &[&str] = &["一只", "一条", "一个", "一位", "一家", "一名", "一头"];
+
+/// The pair with a Chinese passive with 被 and its doer written in the active, when the other
+/// side is that active: 用户的狗被邻居家的猫抓伤了 / 邻居家的猫抓伤了用户的狗, 用户被字节跳动录用了
+/// / 字节跳动录用了用户, 用户的儿子上周被狗咬了 / 上周一只狗咬了用户的儿子. Chinese has no spaces to
+/// tell the doer from the verb, so each way of cutting them is tried against the other side,
+/// and only a match is written; else `None`.
+pub(super) fn zh_in_the_active(a: &str, b: &str) -> Option<(String, String)> {
+    if let Some((active, other)) = zh_active_as(a, b) {
+        return Some((active, other));
+    }
+    zh_active_as(b, a).map(|(active, other)| (other, active))
+}
+
+/// `passive` in the active, and `active` without the 一只 before its doer, when the two say
+/// one deed.
+fn zh_active_as(passive: &str, active: &str) -> Option<(String, String)> {
+    let end = ['。', '！', '.', '!'];
+    let (passive, active) = (passive.trim_end_matches(end), active.trim_end_matches(end));
+    let (done_to, rest) = passive.split_once('被')?;
+    if done_to.is_empty() || rest.contains('被') || active.contains('被') {
+        return None;
+    }
+    // the time the passive's subject is followed by opens the active
+    let (when, done_to) = ZH_WHEN
+        .iter()
+        .find_map(|w| done_to.strip_suffix(w).map(|d| (*w, d)))
+        .unwrap_or(("", done_to));
+    let other = active.strip_prefix(when)?;
+    let other = ZH_A
+        .iter()
+        .find_map(|a| other.strip_prefix(a))
+        .unwrap_or(other);
+    // doer + verb (rest) + the one it is done to
+    let deed = other.strip_suffix(done_to)?;
+    (deed == rest && done_to.chars().count() <= 8)
+        .then(|| (format!("{when}{rest}{done_to}"), format!("{when}{other}")))
+}
+
 /// The past and the base of a participle (`raised` → raised, raise), when it is one.
 fn participle(w: &str) -> Option<(String, String)> {
     if let Some((_, past, base)) = IRREGULAR.iter().find(|(p, _, _)| *p == w) {
@@ -359,6 +416,29 @@ mod tests {
             ("My dog was adopted by us", "we adopted my dog"),
         ] {
             assert_eq!(as_active(passive).as_deref(), Some(active), "{passive}");
+        }
+    }
+
+    #[test]
+    fn a_chinese_passive_against_its_active_is_written_in_the_active() {
+        use super::zh_in_the_active;
+        for (passive, active) in [
+            ("用户的狗被邻居家的猫抓伤了", "邻居家的猫抓伤了用户的狗"),
+            ("用户被字节跳动录用了", "字节跳动录用了用户"),
+            ("用户的儿子上周被狗咬了", "上周一只狗咬了用户的儿子"),
+        ] {
+            let (x, y) = zh_in_the_active(passive, active).expect(passive);
+            assert_eq!(x, y, "{passive}");
+            let (y, x) = zh_in_the_active(active, passive).expect(passive);
+            assert_eq!(x, y, "{passive}");
+        }
+        for (a, b) in [
+            // the other way round: the dog scratched the cat
+            ("用户的狗被邻居家的猫抓伤了", "用户的狗抓伤了邻居家的猫"),
+            ("用户被字节跳动录用了", "用户录用了字节跳动"),
+            ("用户的儿子上周被狗咬了", "上周一只狗咬了用户的女儿"),
+        ] {
+            assert_eq!(zh_in_the_active(a, b), None, "{a} / {b}");
         }
     }
 

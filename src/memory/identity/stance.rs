@@ -201,6 +201,7 @@ const ZH_MODALS: &[&str] = &[
     "想当",
     "想做",
     "打算",
+    "计划",
     "尝试",
     "试着",
     "又",
@@ -323,6 +324,7 @@ pub(super) fn read(text: &str) -> Stance {
                 "害怕" => "怕",
                 "已" => "了",
                 "认为" | "感觉" => "觉得",
+                "计划" => "打算",
                 "就要" | "即将" | "马上" | "将要" => "快要",
                 other => other,
             };
@@ -499,7 +501,8 @@ pub(super) fn read(text: &str) -> Stance {
         let after = all.get(i + 1).copied();
         if *c == '过'
             && before.is_some_and(|b| super::is_cjk(b) && !"不超经难通度错路只太越穿跳".contains(b))
-            && !after.is_some_and(|a| "敏去年来程渡滤".contains(a))
+            // nor 过世 (died), 过节 (a holiday kept)
+            && !after.is_some_and(|a| "敏去年来程渡滤世节".contains(a))
         {
             s.modals.insert("过".into());
         }
