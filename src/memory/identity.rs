@@ -35,6 +35,7 @@ mod compound;
 mod converse;
 mod coordination;
 mod denial;
+mod feeling;
 mod initials;
 mod lex;
 mod lexicon;
@@ -141,6 +142,9 @@ fn said_alike(a: &str, b: &str) -> Option<(String, String)> {
         return Some(pair);
     }
     if let Some(pair) = comparison::as_preference(a, b) {
+        return Some(pair);
+    }
+    if let Some(pair) = feeling::by_who_feels_it(a, b) {
         return Some(pair);
     }
     if let Some(pair) = passive::zh_in_the_active(a, b) {

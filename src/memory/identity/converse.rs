@@ -87,10 +87,14 @@ pub(super) fn by_the_taker(a: &str, b: &str) -> Option<(String, String)> {
 
 fn said_by_the_taker(text: &str) -> Option<String> {
     if text.contains(['卖', '借']) {
-        zh(text)
-    } else {
-        en(text)
+        return zh(text);
     }
+    // cheap first: most facts name no deal
+    const VERBS: &[&str] = &["sold", "sell", "lent", "lend", "taught", "teach", "beat"];
+    if !VERBS.iter().any(|v| text.contains(v)) {
+        return None;
+    }
+    en(text)
 }
 
 /// Someone in one word, or whose and a noun ("Jake", "me", "my brother", "User's wife"; not
