@@ -138,13 +138,11 @@ fn said_alike(a: &str, b: &str) -> Option<(String, String)> {
     if let Some(pair) = comparison::from_the_greater(a, b) {
         return Some(pair);
     }
-    if let Some(pair) = converse::by_the_taker(a, b) {
-        return Some(pair);
-    }
-    if let Some(pair) = comparison::as_preference(a, b) {
-        return Some(pair);
-    }
-    if let Some(pair) = feeling::by_who_feels_it(a, b) {
+    // "Jake bought User's bike", "prefers tea to coffee", "I am scared of spiders"
+    if let Some(pair) = either_side(a, b, |t, _| converse::said_by_the_taker(t))
+        .or_else(|| either_side(a, b, |t, _| comparison::preference(t)))
+        .or_else(|| either_side(a, b, feeling::felt))
+    {
         return Some(pair);
     }
     if let Some(pair) = passive::zh_in_the_active(a, b) {
@@ -158,6 +156,22 @@ fn said_alike(a: &str, b: &str) -> Option<(String, String)> {
     match (ordinal::as_numbers(a), ordinal::as_numbers(b)) {
         (Cow::Borrowed(_), Cow::Borrowed(_)) => None,
         (a, b) => Some((a.into_owned(), b.into_owned())),
+    }
+}
+
+/// The pair with each side `rewrite` (given the other side) says in other words written so,
+/// when one is; else `None`.
+fn either_side(
+    a: &str,
+    b: &str,
+    rewrite: impl Fn(&str, &str) -> Option<String>,
+) -> Option<(String, String)> {
+    match (rewrite(a, b), rewrite(b, a)) {
+        (None, None) => None,
+        (x, y) => Some((
+            x.unwrap_or_else(|| a.to_string()),
+            y.unwrap_or_else(|| b.to_string()),
+        )),
     }
 }
 

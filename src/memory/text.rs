@@ -53,6 +53,29 @@ pub fn end_punctuation(word: &str) -> &str {
     &word[unpunctuated(word).len()..]
 }
 
+/// The words of `text` as written, and beside each the word unpunctuated in lowercase: what a
+/// rewriting of a sentence reads ("Spiders scare me." → "spiders", "scare", "me").
+pub fn words_lowered(text: &str) -> (Vec<&str>, Vec<String>) {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let lower = words
+        .iter()
+        .map(|w| unpunctuated(w).to_lowercase())
+        .collect();
+    (words, lower)
+}
+
+/// The words a rewriting of `said` wrote, joined, the last keeping the punctuation `said` ended
+/// with ("Spiders scare me." → "I am scared of spiders.").
+pub fn ending_as(mut out: Vec<String>, said: &str) -> String {
+    let end = said.split_whitespace().last().map_or("", end_punctuation);
+    if let Some(last) = out.last_mut()
+        && !last.ends_with(end)
+    {
+        last.push_str(end);
+    }
+    out.join(" ")
+}
+
 pub fn is_cjk(c: char) -> bool {
     matches!(c as u32,
         0x3040..=0x30FF      // Hiragana, Katakana

@@ -9,8 +9,8 @@
 //! Precision first: one clause, the comparative right before "than" (比 in Chinese), a few
 //! words on each side.
 
-use super::referent::{One, the_one_named};
-use crate::memory::text::{end_punctuation, unpunctuated};
+use super::referent::{One, is_personal, the_one_named};
+use crate::memory::text::{ending_as, unpunctuated, words_lowered};
 
 /// The lesser comparative and the greater one.
 const OPPOSITES: &[(&str, &str)] = &[
@@ -64,29 +64,13 @@ pub(super) fn from_the_greater(a: &str, b: &str) -> Option<(String, String)> {
     (x != a || y != b).then_some((x, y))
 }
 
-/// The pair with "likes X more than Y" said "prefers X to Y" ("User likes tea more than coffee"
-/// / "User prefers tea to coffee"), when one side says it so; else `None`.
-pub(super) fn as_preference(a: &str, b: &str) -> Option<(String, String)> {
-    match (preference(a), preference(b)) {
-        (None, None) => None,
-        (x, y) => Some((
-            x.unwrap_or_else(|| a.to_string()),
-            y.unwrap_or_else(|| b.to_string()),
-        )),
-    }
-}
-
 /// "likes tea more than coffee" / "like cats better than dogs" said with "prefer", in one
 /// clause, the liked thing one to three words.
-fn preference(text: &str) -> Option<String> {
+pub(super) fn preference(text: &str) -> Option<String> {
     if !text.contains(" than ") {
         return None;
     }
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let lower: Vec<String> = words
-        .iter()
-        .map(|w| unpunctuated(w).to_lowercase())
-        .collect();
+    let (words, lower) = words_lowered(text);
     let than = lower.iter().position(|w| w == "than")?;
     let more = than.checked_sub(1)?;
     if !matches!(lower[more].as_str(), "more" | "better")
@@ -110,26 +94,11 @@ fn preference(text: &str) -> Option<String> {
     let other = &lower[than + 1..];
     if more - v < 2
         || other.first().is_none_or(|w| {
-            matches!(
-                w.as_str(),
-                "ever"
-                    | "before"
-                    | "usual"
-                    | "most"
-                    | "anyone"
-                    | "anybody"
-                    | "i"
-                    | "me"
-                    | "he"
-                    | "him"
-                    | "she"
-                    | "her"
-                    | "we"
-                    | "us"
-                    | "they"
-                    | "them"
-                    | "you"
-            )
+            is_personal(w)
+                || matches!(
+                    w.as_str(),
+                    "ever" | "before" | "usual" | "most" | "anyone" | "anybody"
+                )
         })
         || other
             .iter()
@@ -160,11 +129,7 @@ fn written(text: &str) -> Option<String> {
 }
 
 fn en(text: &str) -> Option<String> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let lower: Vec<String> = words
-        .iter()
-        .map(|w| unpunctuated(w).to_lowercase())
-        .collect();
+    let (words, lower) = words_lowered(text);
     let than = lower.iter().position(|w| w == "than")?;
     // one clause: no comma or second "than" to tell which part is which
     if words.iter().any(|w| w.contains([',', ';'])) || lower[than + 1..].contains(&"than".into()) {
@@ -248,13 +213,7 @@ fn en(text: &str) -> Option<String> {
     out.push("than".into());
     out.extend(side(second, first, false));
     out.extend(rest.iter().map(|w| w.to_string()));
-    let end = end_punctuation(words[words.len() - 1]);
-    if let Some(last) = out.last_mut()
-        && !last.ends_with(end)
-    {
-        last.push_str(end);
-    }
-    Some(out.join(" "))
+    Some(ending_as(out, text))
 }
 
 fn zh(text: &str) -> Option<String> {

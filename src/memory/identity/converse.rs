@@ -8,8 +8,8 @@
 //! Precision first: one clause, the verb right after who gives (one word, or whose and a
 //! noun), a few words for each part.
 
-use super::referent::{One, the_one_named};
-use crate::memory::text::{end_punctuation, unpunctuated};
+use super::referent::{One, is_personal, the_one_named};
+use crate::memory::text::{ending_as, unpunctuated, words_lowered};
 
 /// A verb said by the giver and by the taker: past, present (third person), base, each.
 struct Converse {
@@ -73,19 +73,8 @@ const PART_ENDS: &[&str] = &[
 /// Whose, before a noun.
 const WHOSE: &[&str] = &["my", "his", "her", "their", "our", "your"];
 
-/// The pair with a side said by the giver said by the taker, when one is; else `None`.
-pub(super) fn by_the_taker(a: &str, b: &str) -> Option<(String, String)> {
-    let (x, y) = (said_by_the_taker(a), said_by_the_taker(b));
-    if x.is_none() && y.is_none() {
-        return None;
-    }
-    Some((
-        x.unwrap_or_else(|| a.to_string()),
-        y.unwrap_or_else(|| b.to_string()),
-    ))
-}
-
-fn said_by_the_taker(text: &str) -> Option<String> {
+/// `text`, when one deal said by the giver, said by the taker.
+pub(super) fn said_by_the_taker(text: &str) -> Option<String> {
     if text.contains(['卖', '借']) {
         return zh(text);
     }
@@ -104,21 +93,10 @@ fn someone(ws: &[&str]) -> bool {
         [w] => {
             let w = unpunctuated(w);
             let lower = w.to_lowercase();
-            matches!(
-                lower.as_str(),
-                "i" | "me"
-                    | "he"
-                    | "him"
-                    | "she"
-                    | "her"
-                    | "we"
-                    | "us"
-                    | "they"
-                    | "them"
-                    | "you"
-                    | "user"
-            ) || w.chars().next().is_some_and(char::is_uppercase)
-                && !matches!(lower.as_str(), "the" | "a" | "an" | "this" | "that" | "it")
+            is_personal(&lower)
+                || lower == "user"
+                || w.chars().next().is_some_and(char::is_uppercase)
+                    && !matches!(lower.as_str(), "the" | "a" | "an" | "this" | "that" | "it")
         }
         [whose, _] => {
             let whose = whose.to_lowercase();
@@ -129,14 +107,10 @@ fn someone(ws: &[&str]) -> bool {
 }
 
 fn en(text: &str) -> Option<String> {
-    let words: Vec<&str> = text.split_whitespace().collect();
+    let (words, lower) = words_lowered(text);
     if words.iter().any(|w| w.contains([',', ';'])) {
         return None;
     }
-    let lower: Vec<String> = words
-        .iter()
-        .map(|w| unpunctuated(w).to_lowercase())
-        .collect();
     let (v, verb, form) = lower.iter().enumerate().find_map(|(i, w)| {
         CONVERSES
             .iter()
@@ -195,13 +169,7 @@ fn en(text: &str) -> Option<String> {
     let giver: Vec<&str> = giver.iter().map(String::as_str).collect();
     out.extend(One::beside(named.as_deref(), taker).span(&giver, false));
     out.extend(words[rest_from..].iter().map(|w| w.to_string()));
-    let end = end_punctuation(words[words.len() - 1]);
-    if let Some(last) = out.last_mut()
-        && !last.ends_with(end)
-    {
-        last.push_str(end);
-    }
-    Some(out.join(" "))
+    Some(ending_as(out, text))
 }
 
 /// A part moved inside the sentence: its opening "My" or "The" loses the capital the

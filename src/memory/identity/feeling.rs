@@ -8,7 +8,7 @@
 //! whose and a noun right after the verb, nothing after but a time.
 
 use super::referent::{One, the_one_named};
-use crate::memory::text::{end_punctuation, unpunctuated};
+use crate::memory::text::{ending_as, unpunctuated, words_lowered};
 
 /// A verb whose subject causes the feeling, and the adjective and preposition of who feels
 /// it: "scares" → "scared of".
@@ -66,21 +66,10 @@ const WHEN: &[&str] = &[
     "kid",
 ];
 
-/// The pair with a side said from the cause said by who feels it, when one is; else `None`.
-pub(super) fn by_who_feels_it(a: &str, b: &str) -> Option<(String, String)> {
-    match (felt(a, b), felt(b, a)) {
-        (None, None) => None,
-        (x, y) => Some((
-            x.unwrap_or_else(|| a.to_string()),
-            y.unwrap_or_else(|| b.to_string()),
-        )),
-    }
-}
-
 /// `text` said by who feels it; `other`, the other side of the pair, tells whether the word
 /// opening the cause is a name or only capitalised as the sentence's first ("Spiders scare
 /// me" / "I'm scared of spiders").
-fn felt(text: &str, other: &str) -> Option<String> {
+pub(super) fn felt(text: &str, other: &str) -> Option<String> {
     if text.contains(['让', '使', '令']) {
         return zh(text);
     }
@@ -92,14 +81,10 @@ fn felt(text: &str, other: &str) -> Option<String> {
     if !VERBS.iter().any(|v| text.contains(v)) {
         return None;
     }
-    let words: Vec<&str> = text.split_whitespace().collect();
+    let (words, lower) = words_lowered(text);
     if words.len() < 3 || words.iter().any(|w| w.contains([',', ';'])) {
         return None;
     }
-    let lower: Vec<String> = words
-        .iter()
-        .map(|w| unpunctuated(w).to_lowercase())
-        .collect();
     // the cause opens the clause, one to three words, then the verb
     let (v, feeling, past) = (1..words.len().min(4)).find_map(|i| feeling_of(&lower[i], i))?;
     // "I scare spiders" is said too ("spiders are scared of me"), so that it is no fear of
@@ -167,13 +152,7 @@ fn felt(text: &str, other: &str) -> Option<String> {
     let cause: Vec<&str> = cause.iter().map(String::as_str).collect();
     out.extend(One::beside(named.as_deref(), &[]).span(&cause, false));
     out.extend(rest.iter().map(|w| w.to_string()));
-    let end = end_punctuation(words[words.len() - 1]);
-    if let Some(last) = out.last_mut()
-        && !last.ends_with(end)
-    {
-        last.push_str(end);
-    }
-    Some(out.join(" "))
+    Some(ending_as(out, text))
 }
 
 /// The feeling a verb at `i` causes, said by who feels it ("scared of", or "allergic to" for

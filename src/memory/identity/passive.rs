@@ -11,7 +11,7 @@
 //! something (not a place — "born by the sea", "parked by the door" —, a deadline — "by
 //! Friday" —, or a means — "by email").
 
-use crate::memory::text::{end_punctuation, unpunctuated};
+use crate::memory::text::{ending_as, unpunctuated, words_lowered};
 
 /// Participles that are no deed done by someone after "by": "born by the sea", "located by
 /// the river", "left by the door", "stopped by".
@@ -177,11 +177,7 @@ pub(super) fn as_active(text: &str) -> Option<String> {
     if !text.contains(" by ") {
         return None;
     }
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let lower: Vec<String> = words
-        .iter()
-        .map(|w| unpunctuated(w).to_lowercase())
-        .collect();
+    let (words, lower) = words_lowered(text);
     let by = lower.iter().position(|w| w == "by")?;
     // one clause: no comma or second "by" to tell which part is which
     if words.iter().any(|w| w.contains([',', ';'])) || lower[by + 1..].iter().any(|w| w == "by") {
@@ -268,13 +264,7 @@ pub(super) fn as_active(text: &str) -> Option<String> {
     out.extend(middle.iter().map(|w| w.to_string()));
     out.extend(rest.iter().map(|w| w.to_string()));
     // the last word keeps the sentence's end
-    let end = end_punctuation(words[words.len() - 1]);
-    if let Some(last) = out.last_mut()
-        && !last.ends_with(end)
-    {
-        last.push_str(end);
-    }
-    Some(out.join(" "))
+    Some(ending_as(out, text))
 }
 
 /// Words for when that open or close a Chinese clause: 上周被狗咬了 / 上周一只狗咬了.

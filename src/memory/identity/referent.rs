@@ -19,6 +19,11 @@ const PRONOUNS: &[(&str, &str)] = &[
     ("she", "her"),
 ];
 
+/// A personal pronoun, as a subject or an object ("I", "me", "you", "them").
+pub(super) fn is_personal(lower: &str) -> bool {
+    lower == "you" || PRONOUNS.iter().any(|(s, o)| lower == *s || lower == *o)
+}
+
 /// The one person `words` name ("User", "Maria"), when there is one.
 pub(super) fn the_one_named(words: &[&str]) -> Option<String> {
     let mut names: Vec<&str> = words
