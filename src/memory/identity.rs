@@ -394,8 +394,14 @@ fn vouches_for_swap(cosine: f32, single: bool) -> bool {
 /// 我喝咖啡, "comfortable" / "uncomfortable"). Both cannot hold, so the newer replaces the older. Anything more than the
 /// denial ("I don't like tea" / "I like coffee"; "I don't drink coffee after 6pm" / "I
 /// drink coffee") is no contradiction, and neither is a change of relation ("I used to
-/// smoke" / "I don't smoke"): `None` there. `Some` gives the denial, for the history.
+/// smoke" / "I don't smoke"): `None` there. A comparison of the same two with the sides
+/// swapped denies too ("I earn more than my wife" / "my wife earns more than me",
+/// `comparison::contradicts`). `Some` gives the denial, for the history.
 pub fn denies(new: &Reading, stored: &Reading) -> Option<Reason> {
+    // "I earn more than my wife" after "my wife earns more than me": the roles swapped
+    if let Some(who) = comparison::contradicts(&new.text, &stored.text) {
+        return Some(Reason::Roles(who));
+    }
     // the words first: the same ones, one side negated (`denial`), or no denial at all
     if !denial::bare_denial(&new.text, &stored.text) {
         return None;

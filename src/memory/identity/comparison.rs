@@ -10,6 +10,7 @@
 //! words on each side.
 
 use super::referent::{One, is_personal, the_one_named};
+use super::update;
 use crate::memory::text::{ending_as, unpunctuated, words_lowered};
 
 /// The lesser comparative and the greater one.
@@ -121,6 +122,46 @@ pub(super) fn preference(text: &str) -> Option<String> {
 
 /// `text` written from the greater side, when it is one comparison.
 fn written(text: &str) -> Option<String> {
+    read(text).map(|c| c.said(text))
+}
+
+/// One comparison read from its greater side: who is greater, how ("is", "earns" and how
+/// much), the comparative, who is lesser, and what follows ("now", "at chess").
+struct Comparison {
+    greater_side: Vec<String>,
+    how: Vec<String>,
+    comparative: &'static str,
+    lesser_side: Vec<String>,
+    rest: Vec<String>,
+    zh: bool,
+}
+
+impl Comparison {
+    /// Written out, ending as `text` does.
+    fn said(self, text: &str) -> String {
+        if self.zh {
+            format!(
+                "{}比{}{}{}{}",
+                self.greater_side.concat(),
+                self.lesser_side.concat(),
+                self.how.concat(),
+                self.comparative,
+                self.rest.concat()
+            )
+        } else {
+            let mut out = self.greater_side;
+            out.extend(self.how);
+            out.push(self.comparative.to_string());
+            out.push("than".into());
+            out.extend(self.lesser_side);
+            out.extend(self.rest);
+            ending_as(out, text)
+        }
+    }
+}
+
+/// `text` read as one comparison from its greater side.
+fn read(text: &str) -> Option<Comparison> {
     if text.contains('比') {
         zh(text)
     } else {
@@ -128,7 +169,103 @@ fn written(text: &str) -> Option<String> {
     }
 }
 
-fn en(text: &str) -> Option<String> {
+/// Two comparisons that cannot both hold, and the words saying so: the same two compared the
+/// same way in the present, each said to be the greater ("my wife earns more than me" / "I
+/// earn more than my wife", 用户比妻子高 / 妻子比用户高). A newer one replaces the older. Not
+/// where either is someone one may have several of ("my brother is older than me" / "I am
+/// older than my brother" may be two brothers), nor in the past ("I was taller than my
+/// brother" holds beside "my brother is taller than me").
+pub(super) fn contradicts(a: &str, b: &str) -> Option<String> {
+    let compares = |t: &str| t.contains(" than ") || t.contains('比');
+    if !compares(a) || !compares(b) {
+        return None;
+    }
+    let (x, y) = (read(a)?, read(b)?);
+    let key = |side: &[String]| -> Vec<String> {
+        side.iter()
+            .map(|w| {
+                let w = unpunctuated(w).to_lowercase();
+                match w.as_str() {
+                    "me" => "i".into(),
+                    "us" => "we".into(),
+                    "them" => "they".into(),
+                    "him" => "he".into(),
+                    _ => w,
+                }
+            })
+            .collect()
+    };
+    // 妻子 after 用户比 is 用户的妻子: whose, where it is the one compared, goes without saying
+    let side = |c: &Comparison, side: &[String]| {
+        let mut side = key(side);
+        if c.zh
+            && let [one] = &mut side[..]
+            && let Some(whose) = ["用户", "我"]
+                .iter()
+                .find_map(|w| one.strip_prefix(w).filter(|rest| !rest.is_empty()))
+        {
+            *one = whose.to_string();
+        }
+        side
+    };
+    let past = |c: &Comparison| {
+        c.how
+            .iter()
+            .any(|w| matches!(w.to_lowercase().as_str(), "was" | "were" | "used"))
+            || c.zh && c.rest.concat().contains(['过', '了'])
+    };
+    // "I earn" / "my wife earns": the verb in one form
+    let how = |c: &Comparison| {
+        let mut how = key(&c.how);
+        if let Some(verb) = how.first_mut().filter(|v| v.as_str() != "is" && !c.zh)
+            && let Some(plain) = verb.strip_suffix('s')
+        {
+            *verb = plain.to_string();
+        }
+        how
+    };
+    let swapped = x.zh == y.zh
+        && x.comparative == y.comparative
+        && how(&x) == how(&y)
+        && key(&x.rest) == key(&y.rest)
+        && side(&x, &x.greater_side) == side(&y, &y.lesser_side)
+        && side(&x, &x.lesser_side) == side(&y, &y.greater_side)
+        && side(&x, &x.greater_side) != side(&x, &x.lesser_side);
+    let join = |c: &Comparison, side: &[String]| {
+        if c.zh { side.concat() } else { side.join(" ") }
+    };
+    // each side by itself: "older" says which brother in "my older brother", not here
+    let several = |c: &Comparison| {
+        [&c.greater_side, &c.lesser_side]
+            .iter()
+            .any(|s| update::names_someone_of_several(&join(c, s)))
+    };
+    if !swapped || past(&x) || past(&y) || several(&x) || several(&y) {
+        return None;
+    }
+    // "My wife earns more → I earn more", 妻子比用户高 → 用户比妻子高
+    let who = |c: &Comparison| {
+        if c.zh {
+            format!(
+                "{}比{}{}{}",
+                c.greater_side.concat(),
+                c.lesser_side.concat(),
+                c.how.concat(),
+                c.comparative
+            )
+        } else {
+            format!(
+                "{} {} {}",
+                c.greater_side.join(" "),
+                c.how.join(" "),
+                c.comparative
+            )
+        }
+    };
+    Some(format!("{} → {}", who(&y), who(&x)))
+}
+
+fn en(text: &str) -> Option<Comparison> {
     let (words, lower) = words_lowered(text);
     let than = lower.iter().position(|w| w == "than")?;
     // one clause: no comma or second "than" to tell which part is which
@@ -206,17 +343,19 @@ fn en(text: &str) -> Option<String> {
         One::beside(named.as_deref(), other).span(ws, subject)
     };
     let (first, second) = if flip { (right, left) } else { (left, right) };
-    let mut out = side(first, second, true);
-    out.push(verb);
-    out.extend(words[mid_from..c].iter().map(|w| w.to_string()));
-    out.push(greater.to_string());
-    out.push("than".into());
-    out.extend(side(second, first, false));
-    out.extend(rest.iter().map(|w| w.to_string()));
-    Some(ending_as(out, text))
+    let mut how = vec![verb];
+    how.extend(words[mid_from..c].iter().map(|w| w.to_string()));
+    Some(Comparison {
+        greater_side: side(first, second, true),
+        how,
+        comparative: greater,
+        lesser_side: side(second, first, false),
+        rest: rest.iter().map(|w| w.to_string()).collect(),
+        zh: false,
+    })
 }
 
-fn zh(text: &str) -> Option<String> {
+fn zh(text: &str) -> Option<Comparison> {
     let (left, after) = text.split_once('比')?;
     if after.contains('比') || left.is_empty() {
         return None;
@@ -268,11 +407,14 @@ fn zh(text: &str) -> Option<String> {
         }
     };
     let (first, second) = if flip { (right, left) } else { (left, right) };
-    Some(format!(
-        "{}比{}{between}{greater}{rest}",
-        side(first, second),
-        side(second, first)
-    ))
+    Some(Comparison {
+        greater_side: vec![side(first, second)],
+        how: vec![between.to_string()],
+        comparative: greater,
+        lesser_side: vec![side(second, first)],
+        rest: vec![rest.to_string()],
+        zh: true,
+    })
 }
 
 #[cfg(test)]
@@ -366,6 +508,63 @@ mod tests {
             ("他比用户矮", "用户比他高"),
         ] {
             assert_eq!(written(said).as_deref(), Some(greater), "{said}");
+        }
+    }
+
+    #[test]
+    fn a_comparison_with_the_roles_swapped_contradicts_the_older() {
+        use super::super::{Reading, denies};
+        for (new, stored) in [
+            ("I earn more than my wife", "My wife earns more than me."),
+            ("User is taller than Tom", "Tom is taller than User"),
+            (
+                "User is older than his wife",
+                "User's wife is older than him",
+            ),
+            ("I am younger than my wife", "I am older than my wife"),
+            ("Anna runs faster than Ben", "Ben runs faster than Anna"),
+            ("用户比妻子高", "妻子比用户高"),
+            ("用户比妻子大三岁", "用户的妻子比他大三岁"),
+        ] {
+            assert!(
+                super::contradicts(new, stored).is_some(),
+                "{new} / {stored}"
+            );
+            assert!(
+                denies(&Reading::new(new), &Reading::new(stored)).is_some(),
+                "{new} / {stored}"
+            );
+        }
+        for (new, stored) in [
+            // two brothers, one older and one younger
+            ("I am older than my brother", "My brother is older than me"),
+            ("用户比哥哥高", "哥哥比用户高"),
+            (
+                "User is older than his sister",
+                "User's sister is older than him",
+            ),
+            // the past holds beside the present
+            ("I was taller than my wife", "My wife is taller than me"),
+            ("My wife is taller than me", "I was taller than my wife"),
+            // someone else, another way, by another amount, or the same said again
+            ("User is taller than Tom", "Ann is taller than User"),
+            ("User is taller than Tom", "Tom is older than User"),
+            (
+                "User is 3 years older than Tom",
+                "Tom is 5 years older than User",
+            ),
+            ("User is taller than Tom", "Tom is shorter than User"),
+            ("User is taller than Tom", "User is taller than Tom"),
+            (
+                "User is taller than Tom at chess",
+                "Tom is taller than User",
+            ),
+            (
+                "User earns more than his wife",
+                "User's wife earns more than Tom",
+            ),
+        ] {
+            assert_eq!(super::contradicts(new, stored), None, "{new} / {stored}");
         }
     }
 

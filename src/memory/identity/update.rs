@@ -335,6 +335,12 @@ fn labels(before: &[Tok]) -> bool {
 /// Whether the fact is about someone or an animal one may have several of ("User's sister",
 /// "my roommate", 我哥, 用户的猫), and nothing says which one ("only", "eldest", a name right
 /// after: "User's son Leo"; 大女儿).
+/// Whether `text` names someone one may have several of, without saying which ("my brother",
+/// 用户的哥哥; not "my wife", "my brother Tom", 大女儿).
+pub(super) fn names_someone_of_several(text: &str) -> bool {
+    someone_of_several(&tokens(text))
+}
+
 fn someone_of_several(before: &[Tok]) -> bool {
     let words: Vec<&str> = before.iter().filter_map(word).collect();
     let which = words.iter().any(|w| WHICH.contains(w));
