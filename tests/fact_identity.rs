@@ -194,14 +194,17 @@ async fn with_local_embeddings_precision_and_f1_meet_their_targets() {
 /// subject, name, number or time (each such flag would archive a memory that holds).
 #[test]
 fn a_denial_replaces_only_a_fact_it_negates() {
-    use mneme::memory::identity::{Reading, denies};
+    use mneme::memory::identity::{Reading, Reason, denies};
     let pairs = pairs();
     let mut flagged = 0;
     let mut negations = 0;
     let mut wrong = Vec::new();
     for p in &pairs {
         let (a, b) = (Reading::new(&p.a), Reading::new(&p.b));
-        let denied = denies(&a, &b).is_some() || denies(&b, &a).is_some();
+        let denial = denies(&a, &b).or_else(|| denies(&b, &a));
+        let denied = denial.is_some();
+        // two comparisons of the same two, the sides swapped, labelled by their order
+        let swapped = p.kind == "reorder" && matches!(denial, Some(Reason::Roles(_)));
         if p.kind == "negation" {
             negations += 1;
         }
@@ -209,7 +212,8 @@ fn a_denial_replaces_only_a_fact_it_negates() {
             flagged += 1;
             // an opposite may be labelled by how it is said: "dislikes" (relation), "without"
             // (object); another subject, name, number or time never is one
-            if p.same || !["negation", "relation", "object"].contains(&p.kind.as_str()) {
+            if p.same || !["negation", "relation", "object"].contains(&p.kind.as_str()) && !swapped
+            {
                 wrong.push(format!("{} / {} ({})", p.a, p.b, p.kind));
             }
             if p.kind != "negation" {

@@ -53,12 +53,14 @@ mod roles;
 mod slight;
 mod stance;
 mod tables;
+mod together;
 mod units;
 mod update;
 mod who;
 mod word;
 mod words;
 mod zh;
+mod zh_moved;
 
 pub use initials::initials_spelled;
 pub use otherwise::said_otherwise;
@@ -138,10 +140,13 @@ fn said_alike(a: &str, b: &str) -> Option<(String, String)> {
     if let Some(pair) = comparison::from_the_greater(a, b) {
         return Some(pair);
     }
-    // "Jake bought User's bike", "prefers tea to coffee", "I am scared of spiders"
+    // "Jake bought User's bike", "prefers tea to coffee", "I am scared of spiders", "my
+    // brother lives with me"
     if let Some(pair) = either_side(a, b, |t, _| converse::said_by_the_taker(t))
         .or_else(|| either_side(a, b, |t, _| comparison::preference(t)))
         .or_else(|| either_side(a, b, feeling::felt))
+        .or_else(|| together::alike(a, b))
+        .or_else(|| either_side(a, b, |t, _| zh_moved::in_order(t)))
     {
         return Some(pair);
     }

@@ -32,22 +32,40 @@ pub(super) fn swapped(a: &str, b: &str) -> bool {
         let text: String = x.concat();
         !ZH_SEQUENCE.iter().any(|w| text.contains(w))
             // a count travels with its thing (一只猫和一条狗), as does a weekday's number (周一)
-            && swapped_at(&x, &y, 4, true, join, |p: &[String]| {
-                let before: String = p.concat();
-                !ZH_SUBJECTS.iter().any(|s| before.ends_with(s))
-            })
+            && swapped_at(
+                &x,
+                &y,
+                4,
+                true,
+                join,
+                |p: &[String]| {
+                    let before: String = p.concat();
+                    !ZH_SUBJECTS.iter().any(|s| before.ends_with(s))
+                },
+                |s: &[String]| s.first().is_some_and(|w| w == "是") || s.concat().contains("一起"),
+            )
     } else {
         let (x, y) = (en_words(a), en_words(b));
         let join = |w: &String| w == "and";
         !x.iter().any(|w| SEQUENCE.contains(&w.as_str()))
-            && swapped_at(&x, &y, 3, false, join, |p: &[String]| {
-                p.last().is_some_and(|w| !SUBJECTS.contains(&w.as_str()))
-            })
+            && swapped_at(
+                &x,
+                &y,
+                3,
+                false,
+                join,
+                |p: &[String]| p.last().is_some_and(|w| !SUBJECTS.contains(&w.as_str())),
+                |s: &[String]| {
+                    s.first().is_some_and(|w| w == "are" || w == "were")
+                        || s.iter().any(|w| w == "together")
+                },
+            )
     }
 }
 
 /// Whether `b` is `a` with the `at_most`-long things either side of one joiner swapped, where
-/// what comes before them is not empty and passes `before_ok`, and what follows holds no
+/// what comes before them is not empty and passes `before_ok` (or, for two who open the
+/// sentence, what follows passes `both_ok`: "are", 是, "together"), and what follows holds no
 /// number nor another joiner, nor do the things unless `counted` (their numbers are theirs).
 fn swapped_at(
     a: &[String],
@@ -56,14 +74,18 @@ fn swapped_at(
     counted: bool,
     join: impl Fn(&String) -> bool,
     before_ok: impl Fn(&[String]) -> bool,
+    both_ok: impl Fn(&[String]) -> bool,
 ) -> bool {
     if a.len() != b.len() || a == b || a.iter().filter(|w| join(w)).count() != 1 {
         return false;
     }
+    // 一起 (together) is no count
     let number = |s: &[String]| {
-        s.iter().any(|w| {
-            w.chars()
-                .any(|c| c.is_ascii_digit() || "一二两三四五六七八九十百千万".contains(c))
+        s.iter().enumerate().any(|(i, w)| {
+            let together = w == "一" && s.get(i + 1).is_some_and(|n| n == "起");
+            !together
+                && w.chars()
+                    .any(|c| c.is_ascii_digit() || "一二两三四五六七八九十百千万".contains(c))
         })
     };
     let Some(k) = a.iter().position(&join) else {
@@ -74,11 +96,13 @@ fn swapped_at(
             let (p, x) = (&a[..k - xl], &a[k - xl..k]);
             let (y, s) = (&a[k + 1..k + 1 + yl], &a[k + 1 + yl..]);
             let turned: Vec<&String> = p.iter().chain(y).chain([&a[k]]).chain(x).chain(s).collect();
-            !p.is_empty()
-                && x != y
+            (if p.is_empty() {
+                both_ok(s)
+            } else {
+                before_ok(p)
+            }) && x != y
                 && (counted || !number(x) && !number(y))
                 && !number(s)
-                && before_ok(p)
                 && turned.iter().zip(b).all(|(t, w)| *t == w)
         })
     })
@@ -145,6 +169,15 @@ mod tests {
             ("我有一个哥哥和一个妹妹", "我有一个妹妹和一个哥哥"),
             ("用户养了一只猫和一条狗", "用户养了一条狗和一只猫"),
             ("用户每周一和周四健身", "用户每周四和周一健身"),
+            // two who open the sentence, said to be something or to do it together
+            ("小李和用户是表兄弟", "用户和小李是表兄弟"),
+            ("我和我老公是大学同学", "我老公和我是大学同学"),
+            ("Anna and Ben are cousins", "Ben and Anna are cousins"),
+            (
+                "Maria and Tom run a bakery together",
+                "Tom and Maria run a bakery together",
+            ),
+            ("我和妈妈一起住", "妈妈和我一起住"),
         ] {
             assert!(swapped(a, b), "{a} / {b}");
         }
@@ -167,6 +200,7 @@ mod tests {
             ),
             ("Anna and Ben are 30 and 32", "Ben and Anna are 30 and 32"),
             ("我和妈妈去了北京", "妈妈和我去了北京"),
+            ("Anna and Ben arrived", "Ben and Anna arrived"),
             ("用户先学了法语和德语", "用户先学了德语和法语"),
             (
                 "User likes cats and hates dogs",

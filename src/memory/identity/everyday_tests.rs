@@ -233,3 +233,27 @@ fn a_plan_a_death_and_a_deed_said_in_other_chinese_words_are_one_fact() {
     ]);
     never_one_nor_claimed(&[("用户的狗被邻居家的猫抓伤了", "用户的狗抓伤了邻居家的猫")]);
 }
+
+/// 都会 after a word for every so often is a habit, not "can"; 养了 a pet kept and 岁了 an age
+/// reached are states, not something done (the labelled set's misses of a forty-sixth
+/// session).
+#[test]
+fn a_habit_a_pet_kept_and_an_age_reached_are_the_plain_fact() {
+    one_fact(&[
+        ("我每个周末都去爬山", "我周末都会去爬山"),
+        ("用户每天早上跑步", "用户每天早晨都会去跑步"),
+        ("用户养了两只猫", "用户有两只猫"),
+        ("用户养了两只猫", "用户养着两只猫"),
+        ("用户的女儿今年七岁", "用户的女儿今年7岁了"),
+    ]);
+    never_one_nor_claimed(&[
+        // all the children can swim: 都 is "all", 会 "can"
+        ("用户的孩子都会游泳", "用户的孩子游泳"),
+        // kept once, not now
+        ("用户养过两只猫", "用户养了两只猫"),
+        ("用户养过两只猫", "用户有两只猫"),
+        ("用户养了三只猫", "用户有两只猫"),
+        ("我女儿今年七岁了", "我女儿今年八岁"),
+        ("我周末都会去爬山", "我周末都去游泳"),
+    ]);
+}

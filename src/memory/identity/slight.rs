@@ -117,7 +117,9 @@ fn zh_added_or_exchanged(a: &str, b: &str) -> Option<String> {
         }
     }
     let one = |s: &str| s.chars().count() == 1 && s.chars().all(|c| ZH_ASPECT.contains(&c));
-    (x.len() == y.len() && one(&extra) && one(&missing) && extra != missing)
+    // 养了两只猫 / 养着两只猫: a pet kept, either way (养过 is a pet once kept)
+    let kept = head > 0 && long[head - 1] == '养' && !format!("{extra}{missing}").contains('过');
+    (x.len() == y.len() && one(&extra) && one(&missing) && extra != missing && !kept)
         .then(|| format!("{missing} / {extra}"))
 }
 

@@ -272,6 +272,44 @@ const ZH_MODALS: &[&str] = &[
     "马上",
     "将要",
 ];
+/// Words saying something is done every so often (每天, 周末): a 都会 after them is a habit, not
+/// "can".
+const ZH_HABITUAL: &[&str] = &[
+    "每天",
+    "每晚",
+    "每周",
+    "每星期",
+    "每个星期",
+    "每月",
+    "每个月",
+    "每年",
+    "每早",
+    "每个周末",
+    "周末",
+    "平时",
+    "通常",
+    "经常",
+    "总是",
+];
+
+/// Whether each 会 of `text` says a habit: right after 都, and said to be done every so often
+/// (我周末都会去爬山 is 我每个周末都去爬山; 用户的孩子都会游泳 says "can").
+fn habitual_hui(text: &str) -> bool {
+    ZH_HABITUAL.iter().any(|w| text.contains(w))
+        && text.matches('会').count() == text.matches("都会").count()
+}
+
+/// Whether each 了 of `text` says a state reached, not something done: a pet kept (养了两只猫 is
+/// 有两只猫), an age reached at the end (今年7岁了 is 今年七岁).
+fn stative_le(text: &str) -> bool {
+    let end = text.trim_end_matches(|c: char| !c.is_alphanumeric() && !super::is_cjk(c));
+    let les = text.matches('了').count();
+    les > 0
+        && les
+            == text.matches("养了").count()
+                + usize::from(end.ends_with("岁了") && !end.ends_with("养了"))
+}
+
 /// Chinese sentence-final particles of a question or a guess, at the end of a text.
 const ZH_FINAL: &[char] = &['吧', '呢', '么', '吗', '嘛'];
 
@@ -317,7 +355,10 @@ pub(super) fn read(text: &str) -> Stance {
         }
     }
     for m in ZH_MODALS {
-        if text.contains(m) {
+        if text.contains(m)
+            && !(*m == "会" && habitual_hui(text))
+            && !(*m == "了" && stative_le(text))
+        {
             // 能, 可以, 懂: "can" as 会 says it; 已 (已婚): done, as 了 says it
             let canonical = match *m {
                 "能" | "可以" | "懂" => "会",
