@@ -46,6 +46,7 @@ mod otherwise;
 mod parse;
 mod passive;
 mod person;
+mod phrasing;
 mod qualifiers;
 mod reason;
 mod referent;
@@ -135,6 +136,10 @@ pub fn judge(new: &str, stored: &str, cosine: Option<f32>) -> Verdict {
 /// is left to the reading of the pair returned.
 fn said_alike(a: &str, b: &str) -> Option<(String, String)> {
     if let Some(pair) = units::in_one_unit(a, b) {
+        return Some(pair);
+    }
+    // "no fewer than" / "at least", "is able to" / "can", 不怎么 / 不太
+    if let Some(pair) = phrasing::alike(a, b) {
         return Some(pair);
     }
     if let Some(pair) = comparison::from_the_greater(a, b) {
