@@ -36,6 +36,7 @@ mod converse;
 mod coordination;
 mod denial;
 mod feeling;
+mod fronted;
 mod initials;
 mod lex;
 mod lexicon;
@@ -140,6 +141,10 @@ fn said_alike(a: &str, b: &str) -> Option<(String, String)> {
     }
     // "no fewer than" / "at least", "is able to" / "can", 不怎么 / 不太
     if let Some(pair) = phrasing::alike(a, b) {
+        return Some(pair);
+    }
+    // "After work User goes to the gym", "The husband of User's manager is a chef"
+    if let Some(pair) = either_side(a, b, |t, _| fronted::in_place(t)) {
         return Some(pair);
     }
     if let Some(pair) = comparison::from_the_greater(a, b) {
@@ -260,9 +265,54 @@ fn copula_halves(t: &str) -> Option<(&str, &str)> {
 /// One Chinese "X是Y" written "Y是X": 我的牙医是李医生 / 李医生是我的牙医 say the same (the
 /// reading would take 我 for the subject of one and an object of the other).
 fn copula_swapped(a: &str, b: &str) -> bool {
-    matches!((copula_halves(a), copula_halves(b)), (Some((x, y)), Some((p, q))) if x == q && y == p && x != y)
-        || matches!((en_copula_halves(a), en_copula_halves(b)), (Some((x, y)), Some((p, q))) if x == q && y == p && x != y)
+    let halves_swapped = |a: &str, b: &str| {
+        matches!((copula_halves(a), copula_halves(b)), (Some((x, y)), Some((p, q))) if x == q && y == p && x != y)
+            || matches!((en_copula_halves(a), en_copula_halves(b)), (Some((x, y)), Some((p, q))) if x == q && y == p && x != y)
+    };
+    halves_swapped(a, b)
         || coordination::swapped(a, b)
+        // "User's neighbour is also his dentist" / "User's dentist is also his neighbour"
+        || match (one_of_two_roles(a), one_of_two_roles(b)) {
+            (None, None) => false,
+            (x, y) => halves_swapped(x.as_deref().unwrap_or(a), y.as_deref().unwrap_or(b)),
+        }
+}
+
+/// `t` with "also" (也) left out and "his" / "her" before a noun (他的 / 她的) written as the one
+/// person the sentence names: "User's neighbour is also his dentist" → "User's neighbour is
+/// User's dentist", 用户的邻居也是他的牙医 → 用户的邻居是用户的牙医. `None` when nothing is so.
+fn one_of_two_roles(t: &str) -> Option<String> {
+    if t.chars().any(is_cjk) {
+        let said = t.contains("也是") || t.contains("他的") || t.contains("她的");
+        return (said && t.contains("用户")).then(|| {
+            t.replacen("也是", "是", 1)
+                .replace("他的", "用户的")
+                .replace("她的", "用户的")
+        });
+    }
+    let (words, lower) = crate::memory::text::words_lowered(t);
+    if !lower
+        .iter()
+        .any(|w| matches!(w.as_str(), "also" | "his" | "her"))
+    {
+        return None;
+    }
+    let named = referent::the_one_named(&words)?;
+    let n = words.len();
+    let out: Vec<String> = words
+        .iter()
+        .zip(&lower)
+        .enumerate()
+        .filter(|(_, (_, l))| l.as_str() != "also")
+        .map(|(i, (w, l))| {
+            if matches!(l.as_str(), "his" | "her") && i + 1 < n {
+                format!("{named}'s")
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    Some(out.join(" "))
 }
 
 /// An English "X is Y" split at its one " is ", lowercase, end punctuation trimmed, when each

@@ -257,3 +257,31 @@ fn a_habit_a_pet_kept_and_an_age_reached_are_the_plain_fact() {
         ("我周末都会去爬山", "我周末都去游泳"),
     ]);
 }
+
+/// One person holding two roles, said from either (the labelled set's misses of a
+/// forty-sixth session): "also" and the one person's "his" say nothing more.
+#[test]
+fn one_holding_two_roles_is_one_fact_from_either_role() {
+    one_fact(&[
+        (
+            "User's neighbour is also his dentist",
+            "User's dentist is also his neighbour",
+        ),
+        ("用户的邻居也是他的牙医", "用户的牙医也是他的邻居"),
+        (
+            "User's brother-in-law is his business partner",
+            "User's business partner is his brother-in-law",
+        ),
+    ]);
+    never_one_nor_claimed(&[
+        (
+            "User's neighbour is also his dentist",
+            "User's dentist is also his doctor",
+        ),
+        ("用户的邻居也是他的牙医", "用户的牙医也是他的同事"),
+        (
+            "User's neighbour is Tom's dentist",
+            "User's dentist is Tom's neighbour",
+        ),
+    ]);
+}

@@ -33,6 +33,16 @@ const EN: &[(&[&str], &[&str])] = &[
     (&["a", "handful", "of"], &["a", "few"]),
     (&["hardly", "any"], &["very", "few"]),
     (&["barely", "any"], &["very", "few"]),
+    (&["whenever"], &["when"]),
+    (&["is", "employed", "by"], &["works", "for"]),
+    (&["are", "employed", "by"], &["work", "for"]),
+    (&["am", "employed", "by"], &["work", "for"]),
+    // "drink" alone is alcohol: "doesn't drink alcohol" is "doesn't drink"
+    (&["drink", "alcohol"], &["drink"]),
+    (&["drinks", "alcohol"], &["drinks"]),
+    (&["is", "teetotal"], &["does", "not", "drink"]),
+    (&["am", "teetotal"], &["do", "not", "drink"]),
+    (&["are", "teetotal"], &["do", "not", "drink"]),
 ];
 
 /// Chinese ones, as written.
@@ -47,6 +57,8 @@ const ZH: &[(&str, &str)] = &[
     ("声称", "自称"),
     ("差不多每", "几乎每"),
     ("值夜班", "上夜班"),
+    ("滴酒不沾", "不喝酒"),
+    ("每周末", "每个周末"),
     ("月薪", "每月工资"),
     ("一个月工资", "每月工资"),
     ("一个月的工资", "每月工资"),
@@ -85,6 +97,51 @@ fn lives_in(text: &str) -> Option<String> {
         &before[..at],
         &text[body.len()..]
     ))
+}
+
+/// "过 + an age + 岁生日" written "满 + the age + 岁".
+fn zh_birthday(text: &str) -> Option<String> {
+    let at = text.find('过')?;
+    let after = &text[at + '过'.len_utf8()..];
+    let age_len: usize = after
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || "一二两三四五六七八九十百".contains(*c))
+        .map(char::len_utf8)
+        .sum();
+    let rest = after[age_len..].strip_prefix("岁生日")?;
+    (age_len > 0).then(|| format!("{}满{}岁{rest}", &text[..at], &after[..age_len]))
+}
+
+/// "had her 10th birthday" (celebrated, his, their, my) written "turned 10".
+fn birthday(out: &mut Vec<String>) -> bool {
+    let lower: Vec<String> = out
+        .iter()
+        .map(|w| crate::memory::text::unpunctuated(w).to_lowercase())
+        .collect();
+    let Some(at) = lower.windows(4).position(|w| {
+        matches!(w[0].as_str(), "had" | "celebrated")
+            && WHOSE_BIRTHDAY.contains(&w[1].as_str())
+            && ordinal_number(&w[2]).is_some()
+            && w[3] == "birthday"
+    }) else {
+        return false;
+    };
+    let n = ordinal_number(&lower[at + 2]).unwrap_or_default();
+    let end = crate::memory::text::end_punctuation(&out[at + 3]).to_string();
+    out.splice(at..at + 4, ["turned".to_string(), format!("{n}{end}")]);
+    true
+}
+
+const WHOSE_BIRTHDAY: &[&str] = &["her", "his", "their", "my", "its", "our", "your"];
+
+/// "10th" → "10", "21st" → "21".
+fn ordinal_number(w: &str) -> Option<&str> {
+    let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let suffix = &w[digits.len()..];
+    (!digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit())
+        && matches!(suffix, "st" | "nd" | "rd" | "th"))
+    .then_some(digits)
 }
 
 /// What one drinks, and what one eats: "has coffee every morning" is "drinks coffee every
@@ -143,9 +200,29 @@ fn in_one_form(text: &str) -> Option<String> {
                 .iter()
                 .fold(out, |t, (said, form)| t.replace(said, form));
         }
+        // 每个周末都去, 周末都会去: after a word for every so often, 都 (and a 会 of habit)
+        // says nothing more
+        if let Some(every) = ["每", "周末", "平时", "经常", "总是", "通常"]
+            .iter()
+            .filter_map(|w| out.find(w))
+            .min()
+            && let Some(all) = out[every..].find('都').map(|i| every + i)
+            && !out[every..all].contains(['们', '人'])
+        {
+            let habit = if out[all..].starts_with("都会") {
+                "都会"
+            } else {
+                "都"
+            };
+            out.replace_range(all..all + habit.len(), "");
+        }
         // 在温哥华生活 is 住在温哥华
         if let Some(lived) = lives_in(&out) {
             out = lived;
+        }
+        // 过十岁生日 is 满十岁
+        if let Some(turned) = zh_birthday(&out) {
+            out = turned;
         }
         return (out != text).then_some(out);
     }
@@ -195,6 +272,9 @@ fn in_one_form(text: &str) -> Option<String> {
                 i += 1;
             }
         }
+    }
+    if birthday(&mut out) {
+        changed = true;
     }
     let lower_out: Vec<String> = out
         .iter()
@@ -338,6 +418,19 @@ mod tests {
             ("我在医院上夜班", "我在医院值夜班"),
             ("用户的女儿在上海读大学", "用户女儿在上海上大学"),
             ("用户每周去两次健身房", "用户一周去健身房两次"),
+            ("He works for Shell", "He is employed by Shell"),
+            ("I don't drink alcohol", "I don't drink"),
+            ("User doesn't drink", "User is teetotal"),
+            ("用户不喝酒", "用户滴酒不沾"),
+            (
+                "User's daughter turned 10 in May",
+                "User's daughter had her 10th birthday in May",
+            ),
+            (
+                "User's grandmother turned 90 last week",
+                "Last week User's grandma celebrated her 90th birthday",
+            ),
+            ("用户的女儿五月满十岁", "用户的女儿五月过十岁生日"),
             (
                 "User drinks two cups of coffee a day",
                 "User has two cups of coffee daily",
@@ -373,6 +466,12 @@ mod tests {
             ("用户考上了大学", "用户在读大学"),
             ("用户的姐姐在温哥华生活", "用户的姐姐住在多伦多"),
             ("用户在一年里生活", "用户住在一年里"),
+            (
+                "User's daughter turned 10 in May",
+                "User's daughter had her 11th birthday in May",
+            ),
+            ("User doesn't drink", "User drinks"),
+            ("用户的女儿五月满十岁", "用户的女儿五月过十一岁生日"),
         ]);
     }
 }

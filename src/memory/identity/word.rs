@@ -88,8 +88,11 @@ const SAME_IN_THE_PAST: &[&str] = &[
 fn mark_tense(raws: &[Raw], i: usize, w: &Word<'_>, past: &mut bool, born: &mut bool) {
     // right after who does it ("User", "I", "my father", "Anna"), not after an adverb
     let after_doer = before(raws, i, 1).is_some_and(|p| {
+        let key = super::tables::stem(p);
         SUBJECTS.contains(&p)
-            || is_kin(&super::tables::stem(p))
+            || is_kin(&key)
+            // "grandma", "mom": kin by the word the tables read them as
+            || TABLES.words.get(&key).is_some_and(|t| is_kin(t) || is_kin(&super::tables::stem(t)))
             || matches!(
                 &raws[i - 1],
                 Raw::Word { cap: true, .. }
