@@ -35,6 +35,7 @@ mod compound;
 mod converse;
 mod coordination;
 mod denial;
+mod described;
 mod feeling;
 mod fronted;
 mod initials;
@@ -141,6 +142,10 @@ fn said_alike(a: &str, b: &str) -> Option<(String, String)> {
     }
     // "no fewer than" / "at least", "is able to" / "can", 不怎么 / 不太
     if let Some(pair) = phrasing::alike(a, b) {
+        return Some(pair);
+    }
+    // "has a husband" / "is married", "avoids pork" / "doesn't eat pork"
+    if let Some(pair) = described::alike(a, b) {
         return Some(pair);
     }
     // "After work User goes to the gym", "The husband of User's manager is a chef"
