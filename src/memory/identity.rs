@@ -141,11 +141,11 @@ fn said_alike(a: &str, b: &str) -> Option<(String, String)> {
         return Some(pair);
     }
     // "no fewer than" / "at least", "is able to" / "can", 不怎么 / 不太
-    if let Some(pair) = phrasing::alike(a, b) {
+    if let Some(pair) = either_side(a, b, |t, _| phrasing::in_one_form(t)) {
         return Some(pair);
     }
     // "has a husband" / "is married", "avoids pork" / "doesn't eat pork"
-    if let Some(pair) = described::alike(a, b) {
+    if let Some(pair) = either_side(a, b, |t, _| described::in_one_form(t)) {
         return Some(pair);
     }
     // "After work User goes to the gym", "The husband of User's manager is a chef"

@@ -9,7 +9,7 @@
 //! Precision first: one clause, the comparative right before "than" (比 in Chinese), a few
 //! words on each side.
 
-use super::referent::{One, is_personal, the_one_named};
+use super::referent::{self, One, is_personal, the_one_named};
 use super::update;
 use crate::memory::text::{ending_as, unpunctuated, words_lowered};
 
@@ -138,7 +138,7 @@ struct Comparison {
 
 impl Comparison {
     /// Written out, ending as `text` does.
-    fn said(self, text: &str) -> String {
+    fn said(&self, text: &str) -> String {
         if self.zh {
             format!(
                 "{}比{}{}{}{}",
@@ -149,12 +149,12 @@ impl Comparison {
                 self.rest.concat()
             )
         } else {
-            let mut out = self.greater_side;
-            out.extend(self.how);
+            let mut out = self.greater_side.clone();
+            out.extend(self.how.iter().cloned());
             out.push(self.comparative.to_string());
             out.push("than".into());
-            out.extend(self.lesser_side);
-            out.extend(self.rest);
+            out.extend(self.lesser_side.iter().cloned());
+            out.extend(self.rest.iter().cloned());
             ending_as(out, text)
         }
     }
@@ -183,16 +183,7 @@ pub(super) fn contradicts(a: &str, b: &str) -> Option<String> {
     let (x, y) = (read(a)?, read(b)?);
     let key = |side: &[String]| -> Vec<String> {
         side.iter()
-            .map(|w| {
-                let w = unpunctuated(w).to_lowercase();
-                match w.as_str() {
-                    "me" => "i".into(),
-                    "us" => "we".into(),
-                    "them" => "they".into(),
-                    "him" => "he".into(),
-                    _ => w,
-                }
-            })
+            .map(|w| referent::as_subject(unpunctuated(w)).to_lowercase())
             .collect()
     };
     // 妻子 after 用户比 is 用户的妻子: whose, where it is the one compared, goes without saying
@@ -243,26 +234,8 @@ pub(super) fn contradicts(a: &str, b: &str) -> Option<String> {
     if !swapped || past(&x) || past(&y) || several(&x) || several(&y) {
         return None;
     }
-    // "My wife earns more → I earn more", 妻子比用户高 → 用户比妻子高
-    let who = |c: &Comparison| {
-        if c.zh {
-            format!(
-                "{}比{}{}{}",
-                c.greater_side.concat(),
-                c.lesser_side.concat(),
-                c.how.concat(),
-                c.comparative
-            )
-        } else {
-            format!(
-                "{} {} {}",
-                c.greater_side.join(" "),
-                c.how.join(" "),
-                c.comparative
-            )
-        }
-    };
-    Some(format!("{} → {}", who(&y), who(&x)))
+    // "My wife earns more than me → I earn more than my wife"
+    Some(format!("{} → {}", y.said(""), x.said("")))
 }
 
 fn en(text: &str) -> Option<Comparison> {

@@ -1,49 +1,12 @@
-//! One state described in other words: by who is had ("has a husband" is "is married", "is
-//! the parent of two" "has two children"), by its name ("is hard of hearing" "has hearing
-//! loss", "is colourblind" "has colour blindness", "is expecting a baby" "is pregnant"), by
-//! what is kept from ("avoids pork" "doesn't eat pork", 忌口猪肉 不吃猪肉), by being alone ("by
-//! myself" "alone"), by a thing of someone named for what it is ("my birth year is 1988" "I
-//! was born in 1988", "my star sign is Virgo" "I am a Virgo"), and 当 / 是…的 of a job
-//! (我哥哥在武汉大学当老师 我哥哥是武汉大学的老师), a school by its pupils (是初中生 在读初中), a
-//! grade by its pupils ("a second grader" "in second grade"), "still … not" "not … yet". Each
-//! side is written in one form, and the pair is read again.
+//! One state described in other words: by who is had ("is the parent of two" is "has two
+//! children"; "has a husband" is "is married", as `phrasing` writes it), by what is kept from
+//! ("avoids pork" "doesn't eat pork", 忌口猪肉 不吃猪肉), by a thing of someone named for what
+//! it is ("my birth year is 1988" "I was born in 1988", "my star sign is Virgo" "I am a
+//! Virgo"), 当 / 是…的 of a job (我哥哥在武汉大学当老师 我哥哥是武汉大学的老师), a school by
+//! its pupils (是初中生 在读初中), a grade by its pupils ("a second grader" "in second grade"),
+//! "still … not" "not … yet". Each side is written in one form, and the pair is read again.
 
 use crate::memory::text::{ending_as, unpunctuated, words_lowered};
-
-/// Whole phrases, lowercase, and what each is written as.
-const PHRASES: &[(&[&str], &[&str])] = &[
-    (&["has", "a", "husband"], &["is", "married"]),
-    (&["has", "a", "wife"], &["is", "married"]),
-    (&["has", "a", "spouse"], &["is", "married"]),
-    (&["have", "a", "husband"], &["am", "married"]),
-    (&["have", "a", "wife"], &["am", "married"]),
-    (&["have", "a", "spouse"], &["am", "married"]),
-    (
-        &["is", "hard", "of", "hearing"],
-        &["has", "hearing", "loss"],
-    ),
-    (
-        &["am", "hard", "of", "hearing"],
-        &["have", "hearing", "loss"],
-    ),
-    (&["is", "colourblind"], &["has", "colour", "blindness"]),
-    (&["is", "colour-blind"], &["has", "colour", "blindness"]),
-    (&["is", "colorblind"], &["has", "colour", "blindness"]),
-    (&["is", "color-blind"], &["has", "colour", "blindness"]),
-    (
-        &["has", "color", "blindness"],
-        &["has", "colour", "blindness"],
-    ),
-    (&["is", "expecting", "a", "baby"], &["is", "pregnant"]),
-    (&["is", "expecting", "a", "child"], &["is", "pregnant"]),
-    (&["by", "myself"], &["alone"]),
-    (&["by", "himself"], &["alone"]),
-    (&["by", "herself"], &["alone"]),
-    (&["by", "themselves"], &["alone"]),
-    (&["on", "my", "own"], &["alone"]),
-    (&["on", "his", "own"], &["alone"]),
-    (&["on", "her", "own"], &["alone"]),
-];
 
 /// What is eaten, or drunk, when one avoids it.
 const EATEN: &[&str] = &[
@@ -89,37 +52,14 @@ const ZH_PUPILS: &[(&str, &str)] = &[
     ("忌口", "不吃"),
 ];
 
-/// The pair with each side written in one form, when either is said so.
-pub(super) fn alike(a: &str, b: &str) -> Option<(String, String)> {
-    let (x, y) = (in_one_form(a), in_one_form(b));
-    (x.is_some() || y.is_some()).then(|| {
-        (
-            x.unwrap_or_else(|| a.to_string()),
-            y.unwrap_or_else(|| b.to_string()),
-        )
-    })
-}
-
-fn in_one_form(text: &str) -> Option<String> {
+pub(super) fn in_one_form(text: &str) -> Option<String> {
     if text.chars().any(super::is_cjk) {
         return zh(text);
     }
     let (words, lower) = words_lowered(text);
     let mut out: Vec<String> = words.iter().map(|w| unpunctuated(w).to_string()).collect();
-    let mut low: Vec<String> = lower.clone();
-    let mut changed = false;
-    for (said, form) in PHRASES {
-        if let Some(at) = low
-            .windows(said.len())
-            .position(|w| w.iter().zip(*said).all(|(a, b)| a == b))
-        {
-            let form: Vec<String> = form.iter().map(|w| w.to_string()).collect();
-            out.splice(at..at + said.len(), form.clone());
-            low.splice(at..at + said.len(), form);
-            changed = true;
-        }
-    }
-    changed |= avoided(&mut out, &mut low)
+    let mut low: Vec<String> = lower;
+    let mut changed = avoided(&mut out, &mut low)
         | parent_of(&mut out, &mut low)
         | grader(&mut out, &mut low)
         | still_not(&mut out, &mut low);

@@ -2,7 +2,8 @@
 //! hours", "a maximum of 100 kg" "at most 100 kg", "only just passed" "barely passed", "is
 //! able to play" "can play", "would like to learn" "want to learn", "vegetarian most of the
 //! time" "mostly vegetarian", "a handful of friends" "a few friends", "hardly any hobbies"
-//! "very few hobbies"; 不少于 / 至少, 不超过 / 最多, 不怎么 / 不太, 尚未 / 还没, 声称 / 自称. Both
+//! "very few hobbies", "has a husband" "is married", "is hard of hearing" "has hearing loss";
+//! 不少于 / 至少, 不超过 / 最多, 不怎么 / 不太, 尚未 / 还没, 声称 / 自称. Both
 //! sides are written in the one form, and the pair is read again: whatever else differs
 //! still counts.
 //!
@@ -34,6 +35,38 @@ const EN: &[(&[&str], &[&str])] = &[
     (&["hardly", "any"], &["very", "few"]),
     (&["barely", "any"], &["very", "few"]),
     (&["whenever"], &["when"]),
+    // a state by who is had, or by its name (`described` writes the rest of such states)
+    (&["has", "a", "husband"], &["is", "married"]),
+    (&["has", "a", "wife"], &["is", "married"]),
+    (&["has", "a", "spouse"], &["is", "married"]),
+    (&["have", "a", "husband"], &["am", "married"]),
+    (&["have", "a", "wife"], &["am", "married"]),
+    (&["have", "a", "spouse"], &["am", "married"]),
+    (
+        &["is", "hard", "of", "hearing"],
+        &["has", "hearing", "loss"],
+    ),
+    (
+        &["am", "hard", "of", "hearing"],
+        &["have", "hearing", "loss"],
+    ),
+    (&["is", "colourblind"], &["has", "colour", "blindness"]),
+    (&["is", "colour-blind"], &["has", "colour", "blindness"]),
+    (&["is", "colorblind"], &["has", "colour", "blindness"]),
+    (&["is", "color-blind"], &["has", "colour", "blindness"]),
+    (
+        &["has", "color", "blindness"],
+        &["has", "colour", "blindness"],
+    ),
+    (&["is", "expecting", "a", "baby"], &["is", "pregnant"]),
+    (&["is", "expecting", "a", "child"], &["is", "pregnant"]),
+    (&["by", "myself"], &["alone"]),
+    (&["by", "himself"], &["alone"]),
+    (&["by", "herself"], &["alone"]),
+    (&["by", "themselves"], &["alone"]),
+    (&["on", "my", "own"], &["alone"]),
+    (&["on", "his", "own"], &["alone"]),
+    (&["on", "her", "own"], &["alone"]),
     (&["is", "employed", "by"], &["works", "for"]),
     (&["are", "employed", "by"], &["work", "for"]),
     (&["am", "employed", "by"], &["work", "for"]),
@@ -173,19 +206,7 @@ const HOW_OFTEN: &[&str] = &[
     "morning", "mornings", "night", "nights", "evening", "evenings",
 ];
 
-/// The pair with each side written in the one form of its phrases, when either has one.
-pub(super) fn alike(a: &str, b: &str) -> Option<(String, String)> {
-    let (x, y) = (in_one_form(a), in_one_form(b));
-    (x.is_some() || y.is_some()).then(|| {
-        (
-            x.unwrap_or_else(|| a.to_string()),
-            y.unwrap_or_else(|| b.to_string()),
-        )
-    })
-}
-
-/// `text` with each listed phrase in its one form, when it has one; else `None`.
-fn in_one_form(text: &str) -> Option<String> {
+pub(super) fn in_one_form(text: &str) -> Option<String> {
     if text.chars().any(super::is_cjk) {
         let mut out = ZH
             .iter()

@@ -19,6 +19,25 @@ const PRONOUNS: &[(&str, &str)] = &[
     ("she", "her"),
 ];
 
+/// A pronoun in its subject form ("me" → "I", "him" → "he"); any other word as it is.
+pub(super) fn as_subject(w: &str) -> String {
+    let lower = w.to_lowercase();
+    match PRONOUNS.iter().find(|(_, o)| *o == lower && lower != "her") {
+        Some(("i", _)) => "I".into(),
+        Some((s, _)) => s.to_string(),
+        None => w.to_string(),
+    }
+}
+
+/// A pronoun in its object form ("I" → "me", "she" → "her"); any other word as it is.
+pub(super) fn as_object(w: &str) -> String {
+    let lower = w.to_lowercase();
+    match PRONOUNS.iter().find(|(s, _)| *s == lower) {
+        Some((_, o)) => o.to_string(),
+        None => w.to_string(),
+    }
+}
+
 /// A personal pronoun, as a subject or an object ("I", "me", "you", "them").
 pub(super) fn is_personal(lower: &str) -> bool {
     lower == "you" || PRONOUNS.iter().any(|(s, o)| lower == *s || lower == *o)

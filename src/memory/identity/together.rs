@@ -10,7 +10,7 @@
 //! love with", "broke up with" and "is angry with" say who did it, and stay as said. Two
 //! joined by "and" and "together" (or "to each other") share whatever they do.
 
-use super::referent::{One, is_personal, the_one_named};
+use super::referent::{One, as_object, as_subject, is_personal, the_one_named};
 use crate::memory::text::{ending_as, unpunctuated, words_lowered};
 
 /// Verbs whose partner after "with" shares the act: either may say it.
@@ -288,27 +288,6 @@ fn state_at(lower: &[String], at: usize) -> Option<&'static [&'static str]> {
             .get(at..at + s.len())
             .is_some_and(|w| w.iter().zip(s.iter()).all(|(a, b)| a == b))
     })
-}
-
-fn as_subject(w: &str) -> String {
-    match w.to_lowercase().as_str() {
-        "me" => "I".into(),
-        "him" => "he".into(),
-        "us" => "we".into(),
-        "them" => "they".into(),
-        _ => w.to_string(),
-    }
-}
-
-fn as_object(w: &str) -> String {
-    match w.to_lowercase().as_str() {
-        "i" => "me".into(),
-        "he" => "him".into(),
-        "she" => "her".into(),
-        "we" => "us".into(),
-        "they" => "them".into(),
-        _ => w.to_string(),
-    }
 }
 
 #[cfg(test)]
