@@ -249,6 +249,7 @@ fn a_habit_a_pet_kept_and_an_age_reached_are_the_plain_fact() {
     never_one_nor_claimed(&[
         // all the children can swim: 都 is "all", 会 "can"
         ("用户的孩子都会游泳", "用户的孩子游泳"),
+        ("用户的每个孩子都会游泳", "用户的每个孩子游泳"),
         // kept once, not now
         ("用户养过两只猫", "用户养了两只猫"),
         ("用户养过两只猫", "用户有两只猫"),

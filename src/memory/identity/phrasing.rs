@@ -223,7 +223,7 @@ pub(super) fn in_one_form(text: &str) -> Option<String> {
         }
         // 每个周末都去, 周末都会去: after a word for every so often, 都 (and a 会 of habit)
         // says nothing more
-        if let Some(every) = ["每", "周末", "平时", "经常", "总是", "通常"]
+        if let Some(every) = super::stance::ZH_HABITUAL
             .iter()
             .filter_map(|w| out.find(w))
             .min()

@@ -274,7 +274,7 @@ const ZH_MODALS: &[&str] = &[
 ];
 /// Words saying something is done every so often (每天, 周末): a 都会 after them is a habit, not
 /// "can".
-const ZH_HABITUAL: &[&str] = &[
+pub(super) const ZH_HABITUAL: &[&str] = &[
     "每天",
     "每晚",
     "每周",
