@@ -270,13 +270,7 @@ fn en(text: &str) -> Option<Comparison> {
                 .find(|&i| !DEGREE.contains(&lower[i].as_str()))?;
             let someone = match &lower[..v] {
                 [_] => true,
-                [whose, _] => {
-                    whose.ends_with("'s")
-                        || matches!(
-                            whose.as_str(),
-                            "my" | "his" | "her" | "their" | "our" | "your"
-                        )
-                }
+                [whose, _] => whose.ends_with("'s") || referent::WHOSE.contains(&whose.as_str()),
                 _ => false,
             };
             if !someone {

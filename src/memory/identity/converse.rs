@@ -8,7 +8,7 @@
 //! Precision first: one clause, the verb right after who gives (one word, or whose and a
 //! noun), a few words for each part.
 
-use super::referent::{One, is_personal, the_one_named};
+use super::referent::{One, WHOSE, is_personal, the_one_named};
 use crate::memory::text::{ending_as, unpunctuated, words_lowered};
 
 /// A verb said by the giver and by the taker: past, present (third person), base, each.
@@ -69,9 +69,6 @@ const PART_ENDS: &[&str] = &[
     "with",
     "by",
 ];
-
-/// Whose, before a noun.
-const WHOSE: &[&str] = &["my", "his", "her", "their", "our", "your"];
 
 /// `text`, when one deal said by the giver, said by the taker.
 pub(super) fn said_by_the_taker(text: &str) -> Option<String> {

@@ -6,6 +6,8 @@
 //! its pupils (是初中生 在读初中), a grade by its pupils ("a second grader" "in second grade"),
 //! "still … not" "not … yet". Each side is written in one form, and the pair is read again.
 
+use std::ops::Range;
+
 use crate::memory::text::{ending_as, unpunctuated, words_lowered};
 
 /// What is eaten, or drunk, when one avoids it.
@@ -70,6 +72,14 @@ pub(super) fn in_one_form(text: &str) -> Option<String> {
     changed.then(|| ending_as(out, text))
 }
 
+/// `out` and its lowercase `low` with the words at `at` written as `form`; true.
+fn put(out: &mut Vec<String>, low: &mut Vec<String>, at: Range<usize>, form: &[&str]) -> bool {
+    let form: Vec<String> = form.iter().map(|w| w.to_string()).collect();
+    out.splice(at.clone(), form.clone());
+    low.splice(at, form);
+    true
+}
+
 /// "avoids pork" → "does not eat pork", "avoid coffee" → "do not drink coffee".
 fn avoided(out: &mut Vec<String>, low: &mut Vec<String>) -> bool {
     let Some(at) = low
@@ -89,10 +99,7 @@ fn avoided(out: &mut Vec<String>, low: &mut Vec<String>) -> bool {
         return false;
     };
     let does = if low[at] == "avoids" { "does" } else { "do" };
-    let form: Vec<String> = [does, "not", verb].iter().map(|w| w.to_string()).collect();
-    out.splice(at..at + 1, form.clone());
-    low.splice(at..at + 1, form);
-    true
+    put(out, low, at..at + 1, &[does, "not", verb])
 }
 
 /// "is the parent of two children" (a parent of three) → "has two children".
@@ -112,13 +119,7 @@ fn parent_of(out: &mut Vec<String>, low: &mut Vec<String>) -> bool {
     if end != low.len() {
         return false;
     }
-    let form: Vec<String> = ["has", &count, "children"]
-        .iter()
-        .map(|w| w.to_string())
-        .collect();
-    out.splice(at..end, form.clone());
-    low.splice(at..end, form);
-    true
+    put(out, low, at..end, &["has", &count, "children"])
 }
 
 fn is_count(w: &str) -> bool {
@@ -129,27 +130,19 @@ fn is_count(w: &str) -> bool {
         )
 }
 
-/// "is a second grader" → "is in second grade".
+/// "is a second grader" (first to twelfth, 1st to 12th) → "is in second grade".
 fn grader(out: &mut Vec<String>, low: &mut Vec<String>) -> bool {
     let Some(at) = low.windows(4).position(|w| {
-        w[0] == "is" && w[1] == "a" && ORDINALS.contains(&w[2].as_str()) && w[3] == "grader"
+        w[0] == "is"
+            && w[1] == "a"
+            && super::ordinal::ordinal(&w[2]).is_some_and(|n| n <= 12)
+            && w[3] == "grader"
     }) else {
         return false;
     };
-    let form: Vec<String> = ["is", "in", &low[at + 2], "grade"]
-        .iter()
-        .map(|w| w.to_string())
-        .collect();
-    out.splice(at..at + 4, form.clone());
-    low.splice(at..at + 4, form);
-    true
+    let ordinal = low[at + 2].clone();
+    put(out, low, at..at + 4, &["is", "in", &ordinal, "grade"])
 }
-
-const ORDINALS: &[&str] = &[
-    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-    "eleventh", "twelfth", "1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th",
-    "11th", "12th",
-];
 
 /// "still hasn't booked" and "hasn't booked … yet" → "hasn't booked".
 fn still_not(out: &mut Vec<String>, low: &mut Vec<String>) -> bool {

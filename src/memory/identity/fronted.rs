@@ -9,17 +9,17 @@
 //! about (a pronoun, "User", a name, or whose and a noun), and opens with a word that says
 //! when, where or on what condition.
 
+use super::referent::WHOSE;
 use crate::memory::text::{ending_as, unpunctuated, words_lowered};
 
 /// Words opening a part that says when, where or on what condition.
 const OPENERS: &[&str] = &[
     "after", "before", "during", "in", "on", "at", "since", "when", "whenever", "if", "every",
-    "each", "last", "next", "this", "on", "most", "until", "once",
+    "each", "last", "next", "this", "most", "until", "once",
 ];
 
 /// Who a sentence may be about, right after its fronted part.
 const SUBJECTS: &[&str] = &["i", "we", "he", "she", "they", "you", "user"];
-const WHOSE: &[&str] = &["my", "his", "her", "their", "our", "your"];
 
 /// Chinese words saying when, which may open a sentence before who it is about.
 const ZH_WHEN: &[&str] = &[

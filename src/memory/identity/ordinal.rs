@@ -84,7 +84,7 @@ fn is_noun(w: &str) -> bool {
 }
 
 /// The number an ordinal stands for: "third" 3, "5th" 5.
-fn ordinal(w: &str) -> Option<usize> {
+pub(super) fn ordinal(w: &str) -> Option<usize> {
     if let Some(p) = ORDINALS.iter().position(|o| o.eq_ignore_ascii_case(w)) {
         return Some(p + 1);
     }

@@ -145,37 +145,31 @@ fn zh_birthday(text: &str) -> Option<String> {
     (age_len > 0).then(|| format!("{}满{}岁{rest}", &text[..at], &after[..age_len]))
 }
 
-/// "had her 10th birthday" (celebrated, his, their, my) written "turned 10".
-fn birthday(out: &mut Vec<String>) -> bool {
-    let lower: Vec<String> = out
-        .iter()
-        .map(|w| crate::memory::text::unpunctuated(w).to_lowercase())
-        .collect();
+/// "had her 10th birthday" (celebrated, his, their, my) written "turned 10", in `out` and in
+/// its lowercase unpunctuated `lower`.
+fn birthday(out: &mut Vec<String>, lower: &mut Vec<String>) -> bool {
+    // "10th", not "tenth": the number as written
+    let number = |w: &str| {
+        w.starts_with(|c: char| c.is_ascii_digit())
+            .then(|| super::ordinal::ordinal(w))
+            .flatten()
+    };
     let Some(at) = lower.windows(4).position(|w| {
         matches!(w[0].as_str(), "had" | "celebrated")
             && WHOSE_BIRTHDAY.contains(&w[1].as_str())
-            && ordinal_number(&w[2]).is_some()
+            && number(&w[2]).is_some()
             && w[3] == "birthday"
     }) else {
         return false;
     };
-    let n = ordinal_number(&lower[at + 2]).unwrap_or_default();
+    let n = number(&lower[at + 2]).unwrap_or_default();
     let end = crate::memory::text::end_punctuation(&out[at + 3]).to_string();
     out.splice(at..at + 4, ["turned".to_string(), format!("{n}{end}")]);
+    lower.splice(at..at + 4, ["turned".to_string(), n.to_string()]);
     true
 }
 
 const WHOSE_BIRTHDAY: &[&str] = &["her", "his", "their", "my", "its", "our", "your"];
-
-/// "10th" → "10", "21st" → "21".
-fn ordinal_number(w: &str) -> Option<&str> {
-    let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-    let suffix = &w[digits.len()..];
-    (!digits.is_empty()
-        && digits.chars().all(|c| c.is_ascii_digit())
-        && matches!(suffix, "st" | "nd" | "rd" | "th"))
-    .then_some(digits)
-}
 
 /// What one drinks, and what one eats: "has coffee every morning" is "drinks coffee every
 /// morning" (with how often said; "has two bottles of wine" may be owning them).
@@ -267,9 +261,9 @@ pub(super) fn in_one_form(text: &str) -> Option<String> {
         let found = EN.iter().find(|(said, _)| {
             lower.len() >= i + said.len()
                 && said.iter().zip(&lower[i..]).all(|(s, w)| *s == w.as_str())
-            // the phrase's last word keeps what ends it ("… of the time.")
         });
         match found {
+            // the phrase's last word keeps what ends it ("… of the time.")
             Some((said, form)) => {
                 let last = words[i + said.len() - 1];
                 let end = crate::memory::text::end_punctuation(last);
@@ -294,13 +288,13 @@ pub(super) fn in_one_form(text: &str) -> Option<String> {
             }
         }
     }
-    if birthday(&mut out) {
-        changed = true;
-    }
-    let lower_out: Vec<String> = out
+    let mut lower_out: Vec<String> = out
         .iter()
         .map(|w| crate::memory::text::unpunctuated(w).to_lowercase())
         .collect();
+    if birthday(&mut out, &mut lower_out) {
+        changed = true;
+    }
     if let Some((at, verb)) = consumed(&lower_out) {
         out[at] = verb.to_string();
         changed = true;

@@ -10,6 +10,9 @@ const NO_NAME: &[&str] = &[
     "they", "we", "you", "it", "its",
 ];
 
+/// Whose, before a noun for someone ("my brother", "her husband").
+pub(super) const WHOSE: &[&str] = &["my", "his", "her", "their", "our", "your"];
+
 /// Subject pronouns and their object forms.
 const PRONOUNS: &[(&str, &str)] = &[
     ("i", "me"),

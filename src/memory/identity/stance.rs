@@ -304,10 +304,7 @@ fn habitual_hui(text: &str) -> bool {
 fn stative_le(text: &str) -> bool {
     let end = text.trim_end_matches(|c: char| !c.is_alphanumeric() && !super::is_cjk(c));
     let les = text.matches('了').count();
-    les > 0
-        && les
-            == text.matches("养了").count()
-                + usize::from(end.ends_with("岁了") && !end.ends_with("养了"))
+    les > 0 && les == text.matches("养了").count() + usize::from(end.ends_with("岁了"))
 }
 
 /// Chinese sentence-final particles of a question or a guess, at the end of a text.

@@ -10,7 +10,7 @@
 //! love with", "broke up with" and "is angry with" say who did it, and stay as said. Two
 //! joined by "and" and "together" (or "to each other") share whatever they do.
 
-use super::referent::{One, as_object, as_subject, is_personal, the_one_named};
+use super::referent::{One, WHOSE, as_object, as_subject, is_personal, the_one_named};
 use crate::memory::text::{ending_as, unpunctuated, words_lowered};
 
 /// Verbs whose partner after "with" shares the act: either may say it.
@@ -171,7 +171,7 @@ fn of_both(words: &[&str], lower: &[String], named: Option<&str>) -> Option<Shar
         }
         let mut act = vec![if lower[after] == "were" { "was" } else { "is" }.to_string()];
         act.extend(state.iter().map(|w| w.to_string()));
-        return finish(who_said, act, partner_said, &words[end + 2..], true);
+        return finish(who_said, act, partner_said, &words[end + 2..], true, true);
     }
     // "… together", or a verb of doing it together ("co-own"): whatever both do
     let (act_end, rest_from) = match lower.iter().rposition(|w| w == "together") {
@@ -191,7 +191,7 @@ fn of_both(words: &[&str], lower: &[String], named: Option<&str>) -> Option<Shar
         return None;
     }
     act.push("with".into());
-    finish(who_said, act, partner_said, &words[rest_from..], true)
+    finish(who_said, act, partner_said, &words[rest_from..], true, true)
 }
 
 /// "X lives with Y", "X is married to Y", "X bought the house with Y".
@@ -225,16 +225,18 @@ fn with_partner(words: &[&str], lower: &[String], named: Option<&str>) -> Option
         act,
         one(partner, who, false),
         rest,
+        either,
         false,
     )
-    .map(|s| Shared { either, ..s })
 }
 
+/// A clause read: `either` when either may say it, `of_both` when said of both.
 fn finish(
     who: Vec<String>,
     act: Vec<String>,
     partner: Vec<String>,
     rest: &[&str],
+    either: bool,
     of_both: bool,
 ) -> Option<Shared> {
     let rest: Vec<String> = rest.iter().map(|w| unpunctuated(w).to_string()).collect();
@@ -250,7 +252,7 @@ fn finish(
         act,
         partner,
         rest,
-        either: of_both,
+        either,
         of_both,
     })
 }
@@ -267,9 +269,6 @@ fn person_len(words: &[&str], lower: &[String]) -> Option<usize> {
         && !NO_PERSON.contains(&first.as_str());
     (is_personal(first) || first == "user" || name).then_some(1)
 }
-
-/// Whose, before a noun for someone.
-const WHOSE: &[&str] = &["my", "his", "her", "their", "our", "your"];
 
 /// Capitalised words opening a sentence that are no one.
 const NO_PERSON: &[&str] = &[
