@@ -335,6 +335,49 @@ async fn a_newer_value_remembered_replaces_the_old_one() {
     assert!(system.contains("I like green tea"), "{system}");
 }
 
+/// A state one is in one of at a time, said by the event that changed it ("got married"
+/// after "I'm single", 戒烟 after 抽烟), and a habit that stopped ("no longer drink coffee"
+/// after "… every morning"), replace the older fact though they share no words around a
+/// value; a stopping of one of two habits replaces neither.
+#[tokio::test]
+async fn a_state_or_habit_that_ended_is_replaced_by_what_ended_it() {
+    let llm = FakeLlm::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let bot = TestBot::start(&llm, dir.path(), "").await;
+    let store = bot.agent.store();
+
+    bot.say("cli:default", "remember I'm single").await;
+    let r = bot
+        .say("cli:default", "remember I got married last month")
+        .await;
+    assert_eq!(
+        r.text,
+        "Noted. Saved memory #2: I got married last month\n(It replaces memory #1, now archived: I'm single)"
+    );
+    assert_eq!(
+        superseded(store, 1).await,
+        (2, "a newer value (single → got married)".into())
+    );
+
+    bot.say("cli:default", "记住我每天抽烟").await;
+    let r = bot.say("cli:default", "记住我已经戒烟半年了").await;
+    assert!(r.text.contains("It replaces memory #3"), "{}", r.text);
+
+    bot.say("cli:default", "remember I drink coffee every morning")
+        .await;
+    let r = bot
+        .say("cli:default", "remember I no longer drink coffee")
+        .await;
+    assert!(r.text.contains("It replaces memory #5"), "{}", r.text);
+
+    // golf still holds
+    bot.say("cli:default", "remember I play tennis and golf")
+        .await;
+    let r = bot.say("cli:default", "remember I quit tennis").await;
+    assert_eq!(r.text, "Noted. Saved memory #8: I quit tennis");
+    assert!(!store.get_memory(7).await.unwrap().unwrap().archived);
+}
+
 /// The same fact said in the tables' other words ("2 children" / "two kids", "vegetarian" /
 /// "don't eat meat") shares none of its own words with the memory that holds it: "remember"
 /// finds that memory all the same, without embeddings, and updates it.

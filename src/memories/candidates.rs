@@ -190,6 +190,12 @@ pub async fn gather(
             }
             // "a Master of Business Administration" shares no word with "an MBA": the
             // memories holding the initials its names spell are candidates too
+            // "I got married" shares no word with "User is single", whose state it replaces:
+            // the memories holding any word of a state of its kind are candidates too
+            if let Some(words) = identity::state_terms(text) {
+                let any_of_them = 1.0 / words.len() as f64;
+                add(&mut found, lookup.sharing(&words, any_of_them).await?);
+            }
             let initials = identity::initials_spelled(text);
             if !initials.is_empty() {
                 let any_of_them = 1.0 / initials.len() as f64;

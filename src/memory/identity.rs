@@ -69,7 +69,7 @@ pub use initials::initials_spelled;
 pub use otherwise::said_otherwise;
 pub use person::{THE_USER, first_person, user_in_first_person};
 pub use reason::Reason;
-pub use update::{Change, as_relation, changed, relation_terms, with_verb_forms};
+pub use update::{Change, as_relation, changed, relation_terms, state_terms, with_verb_forms};
 
 use std::borrow::Cow;
 

@@ -10,10 +10,14 @@
 //! Pure: text in, decision out.
 
 mod clauses;
+mod status;
+mod stopped;
 mod surface;
 #[cfg(test)]
 mod tests;
 mod tidy;
+#[cfg(test)]
+mod verb_tests;
 mod words;
 
 use std::collections::HashSet;
@@ -47,6 +51,13 @@ pub fn relation_terms(text: &str) -> Option<HashSet<String>> {
     )))
 }
 
+/// For a statement of a state one is in one of at a time ("I got married", 我戒烟了), the
+/// words of every state of its kind: the stored state it replaces ("User is single") shares
+/// none of its own. `None` for any other statement.
+pub fn state_terms(text: &str) -> Option<HashSet<String>> {
+    status::search_terms(text)
+}
+
 /// `terms` with each verb of a relation in its other form too ("live" and "lives"): the
 /// terms of "I live in Tokyo" and "Alice lives in Osaka" meet.
 pub fn with_verb_forms(mut terms: HashSet<String>) -> HashSet<String> {
@@ -69,11 +80,16 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
     if let Some((new, stored)) = super::units::in_one_unit(new, stored) {
         return changed(&new, &stored);
     }
-    changed_as_said(new, stored).or_else(|| {
-        clauses::restated(new)
-            .iter()
-            .find_map(|clause| changed_as_said(clause, stored))
-    })
+    changed_as_said(new, stored)
+        // "I got married" after "I'm single": a state of one kind for another
+        .or_else(|| status::changed(new, stored))
+        // "I no longer drink coffee" after "I drink coffee every morning"
+        .or_else(|| stopped::changed(new, stored))
+        .or_else(|| {
+            clauses::restated(new)
+                .iter()
+                .find_map(|clause| changed_as_said(clause, stored))
+        })
 }
 
 fn changed_as_said(new: &str, stored: &str) -> Option<Change> {
@@ -212,7 +228,9 @@ fn changed_as_said(new: &str, stored: &str) -> Option<Change> {
     if indefinite(old) && a_name(new_value) || indefinite(new_value) && a_name(old) {
         return None;
     }
-    let one_value = if date(old, before) || date(new_value, before) || day_of_month {
+    let one_value = if exclusive(before, old, new_value) {
+        true
+    } else if date(old, before) || date(new_value, before) || day_of_month {
         one_date(before)
     } else if count {
         // a number that labels ("fact 1" / "fact 2", 第1条) is no value of anything
@@ -245,6 +263,26 @@ fn changed_as_said(new: &str, stored: &str) -> Option<Change> {
         old: as_written(stored, &a[head..a.len() - tail]),
         new: as_written(new, &b[head..b.len() - tail]),
     })
+}
+
+/// Whether the two values are words of one kind of which one is one at a time, said of who
+/// the sentence is about ("I'm a junior developer" / "… a senior developer", "User is a
+/// sophomore" / "… a junior"); not "mentors junior developers".
+fn exclusive(before: &[Tok], old: &[Tok], new: &[Tok]) -> bool {
+    let ([old], [new]) = (old, new) else {
+        return false;
+    };
+    let (Some(old), Some(new)) = (word(old), word(new)) else {
+        return false;
+    };
+    let mut words: Vec<&str> = before.iter().filter_map(word).collect();
+    while matches!(words.last(), Some(&("a" | "an"))) {
+        words.pop();
+    }
+    matches!(words.last(), Some(&("am" | "is" | "are" | "as")))
+        && EXCLUSIVE
+            .iter()
+            .any(|kind| kind.contains(&old) && kind.contains(&new))
 }
 
 /// Whether `short`, one word of two to five capitals, is `long` abbreviated: its letters in

@@ -59,6 +59,15 @@ fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
             rewritten = true;
         }
     }
+    if let Some((before, after)) = text.split_once(ZH_MOVED_TO) {
+        let to = if after.contains("工作") || after.contains("上班") {
+            "在"
+        } else {
+            "是"
+        };
+        text = format!("{before}{to}{after}");
+        rewritten = true;
+    }
     // 我的新手机号是…: the number changed; 新 is no part of the thing
     if text.contains("的新") {
         for noun in ZH_ONE_VALUE_NOUNS {
@@ -155,6 +164,34 @@ fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
         } else {
             i += 1;
         }
+    }
+    // "my rent went up to $1,950": "my rent is $1,950" (not "I'm down to", below)
+    let mut i = 1;
+    while i < out.len() {
+        let by_a_thing = !matches!(word(&out[i - 1]), Some("i" | "we" | "am" | "are"));
+        let became = BECAME.iter().find(|says| {
+            let words = out[i..].iter().take(says.len()).map(word);
+            words.len() == says.len() && words.eq(says.iter().map(|w| Some(*w)))
+        });
+        if let Some(says) = became.filter(|_| by_a_thing) {
+            out.splice(i..i + says.len(), [plain_word("is")]);
+            rewritten = true;
+        }
+        i += 1;
+    }
+    // "I'm down to 76 kg", "down to 84 kilos": what one weighs now
+    let i_am = out.first().and_then(word) == Some("i") && out.get(1).and_then(word) == Some("am");
+    let down = usize::from(i_am) * 2;
+    if matches!(out.get(down).and_then(word), Some("down" | "up"))
+        && out.get(down + 1).and_then(word) == Some("to")
+        && matches!(out.get(down + 2), Some(Tok::Number(_)))
+        && out
+            .get(down + 3)
+            .and_then(word)
+            .is_some_and(|u| WEIGHT_UNITS.contains(&u))
+    {
+        out.splice(..down + 2, [plain_word("i"), plain_word("weigh")]);
+        rewritten = true;
     }
     // "I changed my username to nightowl": "my username is nightowl"
     if let Some(changed_to) = changed_to(&out) {

@@ -78,6 +78,38 @@ pub(super) const VERB_FORMS: &[(&str, &str)] = &[
     ("goes", "go"),
     ("starts", "start"),
     ("begins", "begin"),
+    ("weighs", "weigh"),
+];
+
+/// Intransitive verbs of change after a thing, read as "is": "my rent went up to $1,950",
+/// "the gate code changed to 0852", "my cholesterol is down to 195".
+#[rustfmt::skip]
+pub(super) const BECAME: &[&[&str]] = &[
+    &["went", "up", "to"], &["went", "down", "to"], &["is", "down", "to"], &["is", "up", "to"],
+    &["has", "gone", "up", "to"], &["has", "gone", "down", "to"], &["changed", "to"],
+    &["has", "changed", "to"], &["rose", "to"], &["has", "risen", "to"], &["dropped", "to"],
+    &["has", "dropped", "to"], &["fell", "to"], &["increased", "to"], &["decreased", "to"],
+    &["climbed", "to"], &["was", "raised", "to"], &["got", "raised", "to"],
+    &["was", "increased", "to"], &["was", "changed", "to"], &["got", "changed", "to"],
+    &["was", "cut", "to"], &["got", "cut", "to"], &["was", "lowered", "to"],
+];
+
+/// Units of one's weight: "I'm down to 76 kg" says what one weighs.
+pub(super) const WEIGHT_UNITS: &[&str] =
+    &["kg", "kgs", "kilos", "kilograms", "lbs", "lb", "pounds"];
+
+/// Words of one kind of which a person is one at a time: "I'm a junior developer" / "… a
+/// senior developer", "a sophomore in college" / "a junior …" (a word may be of two kinds).
+pub(super) const EXCLUSIVE: &[&[&str]] = &[
+    &[
+        "intern",
+        "trainee",
+        "junior",
+        "senior",
+        "staff",
+        "principal",
+    ],
+    &["freshman", "sophomore", "junior", "senior"],
 ];
 
 /// Words only a newer statement adds ("now", "currently"): they say the value changed, and
@@ -152,6 +184,8 @@ pub(super) const ZH_ONE_PERSON_NOUNS: &[&str] = &[
 /// Chinese rewritten before reading: a verb of change read as the relation it ends in
 /// (搬到 X → 住在 X, 换成 X → 是 X), and 上班 as 工作.
 pub(super) const ZH_REWRITES: &[(&str, &str)] = &[
+    ("已搬到", "住在"),
+    ("已搬至", "住在"),
     ("搬到了", "住在"),
     ("搬去了", "住在"),
     ("搬到", "住在"),
@@ -171,7 +205,22 @@ pub(super) const ZH_REWRITES: &[(&str, &str)] = &[
     ("降到", "是"),
     ("涨到了", "是"),
     ("涨到", "是"),
+    ("提高到了", "是"),
+    ("提高到", "是"),
+    ("降低到了", "是"),
+    ("降低到", "是"),
+    ("延到了", "是"),
+    ("延到", "是"),
+    ("推迟到了", "在"),
+    ("推迟到", "在"),
+    ("提前到了", "在"),
+    ("提前到", "在"),
+    ("搬至", "住在"),
 ];
+
+/// 调到: to a place of work (调到上海工作, read as 在上海工作), else to a value (把目标体重调到
+/// 55公斤, read as 是).
+pub(super) const ZH_MOVED_TO: &str = "调到";
 
 /// Verbs of change, read as the relation they end in: "moved to X" says where one lives,
 /// "started a new job at X" where one works.

@@ -1,0 +1,77 @@
+//! Values said with a verb of change, and ranks of which one is one at a time.
+
+use super::changed;
+
+fn change(new: &str, stored: &str) -> Option<(String, String)> {
+    changed(new, stored).map(|c| (c.old, c.new))
+}
+
+#[test]
+fn a_rank_a_thing_that_went_up_and_a_weight_said_as_down_to_change() {
+    for (stored, new, old, value) in [
+        (
+            "I'm a junior developer at Shopify",
+            "I'm a senior developer at Shopify",
+            "junior",
+            "senior",
+        ),
+        (
+            "I'm a sophomore in college",
+            "I'm a junior in college",
+            "sophomore",
+            "junior",
+        ),
+        (
+            "My rent is $1,500 a month",
+            "My rent went up to $1,650 a month",
+            "1,500",
+            "1,650",
+        ),
+        (
+            "The gate code is 2580",
+            "The gate code changed to 0852",
+            "2580",
+            "0852",
+        ),
+        (
+            "My cholesterol is 240",
+            "My cholesterol is down to 195",
+            "240",
+            "195",
+        ),
+        ("I weigh 82 kg", "I'm down to 76 kg now", "82", "76"),
+        ("我在北京工作", "我调到上海工作了", "北京", "上海"),
+        (
+            "我的目标体重是60公斤",
+            "我把目标体重调到55公斤了",
+            "60",
+            "55",
+        ),
+        (
+            "论文截止日期是5月10号",
+            "论文截止日期延到5月20号了",
+            "10",
+            "20",
+        ),
+        ("用户住在南京", "用户已搬至苏州", "南京", "苏州"),
+    ] {
+        assert_eq!(
+            change(new, stored),
+            Some((old.into(), value.into())),
+            "{stored} → {new}"
+        );
+    }
+    for (stored, new) in [
+        // said of others than who the sentence is about
+        ("I mentor junior developers", "I mentor senior developers"),
+        (
+            "I'm hiring a junior developer",
+            "I'm hiring a senior developer",
+        ),
+        // "down to" a count of something else than one's weight
+        ("I weigh 80 kg", "I'm down to 3 cups of coffee"),
+        ("I weigh 80 kg", "We are down to 70 kg of flour"),
+    ] {
+        assert_eq!(change(new, stored), None, "{stored} → {new}");
+    }
+}
