@@ -389,9 +389,10 @@ fn someone_of_several(before: &[Tok]) -> bool {
         let other = OTHERS.contains(&w)
             || (super::tables::is_kin(&key) || super::tables::is_animal(&key))
                 && !ONE_OF.contains(&w);
-        // a name right after says which
+        // a name right after says which, as does a thing before ("my piano teacher")
         let named = matches!(before.get(i + 1), Some(Tok::Word { cap: true, .. }));
-        other && !named
+        let for_a_thing = i > 0 && word(&before[i - 1]).is_some_and(|m| for_a_thing(&[m, w]));
+        other && !named && !for_a_thing
     });
     let kin = ZH_ONE_OF
         .iter()
@@ -497,10 +498,14 @@ fn one_value_en(before: &[Tok], after: &[Tok], old: &[Tok], new: &[Tok]) -> bool
     {
         return true;
     }
-    let Some((&last, rest)) = words.split_last() else {
+    let Some((&last, mut rest)) = words.split_last() else {
         return false;
     };
-    if last != "is" {
+    // "my car insurance is with Geico": with whom a thing of one's is held
+    let held_with = last == "with" && rest.last() == Some(&"is");
+    if held_with {
+        rest = &rest[..rest.len() - 1];
+    } else if last != "is" {
         return false;
     }
     // "… favourite colour is …", "my dentist is …", "User's car is …"
@@ -513,8 +518,20 @@ fn one_value_en(before: &[Tok], after: &[Tok], old: &[Tok], new: &[Tok]) -> bool
     let Some(noun) = thing.last() else {
         return false;
     };
+    let one_person = ONE_PERSON_NOUNS.contains(noun) || for_a_thing(thing);
     ONE_VALUE_NOUNS.contains(noun)
-        || ONE_PERSON_NOUNS.contains(noun) && named(before, old, after) && named(before, new, after)
+        || !held_with && one_person && named(before, old, after) && named(before, new, after)
+}
+
+/// Whether `thing` names someone one has one of for a thing ("piano teacher", "personal
+/// trainer", "Chinese tutor").
+fn for_a_thing(thing: &[&str]) -> bool {
+    match thing {
+        [.., modifier, role] => {
+            ONE_PERSON_FOR_A_THING.contains(role) && FOR_A_THING.contains(modifier)
+        }
+        _ => false,
+    }
 }
 
 /// Whether a value is a person's name: capitalized words, with a title before them or in it

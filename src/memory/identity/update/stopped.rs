@@ -19,7 +19,8 @@ use crate::memory::identity::tables::stem;
 const HABITS: &[&str] = &[
     "drink", "eat", "smoke", "use", "play", "take", "go", "attend", "learn", "study",
     "practice", "practise", "work", "volunteer", "subscribe", "do", "run", "swim", "watch",
-    "visit", "see", "teach", "coach", "ride", "wear", "follow", "train",
+    "visit", "see", "teach", "coach", "ride", "wear", "follow", "train", "support", "cycle",
+    "bike", "walk", "drive", "catch",
 ];
 
 /// Words that open a stopping: "quit", "stopped", "gave up (on)", "no longer".
@@ -167,27 +168,32 @@ fn read_habit(text: &str) -> Option<Habit> {
 
 /// Whether the stopping ends the habit: the same verb where it says one, and the same thing
 /// first after it ("coffee" in "coffee every morning"; "Spotify" in "at Spotify").
-fn ends(stopped: &Stopped, habit: &Habit) -> bool {
-    let rest: &[String] = match &stopped.verb {
-        Some(verb) => {
-            if *verb != habit.verb {
-                return false;
-            }
-            &habit.rest
-        }
-        None => {
-            let at =
-                usize::from(habit.rest.first().is_some_and(|w| {
-                    matches!(w.as_str(), "at" | "for" | "to" | "with" | "in" | "on")
-                }));
-            &habit.rest[at.min(habit.rest.len())..]
-        }
+/// `anywhere`: a thing without its verb may also be the one closing the habit after a
+/// preposition ("work from home on Mondays" by "instead of Mondays").
+fn ends(stopped: &Stopped, habit: &Habit, anywhere: bool) -> bool {
+    let from = |at: usize| {
+        let rest = &habit.rest[at..];
+        rest.len() >= stopped.thing.len()
+            && rest
+                .iter()
+                .zip(&stopped.thing)
+                .all(|(a, b)| a == b || stem(a) == stem(b))
     };
-    rest.len() >= stopped.thing.len()
-        && rest
-            .iter()
-            .zip(&stopped.thing)
-            .all(|(a, b)| a == b || stem(a) == stem(b))
+    let preposition = |w: &String| {
+        matches!(
+            w.as_str(),
+            "at" | "for" | "to" | "with" | "in" | "on" | "from" | "by"
+        )
+    };
+    match &stopped.verb {
+        Some(verb) => *verb == habit.verb && from(0),
+        None if anywhere => {
+            // the thing ends the habit ("… on Mondays"), after a preposition
+            let at = habit.rest.len().checked_sub(stopped.thing.len());
+            from(0) || at.is_some_and(|at| at > 0 && preposition(&habit.rest[at - 1]) && from(at))
+        }
+        None => from(usize::from(habit.rest.first().is_some_and(preposition))),
+    }
 }
 
 /// The Chinese words that may come between who and a habit: how often and when (每天,
@@ -265,27 +271,66 @@ fn ends_zh(with_verb: bool, habit: &str, stored: &str) -> bool {
 /// The habit `stored` states that `new` says stopped, as the change it is: `None` where
 /// either is not read so, or the stopping is of something else.
 pub(super) fn changed(new: &str, stored: &str) -> Option<Change> {
-    // "I quit coffee, I have green tea now", 我戒咖啡了，现在只喝茶: the first clause
-    let new = new
+    let change = || Change {
+        old: stored.trim_end_matches(['。', '.']).to_string(),
+        new: new.trim_end_matches(['。', '.']).to_string(),
+    };
+    // "I quit Spotify and joined Google", 我戒咖啡了，现在只喝茶, "I bike to work now, I gave
+    // up on the bus": each clause
+    let clauses = new
         .split([',', ';', '，', '；'])
-        .next()
-        .unwrap_or(new)
-        .split(" and ")
-        .next()
-        .unwrap_or(new)
-        .trim();
-    if let Some((with_verb, habit)) = read_stopped_zh(new) {
-        return ends_zh(with_verb, &habit, stored).then(|| Change {
-            old: stored.trim_end_matches(['。', '.']).to_string(),
-            new: new.trim_end_matches(['。', '.']).to_string(),
-        });
+        .flat_map(|c| c.split(" and "))
+        .map(str::trim)
+        .filter(|c| !c.is_empty());
+    let habit = read_habit(stored);
+    for clause in clauses {
+        if let Some((with_verb, stopped)) = read_stopped_zh(clause) {
+            if ends_zh(with_verb, &stopped, stored) {
+                return Some(change());
+            }
+            continue;
+        }
+        let Some(habit) = &habit else { continue };
+        if let Some(stopped) = read_stopped(clause)
+            && ends(&stopped, habit, false)
+        {
+            return Some(change());
+        }
+        // "I cycle to work now instead of taking the bus"
+        if let Some(stopped) = instead_of(clause)
+            && ends(&stopped, habit, true)
+        {
+            return Some(change());
+        }
     }
-    let stopped = read_stopped(new)?;
-    let habit = read_habit(stored)?;
-    ends(&stopped, &habit).then(|| Change {
-        old: stored.trim_end_matches('.').to_string(),
-        new: new.trim_end_matches('.').to_string(),
-    })
+    None
+}
+
+/// What a clause of the speaker's says they do "instead of": "I cycle to work now instead of
+/// taking the bus" (taking the bus stopped), "… a full marathon instead of the half".
+fn instead_of(clause: &str) -> Option<Stopped> {
+    let words = words(clause.trim_end_matches(['.', '!']))?;
+    by_the_speaker(&words)?;
+    let at = words
+        .windows(2)
+        .position(|w| w[0] == "instead" && w[1] == "of")?;
+    let mut what: Vec<&str> = words[at + 2..].iter().map(String::as_str).collect();
+    while what.last().is_some_and(|w| CLOSING.contains(w)) {
+        what.pop();
+    }
+    let (first, rest) = what.split_first()?;
+    let (verb, thing) = if first.ends_with("ing") {
+        (Some(plain(first)), rest)
+    } else {
+        (None, &what[..])
+    };
+    let thing: Vec<String> = thing
+        .iter()
+        .filter(|w| !matches!(**w, "a" | "an" | "the" | "my"))
+        .map(|w| w.to_string())
+        .collect();
+    (!thing.is_empty() && !thing.iter().any(|w| JOINING.contains(&w.as_str())))
+        .then_some(Stopped { verb, thing })
 }
 
 #[cfg(test)]
@@ -307,6 +352,22 @@ mod tests {
             ("I'm learning Spanish", "I stopped learning Spanish"),
             ("User works at Spotify", "I quit Spotify and joined Google"),
             ("I go to the gym", "I quit the gym"),
+            (
+                "I take the bus to work",
+                "I cycle to work now instead of taking the bus",
+            ),
+            (
+                "I work from home on Mondays",
+                "I work from home on Fridays instead of Mondays",
+            ),
+            (
+                "I support Arsenal",
+                "I've given up on Arsenal and support Tottenham now",
+            ),
+            (
+                "I take the bus to work",
+                "I bike to work now, I gave up on the bus",
+            ),
             ("I take the bus to work", "I gave up on the bus for good"),
             ("我每周六打羽毛球。", "我不再打羽毛球了。"),
             ("我每天喝两杯咖啡", "我戒咖啡了，一杯都不喝"),
@@ -342,6 +403,14 @@ mod tests {
             ("I run 5k every morning", "I stopped running"),
             ("I drink coffee", "I quit coffee for Lent"),
             ("I drink coffee", "I quit coffee for a week"),
+            (
+                "I take the bus to work",
+                "I walk to work instead of taking the car",
+            ),
+            (
+                "I work from home on Mondays and Fridays",
+                "I work from home on Tuesdays instead of Mondays",
+            ),
             ("我和老公每天喝咖啡", "我戒咖啡了"),
             ("我妈每天喝咖啡", "我戒咖啡了"),
             ("我每天喝咖啡", "我不再喝咖啡加糖了"),

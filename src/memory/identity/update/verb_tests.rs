@@ -75,3 +75,53 @@ fn a_rank_a_thing_that_went_up_and_a_weight_said_as_down_to_change() {
         assert_eq!(change(new, stored), None, "{stored} → {new}");
     }
 }
+
+#[test]
+fn a_thing_or_a_person_one_has_one_of_changes_by_name() {
+    for (stored, new) in [
+        (
+            "My bike is a Trek FX 2",
+            "My bike is a Specialized Sirrus now",
+        ),
+        ("My TV is a 55-inch Samsung", "My TV is a 65-inch LG"),
+        (
+            "My default browser is Chrome",
+            "My default browser is Firefox",
+        ),
+        (
+            "My car insurance is with Geico",
+            "My car insurance is with Progressive",
+        ),
+        (
+            "My cardiologist is Dr. Reyes",
+            "My cardiologist is now Dr. Osei",
+        ),
+        (
+            "My piano teacher is Ms. Kim",
+            "My piano teacher is Mr. Ruiz",
+        ),
+        (
+            "My personal trainer is Greg",
+            "My personal trainer is Bianca",
+        ),
+        (
+            "I set my sleep goal to 7 hours",
+            "I set my sleep goal to 8 hours",
+        ),
+    ] {
+        assert!(change(new, stored).is_some(), "{stored} → {new}");
+    }
+    for (stored, new) in [
+        // one may have several teachers, and one teacher may be described
+        ("My teacher is Mr. Brown", "My teacher is Ms. Green"),
+        ("My piano teacher is Ms. Kim", "My piano teacher is strict"),
+        ("My lawyer is Tom Baker", "My lawyer is very good"),
+        (
+            "My therapist is Dr. Kim",
+            "My couples therapist is Dr. Alvarez",
+        ),
+        ("My bank is Chase", "My bank is closed today"),
+    ] {
+        assert!(change(new, stored).is_none(), "{stored} → {new}");
+    }
+}

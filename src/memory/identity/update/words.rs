@@ -127,7 +127,9 @@ pub(super) const ONE_VALUE_NOUNS: &[&str] = &[
     "school", "university", "college", "major", "hometown", "rent", "salary", "mortgage",
     "height", "weight", "size", "timezone", "bedtime", "name", "nickname", "surname", "religion",
     "commute", "order", "instrument", "language", "tongue", "plan", "subscription", "title",
-    "type", "zone", "sign", "username", "handle",
+    "type", "zone", "sign", "username", "handle", "bike", "bicycle", "watch", "tv", "browser",
+    "insurance", "insurer", "carrier", "provider", "isp", "pronouns", "currency", "prescription",
+    "position", "pharmacy", "bank", "diet", "pace",
 ];
 
 /// People one has one of, by their role: "my dentist is Dr. Patel" names them, but "my wife is
@@ -136,6 +138,22 @@ pub(super) const ONE_VALUE_NOUNS: &[&str] = &[
 pub(super) const ONE_PERSON_NOUNS: &[&str] = &[
     "dentist", "doctor", "gp", "vet", "boss", "manager", "landlord", "wife", "husband", "partner",
     "girlfriend", "boyfriend", "fiance", "fiancee", "lead", "advisor", "adviser", "supervisor",
+    "therapist", "hairdresser", "barber", "cardiologist", "dermatologist", "pediatrician",
+    "paediatrician", "physio", "physiotherapist", "mentor", "accountant", "lawyer", "attorney",
+    "mechanic", "optometrist", "psychiatrist",
+];
+
+/// People one may have several of by their role alone, but one of for a thing ("my piano
+/// teacher", "my personal trainer", "my Chinese tutor"; not "my teacher", "my tutor").
+pub(super) const ONE_PERSON_FOR_A_THING: &[&str] =
+    &["teacher", "instructor", "tutor", "coach", "trainer"];
+/// What such a person is one's one for: an instrument, a subject, a sport, a class.
+#[rustfmt::skip]
+pub(super) const FOR_A_THING: &[&str] = &[
+    "piano", "violin", "guitar", "cello", "drum", "drums", "voice", "singing", "music", "math",
+    "maths", "english", "french", "spanish", "chinese", "mandarin", "german", "japanese",
+    "italian", "korean", "art", "dance", "yoga", "swim", "swimming", "driving", "class", "form",
+    "homeroom", "ballet", "tennis", "golf", "personal", "fitness", "pilates", "chess",
 ];
 /// Titles a name may carry: "Dr. Patel", 黄教授, 赵总.
 pub(super) const TITLES: &[&str] = &["dr", "mr", "mrs", "ms", "miss", "prof", "sir", "dame"];
@@ -241,7 +259,7 @@ pub(super) const CHANGE_VERBS: &[(&[&str], &[&str])] = &[
 #[rustfmt::skip]
 pub(super) const CHANGED_TO: &[&str] = &[
     "changed", "switched", "upgraded", "downgraded", "updated", "raised", "increased", "bumped",
-    "cut", "lowered", "reduced", "renamed", "moved",
+    "cut", "lowered", "reduced", "renamed", "moved", "set", "revised",
 ];
 /// 入职 X: where one works now (read as 在 X 工作).
 pub(super) const ZH_JOINED: &[&str] = &["入职", "跳槽到", "跳槽去"];
