@@ -94,7 +94,7 @@ fn a_newer_value_replaces_only_where_both_cannot_hold() {
     // replacements are said another way, which same words around another value cannot find;
     // 0.381 with the tenth's, 15 of whose 150 are read, most of the rest said another way;
     // 0.365 with the eleventh's, 14 of 150 read, and a look-alike check's 50, 16 read; 0.346
-    // with the twelfth's, 4 of whose 120 are read; 0.409 with states ended by the event that
+    // with the twelfth's, 4 of whose 120 are read; 0.414 with states ended by the event that
     // changed them, habits stopped, ranks, values said with a verb of change, "instead of")
     assert!(recall >= 0.39, "recall {recall:.3}");
 }

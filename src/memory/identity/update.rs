@@ -228,37 +228,38 @@ fn changed_as_said(new: &str, stored: &str) -> Option<Change> {
     if indefinite(old) && a_name(new_value) || indefinite(new_value) && a_name(old) {
         return None;
     }
-    let one_value = if exclusive(before, old, new_value) {
-        true
-    } else if date(old, before) || date(new_value, before) || day_of_month {
-        one_date(before)
-    } else if count {
-        // a number that labels ("fact 1" / "fact 2", 第1条) is no value of anything
-        !labels(before)
-    } else {
-        // the value may reach back over a name's first word ("New York" / "New Jersey") or a
-        // name's first characters (小雨 / 小雪) to meet its relation
-        let cjk = matches!(before.last(), Some(Tok::Cjk(_)));
-        let back = if cjk { BACK_CJK } else { BACK_WORDS };
-        let part_of_a_name = |t: &Tok| match t {
-            Tok::Word { cap, .. } => *cap,
-            Tok::Number(_) => true,
-            Tok::Cjk(c) => !matches!(c, '是' | '在' | '叫' | '的' | '了'),
-            Tok::Gap => false,
+    let one_value =
+        if exclusive(before, old, new_value) || exclusive_zh(before, old, new_value, after) {
+            true
+        } else if date(old, before) || date(new_value, before) || day_of_month {
+            one_date(before)
+        } else if count {
+            // a number that labels ("fact 1" / "fact 2", 第1条) is no value of anything
+            !labels(before)
+        } else {
+            // the value may reach back over a name's first word ("New York" / "New Jersey") or a
+            // name's first characters (小雨 / 小雪) to meet its relation
+            let cjk = matches!(before.last(), Some(Tok::Cjk(_)));
+            let back = if cjk { BACK_CJK } else { BACK_WORDS };
+            let part_of_a_name = |t: &Tok| match t {
+                Tok::Word { cap, .. } => *cap,
+                Tok::Number(_) => true,
+                Tok::Cjk(c) => !matches!(c, '是' | '在' | '叫' | '的' | '了'),
+                Tok::Gap => false,
+            };
+            let reach = (0..=back.min(head - 1))
+                .take_while(|&k| k == 0 || part_of_a_name(&before[head - k]))
+                .find(|&k| {
+                    let before = &before[..head - k];
+                    let (old, new) = (&a[head - k..a.len() - tail], &b[head - k..b.len() - tail]);
+                    one_value_zh(before, after, old, new) || one_value_en(before, after, old, new)
+                });
+            // shown whole: "New York → New Jersey", not "York → Jersey"
+            if let Some(k) = reach {
+                head -= k;
+            }
+            reach.is_some()
         };
-        let reach = (0..=back.min(head - 1))
-            .take_while(|&k| k == 0 || part_of_a_name(&before[head - k]))
-            .find(|&k| {
-                let before = &before[..head - k];
-                let (old, new) = (&a[head - k..a.len() - tail], &b[head - k..b.len() - tail]);
-                one_value_zh(before, after, old, new) || one_value_en(before, after, old, new)
-            });
-        // shown whole: "New York → New Jersey", not "York → Jersey"
-        if let Some(k) = reach {
-            head -= k;
-        }
-        reach.is_some()
-    };
     one_value.then(|| Change {
         old: as_written(stored, &a[head..a.len() - tail]),
         new: as_written(new, &b[head..b.len() - tail]),
@@ -283,6 +284,29 @@ fn exclusive(before: &[Tok], old: &[Tok], new: &[Tok]) -> bool {
         && EXCLUSIVE
             .iter()
             .any(|kind| kind.contains(&old) && kind.contains(&new))
+}
+
+/// Whether the two values are the parts that differ of two Chinese ranks of one kind, said of
+/// who the sentence is about (我是初级工程师 / 我是高级工程师, 我在读大一 / 我在读大二).
+fn exclusive_zh(before: &[Tok], old: &[Tok], new: &[Tok], after: &[Tok]) -> bool {
+    let (before, after) = (zh(before), zh(after));
+    // the rank said with the value, and what comes before it
+    let rank = |value: &[Tok]| {
+        let (value, whole) = (zh(value), format!("{before}{}{after}", zh(value)));
+        ZH_EXCLUSIVE.iter().enumerate().find_map(|(kind, ranks)| {
+            ranks.iter().find_map(|r| {
+                let at = whole.find(r)?;
+                let covers = at <= before.len() && at + r.len() >= before.len() + value.len();
+                covers.then(|| (kind, *r, whole[..at].to_string()))
+            })
+        })
+    };
+    let (Some((kind_a, a, lead)), Some((kind_b, b, _))) = (rank(old), rank(new)) else {
+        return false;
+    };
+    let of_who = lead.ends_with(['是', '读', '上'])
+        || ["", "我", "用户", "我现在", "我已经"].contains(&lead.as_str());
+    kind_a == kind_b && a != b && of_who
 }
 
 /// Whether `short`, one word of two to five capitals, is `long` abbreviated: its letters in
@@ -498,14 +522,10 @@ fn one_value_en(before: &[Tok], after: &[Tok], old: &[Tok], new: &[Tok]) -> bool
     {
         return true;
     }
-    let Some((&last, mut rest)) = words.split_last() else {
+    let Some((&last, rest)) = words.split_last() else {
         return false;
     };
-    // "my car insurance is with Geico": with whom a thing of one's is held
-    let held_with = last == "with" && rest.last() == Some(&"is");
-    if held_with {
-        rest = &rest[..rest.len() - 1];
-    } else if last != "is" {
+    if last != "is" {
         return false;
     }
     // "… favourite colour is …", "my dentist is …", "User's car is …"
@@ -520,7 +540,7 @@ fn one_value_en(before: &[Tok], after: &[Tok], old: &[Tok], new: &[Tok]) -> bool
     };
     let one_person = ONE_PERSON_NOUNS.contains(noun) || for_a_thing(thing);
     ONE_VALUE_NOUNS.contains(noun)
-        || !held_with && one_person && named(before, old, after) && named(before, new, after)
+        || one_person && named(before, old, after) && named(before, new, after)
 }
 
 /// Whether `thing` names someone one has one of for a thing ("piano teacher", "personal

@@ -59,6 +59,14 @@ fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
             rewritten = true;
         }
     }
+    // 升高级工程师了: one is the rank now
+    for rank in ZH_EXCLUSIVE.iter().flat_map(|kind| kind.iter()) {
+        let promoted = format!("升{rank}");
+        if text.contains(&promoted) {
+            text = text.replace(&promoted, &format!("是{rank}"));
+            rewritten = true;
+        }
+    }
     if let Some((before, after)) = text.split_once(ZH_MOVED_TO) {
         let to = if after.contains("工作") || after.contains("上班") {
             "在"
@@ -176,6 +184,17 @@ fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
         if let Some(says) = became.filter(|_| by_a_thing) {
             out.splice(i..i + says.len(), [plain_word("is")]);
             rewritten = true;
+        }
+        i += 1;
+    }
+    // "my car insurance is with Geico": with whom a thing of one's is held is its value
+    let mut i = 2;
+    while i < out.len() {
+        if word(&out[i]) == Some("with")
+            && word(&out[i - 1]) == Some("is")
+            && word(&out[i - 2]).is_some_and(|n| ONE_VALUE_NOUNS.contains(&n))
+        {
+            out.remove(i);
         }
         i += 1;
     }
@@ -342,19 +361,37 @@ fn changed_to(toks: &[Tok]) -> Option<Vec<Tok>> {
     }
     k += 1;
     let owner = k;
-    if !matches!(toks.get(owner).and_then(word), Some("my" | "our")) {
-        return None;
-    }
-    // the thing: a few words, then "to"
-    let to = (owner + 2..=(owner + 4).min(toks.len().saturating_sub(2)))
+    let owned = matches!(toks.get(owner).and_then(word), Some("my" | "our"));
+    // the thing: a few words, then "to" ("switched health insurance to Kaiser": mine)
+    let first = if owned { owner + 1 } else { owner };
+    let to = (first + 1..=(first + 3).min(toks.len().saturating_sub(2)))
         .find(|&j| word(&toks[j]) == Some("to"))?;
-    if toks[owner..to]
+    if toks[first..to]
         .iter()
         .any(|t| !matches!(t, Tok::Word { .. }))
     {
         return None;
     }
-    let mut out = toks[owner..to].to_vec();
+    // "switched internet providers to Verizon": the one provider
+    let mut thing = toks[first..to].to_vec();
+    let one = |n: &str| ONE_VALUE_NOUNS.contains(&n) || ONE_PERSON_NOUNS.contains(&n);
+    if let Some(last) = thing.last_mut()
+        && let Some(w) = word(last)
+        && !one(w)
+    {
+        match w.strip_suffix('s').filter(|n| one(n)) {
+            Some(n) => *last = plain_word(n),
+            // without "my", only a thing of one's one of
+            None if !owned => return None,
+            None => {}
+        }
+    }
+    let mut out = vec![if owned {
+        toks[owner].clone()
+    } else {
+        plain_word("my")
+    }];
+    out.extend(thing);
     out.push(plain_word("is"));
     out.extend_from_slice(&toks[to + 1..]);
     Some(out)

@@ -108,6 +108,21 @@ fn a_thing_or_a_person_one_has_one_of_changes_by_name() {
             "I set my sleep goal to 7 hours",
             "I set my sleep goal to 8 hours",
         ),
+        (
+            "My car insurance is with Geico",
+            "I switched my car insurance to Progressive",
+        ),
+        (
+            "My health insurance is Aetna",
+            "switched health insurance to Kaiser this year",
+        ),
+        (
+            "My internet provider is Comcast",
+            "I switched internet providers to Verizon Fios",
+        ),
+        ("我是初级工程师", "我升职为高级工程师了"),
+        ("我在读大一", "我在读大二"),
+        ("我体重70公斤", "我现在瘦到65公斤了"),
     ] {
         assert!(change(new, stored).is_some(), "{stored} → {new}");
     }
@@ -121,6 +136,9 @@ fn a_thing_or_a_person_one_has_one_of_changes_by_name() {
             "My couples therapist is Dr. Alvarez",
         ),
         ("My bank is Chase", "My bank is closed today"),
+        // "switched" a thing of which one has many, or a rank of someone else
+        ("My team is Platform", "I switched teams to Payments"),
+        ("我带初级工程师", "我带高级工程师"),
     ] {
         assert!(change(new, stored).is_none(), "{stored} → {new}");
     }
