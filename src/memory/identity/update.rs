@@ -90,6 +90,8 @@ pub fn changed(new: &str, stored: &str) -> Option<Change> {
                 .iter()
                 .find_map(|clause| changed_as_said(clause, stored))
         })
+        // "relocated to Lisbon last month", 搬到杭州了: chat leaves the speaker out
+        .or_else(|| clauses::with_the_speaker(new).and_then(|said| changed(&said, stored)))
 }
 
 fn changed_as_said(new: &str, stored: &str) -> Option<Change> {

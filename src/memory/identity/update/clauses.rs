@@ -44,6 +44,42 @@ pub(super) fn restated(text: &str) -> Vec<String> {
     out
 }
 
+/// Verbs that open a statement of change with its subject left out, as chat does
+/// ("relocated to Lisbon", "quit keto, doing Mediterranean now", "got married!").
+#[rustfmt::skip]
+const OPENING_VERBS: &[&str] = &[
+    "moved", "relocated", "switched", "upgraded", "downgraded", "changed", "got", "quit",
+    "stopped", "started", "joined", "left", "transferred", "graduated", "retired", "married",
+    "divorced", "finally", "just", "went", "gave", "became",
+];
+/// Chinese openings of a statement of change with its subject left out (搬到杭州了, 上个月搬到重庆了).
+#[rustfmt::skip]
+const ZH_OPENINGS: &[&str] = &[
+    "搬", "换", "调", "升", "戒", "刚", "上个月", "上周", "去年", "前年", "今年", "昨天", "已经",
+    "终于", "不再",
+];
+
+/// `text` with the speaker said, where it opens a statement of change without a subject:
+/// "relocated to Lisbon last month" → "I relocated to Lisbon last month", 搬到杭州了 →
+/// 我搬到杭州了. `None` where a subject opens it, or it opens otherwise.
+pub(super) fn with_the_speaker(text: &str) -> Option<String> {
+    let text = text.trim();
+    let first: String = text
+        .chars()
+        .take_while(|c| c.is_alphabetic() && !crate::memory::text::is_cjk(*c))
+        .collect::<String>()
+        .to_lowercase();
+    if !first.is_empty() {
+        return OPENING_VERBS
+            .contains(&first.as_str())
+            .then(|| format!("I {}{}", first, &text[first.len()..]));
+    }
+    ZH_OPENINGS
+        .iter()
+        .any(|o| text.starts_with(o))
+        .then(|| format!("我{text}"))
+}
+
 /// "my new dentist is …", 新的牙医是…: a clause that names the one that came.
 fn names_a_new_one(clause: &str) -> bool {
     let lower = clause.to_lowercase();
@@ -60,7 +96,7 @@ fn turned_round(clause: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::restated;
+    use super::{restated, with_the_speaker};
 
     #[test]
     fn a_changed_clause_and_a_value_said_first_are_read_on_their_own() {
@@ -74,5 +110,24 @@ mod tests {
         );
         assert!(restated("my therapist is Jordan Hale").is_empty());
         assert!(restated("I like tea, and I like coffee").is_empty());
+    }
+
+    #[test]
+    fn a_change_said_without_its_subject_is_the_speakers() {
+        assert_eq!(
+            with_the_speaker("relocated to Lisbon last month").as_deref(),
+            Some("I relocated to Lisbon last month")
+        );
+        assert_eq!(
+            with_the_speaker("Got promoted!").as_deref(),
+            Some("I got promoted!")
+        );
+        assert_eq!(
+            with_the_speaker("搬到杭州了").as_deref(),
+            Some("我搬到杭州了")
+        );
+        assert_eq!(with_the_speaker("I moved to Lisbon"), None);
+        assert_eq!(with_the_speaker("Sarah moved to Lisbon"), None);
+        assert_eq!(with_the_speaker("小王搬到杭州了"), None);
     }
 }
