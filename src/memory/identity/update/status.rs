@@ -40,7 +40,7 @@ struct Said {
     kind: Kind,
     /// The state, one word for each ("married", "vegan", "smoker").
     state: &'static str,
-    /// The state as written, for the history ("single", "结婚了").
+    /// The state as written, for the history ("single", "got married", 结婚).
     shown: String,
 }
 

@@ -115,30 +115,33 @@ fn read_stopped(text: &str) -> Option<Stopped> {
     while rest.last().is_some_and(|w| CLOSING.contains(w)) {
         rest.pop();
     }
-    let (first, thing) = rest.split_first()?;
-    let (verb, thing) = if no_longer {
-        // "no longer drink coffee"
-        (Some(plain(first)), thing)
-    } else if first.ends_with("ing") {
-        // "quit drinking coffee", "stopped learning Spanish"
-        (Some(plain(first)), thing)
+    what_stopped(&rest, no_longer)
+}
+
+/// What stopped, from the words after the stopping: a verb first where `verb_first` ("no
+/// longer drink coffee") or where it is a gerund ("quit drinking coffee"), else the thing
+/// alone ("quit coffee", "quit the gym").
+fn what_stopped(words: &[&str], verb_first: bool) -> Option<Stopped> {
+    let (first, rest) = words.split_first()?;
+    let (verb, thing) = if verb_first || first.ends_with("ing") {
+        (Some(plain(first)), rest)
     } else {
-        // "quit coffee", "quit the gym"
-        (None, &rest[..])
+        (None, words)
     };
-    let thing: Vec<String> = thing
-        .iter()
-        .filter(|w| !matches!(**w, "a" | "an" | "the" | "my"))
-        .map(|w| w.to_string())
-        .collect();
-    if thing.iter().any(|w| JOINING.contains(&w.as_str())) {
-        return None;
-    }
+    let thing = thing_words(thing.iter().copied())?;
     // "quit drinking" is alcohol's; "no longer drink" says nothing of what
-    if thing.is_empty() {
-        return None;
-    }
-    Some(Stopped { verb, thing })
+    (!thing.is_empty()).then_some(Stopped { verb, thing })
+}
+
+/// The words of a thing as they are matched, articles and "my" left out; `None` where they
+/// join two ("coffee and tea").
+fn thing_words<'a>(words: impl IntoIterator<Item = &'a str>) -> Option<Vec<String>> {
+    let thing: Vec<String> = words
+        .into_iter()
+        .filter(|w| !matches!(*w, "a" | "an" | "the" | "my"))
+        .map(String::from)
+        .collect();
+    (!thing.iter().any(|w| JOINING.contains(&w.as_str()))).then_some(thing)
 }
 
 fn read_habit(text: &str) -> Option<Habit> {
@@ -155,14 +158,7 @@ fn read_habit(text: &str) -> Option<Habit> {
     if !HABITS.iter().any(|h| plain(h) == verb) {
         return None;
     }
-    let rest: Vec<String> = rest
-        .iter()
-        .filter(|w| !matches!(w.as_str(), "a" | "an" | "the" | "my"))
-        .cloned()
-        .collect();
-    if rest.iter().any(|w| JOINING.contains(&w.as_str())) {
-        return None;
-    }
+    let rest = thing_words(rest.iter().map(String::as_str))?;
     Some(Habit { verb, rest })
 }
 
@@ -318,19 +314,7 @@ fn instead_of(clause: &str) -> Option<Stopped> {
     while what.last().is_some_and(|w| CLOSING.contains(w)) {
         what.pop();
     }
-    let (first, rest) = what.split_first()?;
-    let (verb, thing) = if first.ends_with("ing") {
-        (Some(plain(first)), rest)
-    } else {
-        (None, &what[..])
-    };
-    let thing: Vec<String> = thing
-        .iter()
-        .filter(|w| !matches!(**w, "a" | "an" | "the" | "my"))
-        .map(|w| w.to_string())
-        .collect();
-    (!thing.is_empty() && !thing.iter().any(|w| JOINING.contains(&w.as_str())))
-        .then_some(Stopped { verb, thing })
+    what_stopped(&what, false)
 }
 
 #[cfg(test)]
