@@ -64,15 +64,15 @@ const ZH_OPENINGS: &[&str] = &[
 /// 我搬到杭州了. `None` where a subject opens it, or it opens otherwise.
 pub(super) fn with_the_speaker(text: &str) -> Option<String> {
     let text = text.trim();
-    let first: String = text
-        .chars()
-        .take_while(|c| c.is_alphabetic() && !crate::memory::text::is_cjk(*c))
-        .collect::<String>()
-        .to_lowercase();
-    if !first.is_empty() {
+    // the first word's end, found in the text as written (lowercasing may change its length)
+    let end = text
+        .find(|c: char| !c.is_alphabetic() || crate::memory::text::is_cjk(c))
+        .unwrap_or(text.len());
+    if end > 0 {
+        let first = text[..end].to_lowercase();
         return OPENING_VERBS
             .contains(&first.as_str())
-            .then(|| format!("I {}{}", first, &text[first.len()..]));
+            .then(|| format!("I {first}{}", &text[end..]));
     }
     ZH_OPENINGS
         .iter()
@@ -129,5 +129,11 @@ mod tests {
         assert_eq!(with_the_speaker("I moved to Lisbon"), None);
         assert_eq!(with_the_speaker("Sarah moved to Lisbon"), None);
         assert_eq!(with_the_speaker("小王搬到杭州了"), None);
+        // a first word whose lowercase is longer than it is (İ) is read where it ends
+        assert_eq!(with_the_speaker("İstanbul is home"), None);
+        assert_eq!(
+            with_the_speaker("MOVED to Lisbon").as_deref(),
+            Some("I moved to Lisbon")
+        );
     }
 }

@@ -60,11 +60,13 @@ fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
         }
     }
     // 升高级工程师了: one is the rank now
-    for rank in ZH_EXCLUSIVE.iter().flat_map(|kind| kind.iter()) {
-        let promoted = format!("升{rank}");
-        if text.contains(&promoted) {
-            text = text.replace(&promoted, &format!("是{rank}"));
-            rewritten = true;
+    if text.contains('升') {
+        for rank in ZH_EXCLUSIVE.iter().flat_map(|kind| kind.iter()) {
+            let promoted = format!("升{rank}");
+            if text.contains(&promoted) {
+                text = text.replace(&promoted, &format!("是{rank}"));
+                rewritten = true;
+            }
         }
     }
     if let Some((before, after)) = text.split_once(ZH_MOVED_TO) {
