@@ -17,6 +17,8 @@ use std::process::Command;
 fn main() {
     println!("cargo:rerun-if-changed=migrations");
     println!("cargo:rerun-if-changed=build.rs");
+    let root = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap_or_default());
+    println!("cargo:rustc-env=MNEME_RULES={}", rules_fingerprint(&root));
     if packed_relocations_load() {
         println!("cargo:rustc-link-arg-bins=-Wl,-z,pack-relative-relocs");
     }
@@ -34,6 +36,54 @@ fn main() {
     println!("cargo:rerun-if-env-changed=MNEME_LINK_MAP");
     if let Ok(map) = std::env::var("MNEME_LINK_MAP") {
         println!("cargo:rustc-link-arg-bins=-Wl,-Map={map}");
+    }
+}
+
+/// The code that decides whether two memories state one fact or one replaces the other.
+const RULES_SOURCES: &[&str] = &[
+    "src/memory/identity",
+    "src/memory/identity.rs",
+    "src/memory/dedup.rs",
+    "src/memory/text.rs",
+    "src/memories/candidates.rs",
+    "src/memories/consolidate.rs",
+    "src/memories/same_fact.rs",
+];
+
+/// A fingerprint of [`RULES_SOURCES`] (each file's path and bytes, FNV-1a: the same on every
+/// toolchain, which std's hasher is not): the consolidation pass compares every memory again
+/// under rules it has not seen.
+fn rules_fingerprint(root: &std::path::Path) -> String {
+    let mut files = Vec::new();
+    for source in RULES_SOURCES {
+        println!("cargo:rerun-if-changed={source}");
+        rust_files(&root.join(source), &mut files);
+    }
+    files.sort();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for byte in bytes {
+            hash ^= u64::from(*byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for file in &files {
+        let name = file.strip_prefix(root).unwrap_or(file);
+        feed(name.to_string_lossy().as_bytes());
+        feed(&[0]);
+        feed(&std::fs::read(file).unwrap_or_default());
+    }
+    format!("{hash:016x}")
+}
+
+/// The `.rs` files at `path`, a file or a directory (searched through).
+fn rust_files(path: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+    if path.is_dir() {
+        for entry in std::fs::read_dir(path).into_iter().flatten().flatten() {
+            rust_files(&entry.path(), out);
+        }
+    } else if path.extension().is_some_and(|e| e == "rs") {
+        out.push(path.to_path_buf());
     }
 }
 

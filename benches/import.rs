@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use mneme::base::{Category, ChatKey, MemoryScope, Source};
 use mneme::config::Config;
 use mneme::memories::Memories;
+use mneme::memories::consolidate::RULES;
 use mneme::memories::import::ImportLine;
 use mneme::memories::retrieval::Retriever;
 use mneme::store::{MemoryFilter, NewMemory, Store};
@@ -91,8 +92,10 @@ async fn consolidation(n: usize) -> (Duration, usize) {
         .unwrap();
     let started = Instant::now();
     let mut merged = 0;
-    while store.consolidated_up_to(scope).await.unwrap() < last {
-        merged += memories.consolidate(scope).await.unwrap();
+    while store.consolidated_up_to(scope, RULES).await.unwrap() < last {
+        let done = memories.consolidate(scope).await.unwrap();
+        assert_eq!(done.replaced, 0, "no imported fact replaces another");
+        merged += done.merged;
     }
     let took = started.elapsed();
     store.close().await;

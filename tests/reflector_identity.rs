@@ -231,7 +231,8 @@ async fn consolidation_merges_what_slipped_through_and_can_be_undone() {
         );
     }
     let report = lab.pass(T0 + DAY).await;
-    assert_eq!(report.consolidated, 1, "{report:?}");
+    assert_eq!(report.consolidated.merged, 1, "{report:?}");
+    assert_eq!(report.consolidated.replaced, 0, "{report:?}");
     let active = lab.memories(chat.id, false).await;
     let ids_now: Vec<i64> = active.iter().map(|m| m.id).collect();
     assert_eq!(
@@ -261,8 +262,98 @@ async fn consolidation_merges_what_slipped_through_and_can_be_undone() {
     );
     assert!(gone.iter().any(|e| e.kind == "archived"));
     // each memory is compared once
-    assert_eq!(lab.pass(T0 + 2 * DAY).await.consolidated, 0);
+    assert_eq!(
+        lab.pass(T0 + 2 * DAY).await.consolidated,
+        Default::default()
+    );
     // reversible
     assert!(lab.store.unarchive_memory(ids[2]).await.unwrap());
     assert_eq!(lab.contents(chat.id).await.len(), 4);
+}
+
+/// Facts stored before a rule could read them, as an older version stored them — a newer value
+/// beside the older, a state beside the event that ended it — are found by the consolidation
+/// pass, even above a mark an older build set: the one said earlier is superseded by the one
+/// said later, whichever was stored first, and its history says by which and why. Two
+/// different facts stay; the pass compares each memory once under these rules; it can be
+/// undone.
+#[tokio::test]
+async fn consolidation_replaces_what_a_fact_said_since_replaces_under_new_rules() {
+    use mneme::base::{Category, MemoryScope, Source};
+    use mneme::store::NewMemory;
+    const HOUR: i64 = 60 * support::reflector::MIN;
+    let lab = Lab::new("").await;
+    let chat = lab.chat("telegram:401", false).await;
+    let scope = MemoryScope::Chat(chat.id);
+    let mut ids = Vec::new();
+    for (content, seen) in [
+        ("User is single", T0),
+        ("User got married last month", T0 + HOUR),
+        // stored first, said last
+        ("User works at Netflix", T0 + 2 * HOUR),
+        ("User works at Spotify", T0 + HOUR),
+        ("Alice has a dog named Rex", T0),
+        ("Alice has a cat named Rex", T0 + HOUR),
+    ] {
+        ids.push(
+            lab.store
+                .insert_memory(&NewMemory {
+                    scope,
+                    category: Category::Profile,
+                    content: content.into(),
+                    subject: None,
+                    confidence: 0.7,
+                    source: Source::Reflector,
+                    source_message_ids: vec![],
+                    created_at: Some(T0),
+                    last_seen_at: Some(seen),
+                    archived: false,
+                    key: None,
+                })
+                .await
+                .unwrap(),
+        );
+    }
+    let [single, married, netflix, spotify, dog, cat] = ids[..] else {
+        unreachable!()
+    };
+    // an older build had compared them all, under its rules
+    lab.store
+        .set_consolidated_up_to(scope, cat, "an older build's rules")
+        .await
+        .unwrap();
+    let report = lab.pass(T0 + DAY).await;
+    assert_eq!(report.consolidated.replaced, 2, "{report:?}");
+    assert_eq!(report.consolidated.merged, 0, "{report:?}");
+    let active: Vec<i64> = lab
+        .memories(chat.id, false)
+        .await
+        .iter()
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(active, [married, netflix, dog, cat]);
+    for (old, by, change) in [
+        (single, married, "a newer value (single → "),
+        (spotify, netflix, "a newer value (Spotify → Netflix)"),
+    ] {
+        let history = lab.store.memory_history(old).await.unwrap();
+        let event = history
+            .iter()
+            .find(|e| e.kind == "superseded")
+            .unwrap_or_else(|| panic!("#{old} superseded: {history:?}"));
+        assert_eq!(event.other_id, Some(by));
+        let note = event.note.as_deref().unwrap_or_default();
+        assert!(
+            note.starts_with(&format!("consolidated: {change}")),
+            "{note:?}"
+        );
+    }
+    // each memory compared once under these rules
+    assert_eq!(
+        lab.pass(T0 + 2 * DAY).await.consolidated,
+        Default::default()
+    );
+    // reversible
+    assert!(lab.store.unarchive_memory(spotify).await.unwrap());
+    assert_eq!(lab.contents(chat.id).await.len(), 5);
 }

@@ -114,8 +114,9 @@ fn print(report: &PassReport) {
     }
     let l = &report.lifecycle;
     println!(
-        "Lifecycle: {} faded memories archived, {} over the caps archived, {} duplicates merged.",
-        l.stale, l.over_cap, report.consolidated
+        "Lifecycle: {} faded memories archived, {} over the caps archived, {} duplicates merged, \
+         {} replaced by a newer fact stored beside them.",
+        l.stale, l.over_cap, report.consolidated.merged, report.consolidated.replaced
     );
     if let Some(e) = &report.lifecycle_error {
         eprintln!("warning: the lifecycle sweep failed: {e}");

@@ -165,6 +165,42 @@ pub async fn gather(
     nearest: impl IntoIterator<Item = (i64, f64)>,
     subject: Option<&str>,
 ) -> sqlx::Result<Candidates> {
+    let found = gather_rows(lookup, texts, nearest, subject).await?;
+    let read = |(memory, cosine): (SimilarMemory, Option<f32>)| Candidate {
+        reading: Reading::new(&memory.content),
+        memory,
+        cosine,
+    };
+    Ok(Candidates {
+        similar: found.similar.into_iter().map(read).collect(),
+        recent: found.recent.into_iter().map(|m| read((m, None))).collect(),
+    })
+}
+
+/// What [`gather`] finds, not yet read: for a caller that keeps the readings of the memories
+/// it meets (the consolidation pass meets each many times).
+#[derive(Debug, Default)]
+pub struct Found {
+    /// As [`Candidates::similar`], with each one's cosine when vectors proposed or scored it.
+    pub similar: Vec<(SimilarMemory, Option<f32>)>,
+    /// As [`Candidates::recent`].
+    pub recent: Vec<SimilarMemory>,
+}
+
+impl Found {
+    /// Every memory found.
+    pub fn all(&self) -> impl Iterator<Item = &SimilarMemory> {
+        self.similar.iter().map(|(m, _)| m).chain(&self.recent)
+    }
+}
+
+/// [`gather`] without reading what it finds.
+pub async fn gather_rows(
+    lookup: &mut impl Lookup,
+    texts: &[&str],
+    nearest: impl IntoIterator<Item = (i64, f64)>,
+    subject: Option<&str>,
+) -> sqlx::Result<Found> {
     // in the order found, each once
     let mut found: Vec<(SimilarMemory, Option<f32>)> = Vec::new();
     let mut ids: HashSet<i64> = HashSet::new();
@@ -224,27 +260,18 @@ pub async fn gather(
         }
     }
     let about = |m: &SimilarMemory| same_subject(subject, m.subject.as_deref());
-    let read = |(memory, cosine): (SimilarMemory, Option<f32>)| Candidate {
-        reading: Reading::new(&memory.content),
-        memory,
-        cosine,
-    };
-    let similar: Vec<Candidate> = found
-        .into_iter()
-        .filter(|(m, _)| about(m))
-        .map(read)
-        .collect();
+    let similar: Vec<_> = found.into_iter().filter(|(m, _)| about(m)).collect();
     // "I'm 41" shares no term with "I'm 40", whose value it changes: a fact of a term or two
     // is also checked against the memories seen last
     let mut recent = Vec::new();
     if few_terms {
         for m in lookup.seen_last(RECENT).await? {
-            if about(&m) && !similar.iter().any(|c| c.memory.id == m.id) {
-                recent.push(read((m, None)));
+            if about(&m) && !similar.iter().any(|(c, _)| c.id == m.id) {
+                recent.push(m);
             }
         }
     }
-    Ok(Candidates { similar, recent })
+    Ok(Found { similar, recent })
 }
 
 #[cfg(test)]

@@ -366,7 +366,8 @@ async fn a_fact_and_its_denial_are_never_merged() {
             .memories
             .consolidate(MemoryScope::Chat(lab.private))
             .await
-            .unwrap();
+            .unwrap()
+            .merged;
         assert_eq!(
             merged, 0,
             "the consolidation pass merged {first:?} with its denial"

@@ -153,8 +153,8 @@ pub struct PassReport {
     pub lifecycle: LifecycleReport,
     /// The lifecycle sweep failed (the chats' results stand).
     pub lifecycle_error: Option<String>,
-    /// Duplicates merged by the consolidation pass after the sweep.
-    pub consolidated: usize,
+    /// What the consolidation pass after the sweep merged and replaced.
+    pub consolidated: crate::memories::consolidate::Consolidated,
 }
 
 impl PassReport {
@@ -276,7 +276,7 @@ impl Reflector {
                 .consolidate_all()
                 .await
             {
-                Ok(n) => report.consolidated = n,
+                Ok(done) => report.consolidated = done,
                 Err(e) => {
                     tracing::warn!(error = %e, "memory consolidation failed");
                     report.lifecycle_error = Some(e.to_string());

@@ -127,14 +127,15 @@ pub async fn sweep(memories: &Memories, policy: &Policy, now: i64) -> Result<(),
     let report = crate::reflector::lifecycle_sweep(memories.store(), policy, now)
         .await
         .map_err(|e| format!("lifecycle sweep failed: {e}"))?;
-    let merged = memories
+    let done = memories
         .consolidate_all()
         .await
         .map_err(|e| format!("consolidation failed: {e}"))?;
     tracing::info!(
         stale = report.stale,
         over_cap = report.over_cap,
-        merged,
+        merged = done.merged,
+        replaced = done.replaced,
         "lifecycle sweep done"
     );
     Ok(())

@@ -50,26 +50,39 @@ impl Store {
             .await)
     }
 
-    /// The consolidation pass's mark for `scope` (0 = global): memories above it are new.
-    pub async fn consolidated_up_to(&self, scope: MemoryScope) -> Result<i64> {
+    /// The consolidation pass's mark for `scope` (0 = global) under `rules` (the decisions'
+    /// fingerprint): memories above it are new. A mark set under other rules is 0: every
+    /// memory is new to these.
+    pub async fn consolidated_up_to(&self, scope: MemoryScope, rules: &str) -> Result<i64> {
         Ok(on_pool!(&self.pool, c => sqlx::query_scalar(
-            "SELECT last_memory_id FROM memory_consolidation_state WHERE scope = $1",
+            "SELECT last_memory_id FROM memory_consolidation_state WHERE scope = $1 AND rules = $2",
         )
         .bind(super::memory_terms::scope_key(scope))
+        .bind(rules)
         .fetch_optional(c)
         .await)?
         .unwrap_or(0))
     }
 
-    pub async fn set_consolidated_up_to(&self, scope: MemoryScope, id: i64) -> Result<()> {
+    /// Moves the mark of `scope` up to `id` under `rules`; a mark set under other rules is
+    /// replaced.
+    pub async fn set_consolidated_up_to(
+        &self,
+        scope: MemoryScope,
+        id: i64,
+        rules: &str,
+    ) -> Result<()> {
         let sql = self.pool.sql(
-            "INSERT INTO memory_consolidation_state (scope, last_memory_id) VALUES ($1, $2)
+            "INSERT INTO memory_consolidation_state (scope, last_memory_id, rules) VALUES ($1, $2, $3)
              ON CONFLICT (scope) DO UPDATE
-                SET last_memory_id = GREATEST(memory_consolidation_state.last_memory_id, $2)",
+                SET last_memory_id = CASE WHEN memory_consolidation_state.rules = $3
+                        THEN GREATEST(memory_consolidation_state.last_memory_id, $2) ELSE $2 END,
+                    rules = $3",
         );
         on_pool!(&self.writer, c => sqlx::query(&sql)
         .bind(super::memory_terms::scope_key(scope))
         .bind(id)
+        .bind(rules)
         .execute(c)
         .await
         .map(|_| ()))

@@ -34,10 +34,11 @@ impl Store {
         by: i64,
         scope: MemoryScope,
         replaced: &[(i64, String)],
-    ) -> Result<()> {
+    ) -> Result<usize> {
         let mut tx = self.writer.begin_write().await?;
-        supersede(&mut tx.conn(), by, scope, replaced, now_ms()).await?;
-        tx.commit().await
+        let archived = supersede(&mut tx.conn(), by, scope, replaced, now_ms()).await?;
+        tx.commit().await?;
+        Ok(archived)
     }
 }
 
