@@ -103,7 +103,12 @@ fn changed_as_said(new: &str, stored: &str) -> Option<Change> {
     if a == b {
         (a, b) = (tokens_with_when(stored), tokens_with_when(new));
     }
-    let (mut head, tail) = crate::memory::text::common_ends(&a, &b);
+    let (mut head, mut tail) = crate::memory::text::common_ends(&a, &b);
+    // "my job title is Product Manager" / "… is Senior Product Manager": a title that gains a
+    // rank is another title, the whole of it (not nothing against "Senior")
+    if tail > 0 && gains_a_rank(&a[head..a.len() - tail], &b[head..b.len() - tail]) {
+        tail = 0;
+    }
     // a Chinese number is whole (两万 / 两万五)
     while head > 0
         && matches!(a[head - 1], Tok::Cjk(c) if is_numeral(c))
@@ -286,6 +291,15 @@ fn exclusive(before: &[Tok], old: &[Tok], new: &[Tok]) -> bool {
         && EXCLUSIVE
             .iter()
             .any(|kind| kind.contains(&old) && kind.contains(&new))
+}
+
+/// Whether `new` is `old` with a rank before it, where `old` is nothing: the words after are
+/// the same title ("Product Manager" / "Senior Product Manager").
+fn gains_a_rank(old: &[Tok], new: &[Tok]) -> bool {
+    let (true, [rank]) = (old.is_empty(), new) else {
+        return false;
+    };
+    word(rank).is_some_and(|w| EXCLUSIVE[0].contains(&w))
 }
 
 /// Whether the two values are the parts that differ of two Chinese ranks of one kind, said of

@@ -54,6 +54,12 @@ fn a_rank_a_thing_that_went_up_and_a_weight_said_as_down_to_change() {
             "20",
         ),
         ("用户住在南京", "用户已搬至苏州", "南京", "苏州"),
+        (
+            "User's job title is Product Manager.",
+            "User's job title is Senior Product Manager.",
+            "Product Manager",
+            "Senior Product Manager",
+        ),
     ] {
         assert_eq!(
             change(new, stored),
@@ -64,6 +70,12 @@ fn a_rank_a_thing_that_went_up_and_a_weight_said_as_down_to_change() {
     for (stored, new) in [
         // said of others than who the sentence is about
         ("I mentor junior developers", "I mentor senior developers"),
+        ("I mentor developers", "I mentor senior developers"),
+        ("I'm hiring a developer", "I'm hiring a senior developer"),
+        (
+            "User works with engineers",
+            "User works with senior engineers",
+        ),
         (
             "I'm hiring a junior developer",
             "I'm hiring a senior developer",
