@@ -195,34 +195,25 @@ async fn a_merge_keeps_the_more_specific_wording_and_shows_in_the_history() {
     );
 }
 
-/// Duplicates that slipped through (written before the decision, or when it was unsure) are
-/// merged by the consolidation pass after the sweep: the same decision, recorded in both
-/// histories, reversible; a hard negative beside them stays.
-#[tokio::test]
-async fn consolidation_merges_what_slipped_through_and_can_be_undone() {
+/// Facts of one chat stored as an older version (or an import) stored them: straight into the
+/// store, no decision on the way, each with when it was last said. Their ids, in order.
+async fn stored_as_before(lab: &Lab, chat_id: i64, facts: &[(&str, i64)]) -> Vec<i64> {
     use mneme::base::{Category, MemoryScope, Source};
     use mneme::store::NewMemory;
-    let lab = Lab::new("").await;
-    let chat = lab.chat("telegram:400", false).await;
     let mut ids = Vec::new();
-    for content in [
-        "Alice lives in Lisbon",
-        "Alice has a dog named Rex",
-        "Alice is based in Lisbon",
-        "Alice has a cat named Rex",
-    ] {
+    for (content, seen) in facts {
         ids.push(
             lab.store
                 .insert_memory(&NewMemory {
-                    scope: MemoryScope::Chat(chat.id),
+                    scope: MemoryScope::Chat(chat_id),
                     category: Category::Profile,
-                    content: content.into(),
+                    content: content.to_string(),
                     subject: None,
                     confidence: 0.7,
                     source: Source::Reflector,
                     source_message_ids: vec![],
                     created_at: Some(T0),
-                    last_seen_at: Some(T0),
+                    last_seen_at: Some(*seen),
                     archived: false,
                     key: None,
                 })
@@ -230,6 +221,27 @@ async fn consolidation_merges_what_slipped_through_and_can_be_undone() {
                 .unwrap(),
         );
     }
+    ids
+}
+
+/// Duplicates that slipped through (written before the decision, or when it was unsure) are
+/// merged by the consolidation pass after the sweep: the same decision, recorded in both
+/// histories, reversible; a hard negative beside them stays.
+#[tokio::test]
+async fn consolidation_merges_what_slipped_through_and_can_be_undone() {
+    let lab = Lab::new("").await;
+    let chat = lab.chat("telegram:400", false).await;
+    let ids = stored_as_before(
+        &lab,
+        chat.id,
+        &[
+            ("Alice lives in Lisbon", T0),
+            ("Alice has a dog named Rex", T0),
+            ("Alice is based in Lisbon", T0),
+            ("Alice has a cat named Rex", T0),
+        ],
+    )
+    .await;
     let report = lab.pass(T0 + DAY).await;
     assert_eq!(report.consolidated.merged, 1, "{report:?}");
     assert_eq!(report.consolidated.replaced, 0, "{report:?}");
@@ -279,41 +291,24 @@ async fn consolidation_merges_what_slipped_through_and_can_be_undone() {
 /// undone.
 #[tokio::test]
 async fn consolidation_replaces_what_a_fact_said_since_replaces_under_new_rules() {
-    use mneme::base::{Category, MemoryScope, Source};
-    use mneme::store::NewMemory;
     const HOUR: i64 = 60 * support::reflector::MIN;
     let lab = Lab::new("").await;
     let chat = lab.chat("telegram:401", false).await;
-    let scope = MemoryScope::Chat(chat.id);
-    let mut ids = Vec::new();
-    for (content, seen) in [
-        ("User is single", T0),
-        ("User got married last month", T0 + HOUR),
-        // stored first, said last
-        ("User works at Netflix", T0 + 2 * HOUR),
-        ("User works at Spotify", T0 + HOUR),
-        ("Alice has a dog named Rex", T0),
-        ("Alice has a cat named Rex", T0 + HOUR),
-    ] {
-        ids.push(
-            lab.store
-                .insert_memory(&NewMemory {
-                    scope,
-                    category: Category::Profile,
-                    content: content.into(),
-                    subject: None,
-                    confidence: 0.7,
-                    source: Source::Reflector,
-                    source_message_ids: vec![],
-                    created_at: Some(T0),
-                    last_seen_at: Some(seen),
-                    archived: false,
-                    key: None,
-                })
-                .await
-                .unwrap(),
-        );
-    }
+    let scope = mneme::base::MemoryScope::Chat(chat.id);
+    let ids = stored_as_before(
+        &lab,
+        chat.id,
+        &[
+            ("User is single", T0),
+            ("User got married last month", T0 + HOUR),
+            // stored first, said last
+            ("User works at Netflix", T0 + 2 * HOUR),
+            ("User works at Spotify", T0 + HOUR),
+            ("Alice has a dog named Rex", T0),
+            ("Alice has a cat named Rex", T0 + HOUR),
+        ],
+    )
+    .await;
     let [single, married, netflix, spotify, dog, cat] = ids[..] else {
         unreachable!()
     };
