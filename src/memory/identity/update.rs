@@ -299,7 +299,7 @@ fn gains_a_rank(old: &[Tok], new: &[Tok]) -> bool {
     let (true, [rank]) = (old.is_empty(), new) else {
         return false;
     };
-    word(rank).is_some_and(|w| EXCLUSIVE[0].contains(&w))
+    word(rank).is_some_and(|w| WORK_RANKS.contains(&w))
 }
 
 /// Whether the two values are the parts that differ of two Chinese ranks of one kind, said of

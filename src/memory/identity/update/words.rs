@@ -98,19 +98,21 @@ pub(super) const BECAME: &[&[&str]] = &[
 pub(super) const WEIGHT_UNITS: &[&str] =
     &["kg", "kgs", "kilos", "kilograms", "lbs", "lb", "pounds"];
 
-/// Words of one kind of which a person is one at a time: "I'm a junior developer" / "… a
-/// senior developer", "a sophomore in college" / "a junior …" (a word may be of two kinds).
-pub(super) const EXCLUSIVE: &[&[&str]] = &[
-    &[
-        "intern",
-        "trainee",
-        "junior",
-        "senior",
-        "staff",
-        "principal",
-    ],
-    &["freshman", "sophomore", "junior", "senior"],
+/// Ranks at work, one at a time: "I'm a junior developer" / "… a senior developer"; a title
+/// that gains one is another title ("Product Manager" / "Senior Product Manager").
+pub(super) const WORK_RANKS: &[&str] = &[
+    "intern",
+    "trainee",
+    "junior",
+    "senior",
+    "staff",
+    "principal",
 ];
+
+/// Words of one kind of which a person is one at a time: [`WORK_RANKS`], and years of study
+/// ("a sophomore in college" / "a junior …"; a word may be of two kinds).
+pub(super) const EXCLUSIVE: &[&[&str]] =
+    &[WORK_RANKS, &["freshman", "sophomore", "junior", "senior"]];
 
 /// Words only a newer statement adds ("now", "currently"): they say the value changed, and
 /// are no part of it.
