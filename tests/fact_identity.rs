@@ -12,6 +12,7 @@ mod support;
 
 use std::path::Path;
 
+use mneme::memory::identity::memo::Memo;
 use mneme::memory::identity::{Verdict, judge};
 
 struct Pair {
@@ -150,6 +151,21 @@ fn without_embeddings_merges_are_right_and_no_hard_negative_merges() {
     // since the twentieth trial's 100, 37 of them merged; 0.684 since the twenty-first trial's
     // 100 and a look-alike check's 70, 67 and 34 of them merged)
     assert!(f.recall() >= 0.68, "{}", f.summary());
+}
+
+/// The readings a pass keeps of each text (`Memo`) change no verdict: every pair judged inside
+/// one memo, where most texts come again, as outside it.
+#[test]
+fn readings_kept_across_pairs_change_no_verdict() {
+    let pairs = pairs();
+    let verdict = |p: &Pair| format!("{:?}", judge(&p.a, &p.b, None));
+    let fresh: Vec<String> = pairs.iter().map(verdict).collect();
+    let mut memo = Memo::default();
+    // twice: the second time most readings are ones kept from the first
+    for _ in 0..2 {
+        let kept: Vec<String> = memo.within(|| pairs.iter().map(verdict).collect());
+        assert_eq!(kept, fresh);
+    }
 }
 
 #[cfg(feature = "local-embeddings")]

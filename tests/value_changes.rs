@@ -11,6 +11,7 @@ use std::path::Path;
 
 use mneme::memories::same_fact::replaced;
 use mneme::memory::identity::Reading;
+use mneme::memory::identity::memo::Memo;
 use mneme::memory::remember;
 
 struct Pair {
@@ -97,6 +98,20 @@ fn a_newer_value_replaces_only_where_both_cannot_hold() {
     // with the twelfth's, 4 of whose 120 are read; 0.414 with states ended by the event that
     // changed them, habits stopped, ranks, values said with a verb of change, "instead of")
     assert!(recall >= 0.39, "recall {recall:.3}");
+}
+
+/// The readings a pass keeps of each text (`Memo`) change no decision: every pair judged
+/// inside one memo, where most texts come again, as outside it.
+#[test]
+fn readings_kept_across_pairs_change_no_decision() {
+    let pairs = pairs();
+    let fresh: Vec<bool> = pairs.iter().map(replaces).collect();
+    let mut memo = Memo::default();
+    // twice: the second time every reading is one kept from the first
+    for _ in 0..2 {
+        let kept: Vec<bool> = memo.within(|| pairs.iter().map(replaces).collect());
+        assert_eq!(kept, fresh);
+    }
 }
 
 /// A fact said twice, or said with more detail, is the same fact (merged elsewhere), never

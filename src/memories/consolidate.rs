@@ -18,6 +18,7 @@ use super::Memories;
 use super::candidates::{self, ScopeOf};
 use super::same_fact;
 use crate::base::MemoryScope;
+use crate::memory::identity::memo::Memo;
 use crate::memory::identity::{self, Reading};
 use crate::store::{MemoryFilter, SimilarMemory};
 use std::collections::{HashMap, HashSet};
@@ -78,6 +79,8 @@ impl Memories {
         // scope of many alike memories (an import) most of them come up for every other.
         // Kept with the text it was read from: a memory reworded meanwhile is read again.
         let mut read: HashMap<i64, (String, Reading)> = HashMap::new();
+        // and the readings the decisions take of each text (lexed, stemmed), kept likewise
+        let mut memo = Memo::default();
         let mut lookup = ScopeOf { store, scope };
         for m in &fresh {
             last = m.id;
@@ -101,27 +104,33 @@ impl Memories {
                 }
             }
             let reading = Reading::new(&m.content);
-            let same = same_fact::decide_read(
-                &m.content,
-                &reading,
-                found
-                    .similar
-                    .iter()
-                    .map(|(c, _)| c)
-                    .filter(|c| c.id < m.id)
-                    .filter(|c| !gone.contains(&c.id))
-                    .map(|c| (c.id, c.content.as_str(), &read[&c.id].1, None)),
-            );
-            // What it replaces: the write path's question, had it been said last. A duplicate
-            // replaces through the memory it is merged into, as a fact said again does.
-            let now = (m.last_seen_at, m.id);
-            let replaced = same_fact::replaced(
-                &reading,
-                others
-                    .iter()
-                    .filter(|c| said_before(c, now) && Some(c.id) != same.as_ref().map(|s| s.id))
-                    .map(|c| (c.id, c.content.as_str(), &read[&c.id].1)),
-            );
+            let (same, replaced) = memo.within(|| {
+                let same = same_fact::decide_read(
+                    &m.content,
+                    &reading,
+                    found
+                        .similar
+                        .iter()
+                        .map(|(c, _)| c)
+                        .filter(|c| c.id < m.id)
+                        .filter(|c| !gone.contains(&c.id))
+                        .map(|c| (c.id, c.content.as_str(), &read[&c.id].1, None)),
+                );
+                // What it replaces: the write path's question, had it been said last. A
+                // duplicate replaces through the memory it is merged into, as a fact said again
+                // does.
+                let now = (m.last_seen_at, m.id);
+                let replaced = same_fact::replaced(
+                    &reading,
+                    others
+                        .iter()
+                        .filter(|c| {
+                            said_before(c, now) && Some(c.id) != same.as_ref().map(|s| s.id)
+                        })
+                        .map(|c| (c.id, c.content.as_str(), &read[&c.id].1)),
+                );
+                (same, replaced)
+            });
             if !replaced.is_empty() {
                 let by = same.as_ref().map_or(m.id, |s| s.id);
                 let notes: Vec<(i64, String)> = replaced

@@ -8,6 +8,7 @@
 use crate::base::MemoryScope;
 use crate::memories::candidates::{self, Candidate, ScopeOf};
 use crate::memories::retrieval::Retriever;
+use crate::memory::identity::memo::Memo;
 use crate::memory::identity::{self, Reading, Verdict};
 use crate::memory::text;
 
@@ -188,22 +189,25 @@ pub async fn examine(
     };
     let found = candidates::gather(&mut lookup, &[content], nearest, subject).await?;
     let reading = Reading::new(content);
-    let same = decide_read(
-        content,
-        &reading,
-        found.similar.iter().map(Candidate::scored),
-    );
-    // what the fact replaces goes even when it is held already: said again, it is the newer
-    // word against the denial or the value said since
-    let same_id = same.as_ref().map(|s| s.id);
-    let replaced = replaced(
-        &reading,
-        found
-            .all()
-            .filter(|c| Some(c.memory.id) != same_id)
-            .map(Candidate::read),
-    );
-    Ok(Held { same, replaced })
+    // the fact's own readings are taken once, not once for each candidate
+    Ok(Memo::default().within(|| {
+        let same = decide_read(
+            content,
+            &reading,
+            found.similar.iter().map(Candidate::scored),
+        );
+        // what the fact replaces goes even when it is held already: said again, it is the
+        // newer word against the denial or the value said since
+        let same_id = same.as_ref().map(|s| s.id);
+        let replaced = replaced(
+            &reading,
+            found
+                .all()
+                .filter(|c| Some(c.memory.id) != same_id)
+                .map(Candidate::read),
+        );
+        Held { same, replaced }
+    }))
 }
 
 #[cfg(test)]

@@ -41,6 +41,7 @@ mod fronted;
 mod initials;
 mod lex;
 mod lexicon;
+pub mod memo;
 mod numbers;
 mod order;
 mod ordinal;

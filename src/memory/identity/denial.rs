@@ -21,19 +21,23 @@ const PREFIXES: &[&str] = &["un", "dis", "in", "im", "ir", "il", "non"];
 /// A text as a denial's surface: its words (stemmed, negations taken out) and how many
 /// negations it had. `None` for a text no denial is read from: a question, a quote, a
 /// negation with nothing after it.
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 struct Surface {
     words: Vec<Word>,
     negations: usize,
 }
 
-#[derive(Debug, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 struct Word {
     lower: String,
     stem: String,
 }
 
 fn surface(text: &str) -> Option<Surface> {
+    super::memo::cached("denial::surface", text, surface_fresh)
+}
+
+fn surface_fresh(text: &str) -> Option<Surface> {
     if text.chars().any(|c| {
         matches!(
             c,

@@ -55,6 +55,10 @@ const ZH_PUPILS: &[(&str, &str)] = &[
 ];
 
 pub(super) fn in_one_form(text: &str) -> Option<String> {
+    super::memo::cached("described::in_one_form", text, in_one_form_fresh)
+}
+
+fn in_one_form_fresh(text: &str) -> Option<String> {
     if text.chars().any(super::is_cjk) {
         return zh(text);
     }

@@ -55,6 +55,10 @@ const ZH_WHO: &[&str] = &["用户", "我们", "我", "他", "她"];
 
 /// `text` with what it put first in its place, when it put something first; else `None`.
 pub(super) fn in_place(text: &str) -> Option<String> {
+    super::memo::cached("fronted::in_place", text, in_place_fresh)
+}
+
+fn in_place_fresh(text: &str) -> Option<String> {
     if text.chars().any(super::is_cjk) {
         return zh(text);
     }

@@ -35,6 +35,10 @@ const UNITS_AFTER_A_NUMBER: &[&str] = &[
 ];
 
 pub fn lex(text: &str) -> Vec<Raw> {
+    super::memo::cached("lex", text, lex_fresh)
+}
+
+fn lex_fresh(text: &str) -> Vec<Raw> {
     // "half past six" is 6:30, "eleven at night" 11 pm; "third grade" is "grade 3"
     let clocked = super::clock::in_digits(text);
     let text = super::ordinal::as_numbers(&clocked);

@@ -201,6 +201,10 @@ const HOW_OFTEN: &[&str] = &[
 ];
 
 pub(super) fn in_one_form(text: &str) -> Option<String> {
+    super::memo::cached("phrasing::in_one_form", text, in_one_form_fresh)
+}
+
+fn in_one_form_fresh(text: &str) -> Option<String> {
     if text.chars().any(super::is_cjk) {
         let mut out = ZH
             .iter()

@@ -266,7 +266,9 @@ fn model_suffix(a: &str, b: &str) -> Option<String> {
 /// days), "hardly ever drinks" / "hardly drinks anymore" (a habit, or a change).
 fn one_side_only(a: &str, b: &str, first: &[&str], second: &[&str]) -> Option<String> {
     let has = |t: &str, ws: &[&str]| {
-        let t = format!(" {} ", t.to_lowercase().replace(['.', ',', '!'], " "));
+        let t = super::memo::cached("slight::spaced", t, |t| {
+            format!(" {} ", t.to_lowercase().replace(['.', ',', '!'], " "))
+        });
         ws.iter()
             .find(|w| t.contains(&format!(" {w} ")))
             .map(|w| w.to_string())

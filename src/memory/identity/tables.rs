@@ -13,7 +13,7 @@ static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::
 /// An English word's stem; anything else (CJK, digits, `elder_sister`) as it is.
 pub fn stem(word: &str) -> String {
     if word.chars().all(|c| c.is_ascii_alphabetic()) {
-        STEMMER.stem(word).into_owned()
+        super::memo::cached("stem", word, |w| STEMMER.stem(w).into_owned())
     } else {
         word.to_string()
     }

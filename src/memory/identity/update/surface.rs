@@ -50,6 +50,15 @@ pub(super) fn read(text: &str) -> (Vec<Tok>, bool) {
 }
 
 fn read_as(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
+    use crate::memory::identity::memo::cached;
+    if drop_when {
+        cached("update::read", text, |t| read_fresh(t, true))
+    } else {
+        cached("update::read_with_when", text, |t| read_fresh(t, false))
+    }
+}
+
+fn read_fresh(text: &str, drop_when: bool) -> (Vec<Tok>, bool) {
     // a title's brackets (《活着》) are no break in the sentence
     let mut text = text.replace(['《', '》', '〈', '〉'], "");
     let mut rewritten = false;
