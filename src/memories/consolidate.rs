@@ -98,12 +98,15 @@ impl Memories {
             if read.len() + others.len() > MAX_READ {
                 read.clear();
             }
-            for c in &others {
-                if read.get(&c.id).is_none_or(|(text, _)| *text != c.content) {
-                    read.insert(c.id, (c.content.clone(), Reading::new(&c.content)));
+            // read inside the memo: the decisions lex the same texts again
+            let reading = memo.within(|| {
+                for c in &others {
+                    if read.get(&c.id).is_none_or(|(text, _)| *text != c.content) {
+                        read.insert(c.id, (c.content.clone(), Reading::new(&c.content)));
+                    }
                 }
-            }
-            let reading = Reading::new(&m.content);
+                Reading::new(&m.content)
+            });
             let (same, replaced) = memo.within(|| {
                 let same = same_fact::decide_read(
                     &m.content,

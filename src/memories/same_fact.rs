@@ -188,9 +188,9 @@ pub async fn examine(
         scope,
     };
     let found = candidates::gather(&mut lookup, &[content], nearest, subject).await?;
-    let reading = Reading::new(content);
     // the fact's own readings are taken once, not once for each candidate
     Ok(Memo::default().within(|| {
+        let reading = Reading::new(content);
         let same = decide_read(
             content,
             &reading,
