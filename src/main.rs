@@ -34,6 +34,7 @@ async fn run() -> ExitCode {
         .with_writer(std::io::stderr)
         .with_ansi(colour_logs())
         .init();
+    mneme::base::bug::log_panics();
     mneme::cli::run(cli).await
 }
 

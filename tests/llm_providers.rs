@@ -198,6 +198,52 @@ async fn a_retry_after_past_the_longest_wait_is_answered_at_once() {
     assert!(err.to_string().contains("daily quota spent"), "{err}");
 }
 
+/// A `Retry-After` too long for any clock (a broken or hostile endpoint, or a proxy before
+/// it) is the longest wait of all: answered at once, like a spent quota, not a panic.
+#[tokio::test]
+async fn a_retry_after_too_long_for_any_clock_is_answered_at_once() {
+    let llm = FakeLlm::start().await;
+    llm.fallback(Answer::Status(429, Some("1e20"), "slow down".into()));
+    let err = openai(&llm, 5000, 3)
+        .complete(&request())
+        .await
+        .unwrap_err();
+    assert_eq!(llm.request_count(), 1, "no retry");
+    assert_eq!(err.to_string(), "openai: HTTP 429: slow down");
+}
+
+/// An answer larger than any model's or embedder's is refused once the limit is read, and an
+/// error's body is read only as far as its start is shown.
+#[tokio::test]
+async fn an_endless_answer_is_refused_at_the_body_limit() {
+    let llm = FakeLlm::start().await;
+    let huge = format!(
+        "{{\"pad\": \"{}\"}}",
+        "x".repeat(mneme::llm::MAX_BODY_BYTES)
+    );
+    llm.script([
+        Answer::Status(200, None, huge.clone()),
+        Answer::Status(400, None, huge),
+        openai_text("still here"),
+    ]);
+    let provider = openai(&llm, 20_000, 0);
+    let err = provider.complete(&request()).await.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "openai: unreadable answer: the answer is longer than 64 MiB"
+    );
+    let err = provider.complete(&request()).await.unwrap_err();
+    assert!(
+        matches!(err, LlmError::Status { status: 400, .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().ends_with("xxx…"), "{err}");
+    assert_eq!(
+        provider.complete(&request()).await.unwrap().text,
+        "still here"
+    );
+}
+
 #[tokio::test]
 async fn a_500_becomes_an_error_naming_provider_and_status_but_not_the_key() {
     let llm = FakeLlm::start().await;

@@ -2,6 +2,7 @@
 //! service (its gate, its same-fact decision).
 
 use super::{Agent, Reply, ReplyKind, TurnContext};
+use crate::base::bug::contained_now;
 use crate::base::{MemoryScope, Source};
 use crate::memories::{Actor, MemoryError, Refusal, Remember, Remembered, gate};
 use crate::memory::quality;
@@ -18,7 +19,19 @@ const WITHHELD: &str = "[withheld: asked to remember something that looked like 
 /// that the secret is kept nowhere — not as a memory, not in the chat's history the model
 /// reads on later turns, not in the database file (the message is stored so from the
 /// start). `None` for anything else, kept as it came.
+/// Should reading it meet a bug, it is kept as [`UNREAD`]: whether it held a secret is not
+/// known.
 pub fn withheld(text: &str) -> Option<String> {
+    contained_now("reading a message as a request to remember", || {
+        secret_note(text)
+    })
+    .unwrap_or_else(|_| Some(UNREAD.to_string()))
+}
+
+/// What is kept of a message whose reading as a request to remember met a bug.
+const UNREAD: &str = "[withheld: asked to remember something that could not be read]";
+
+fn secret_note(text: &str) -> Option<String> {
     let req = remember::parse(text)?;
     match quality::refusal(&gate::one_line(&req.content), false)? {
         quality::Refusal::Secret(kind) => {
@@ -38,6 +51,14 @@ pub(super) async fn handle(
     ctx: &TurnContext,
     text: &str,
 ) -> anyhow::Result<Option<Reply>> {
+    if text == UNREAD {
+        return Ok(Some(Reply {
+            text: "I could not read that request to remember (a bug, logged), so nothing of it \
+                   was kept. Please say it in other words."
+                .to_string(),
+            kind: ReplyKind::Remembered,
+        }));
+    }
     // A secret's request, kept as the note `withheld` made of it.
     if let Some(kind) = text
         .strip_prefix(WITHHELD)

@@ -3,6 +3,7 @@
 //! module may import it.
 
 mod backend;
+pub mod bug;
 mod chat;
 pub mod markdown;
 mod memory;

@@ -28,7 +28,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::access::{Rate, SenderRate};
 use super::group_commit::{Answers, IntakeLine, Taken, Ticket};
-use crate::agent::{Agent, IncomingMessage, Pending};
+use crate::agent::{Agent, IncomingMessage, MAX_REPLY_ATTEMPTS, Pending};
+use crate::base::bug::contained;
 use crate::store::now_ms;
 
 /// How long shutdown waits for answers in flight before leaving them for the next start
@@ -143,9 +144,13 @@ impl ChatWorkers {
         F: Fn(Pending) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
+        let answer = Arc::new(answer);
         Self {
             channel,
-            answer: Arc::new(move |p| Box::pin(answer(p))),
+            answer: Arc::new(move |p| {
+                let answer = answer.clone();
+                Box::pin(async move { given_despite_bugs(channel, &*answer, p).await })
+            }),
             coordinator: None,
             idle_after: IDLE_AFTER,
             inner: Mutex::default(),
@@ -467,6 +472,32 @@ async fn answer_in_turn(
     }
 }
 
+/// Runs `answer` for `pending`; should it panic (a bug meeting something nobody foresaw), the
+/// panic is logged and the answer run again, up to [`MAX_REPLY_ATTEMPTS`] times more: each
+/// run counts a turn, so the last one tells the user the message could not be answered
+/// ([`crate::agent::GAVE_UP`]) instead of meeting the bug once more. The chat's worker goes
+/// on with its next message either way; what is still unanswered stays owed.
+async fn given_despite_bugs<Fut: Future<Output = ()>>(
+    channel: &'static str,
+    answer: &impl Fn(Pending) -> Fut,
+    pending: Pending,
+) {
+    for _ in 0..=MAX_REPLY_ATTEMPTS {
+        if contained("an answer", answer(pending.clone()))
+            .await
+            .is_ok()
+        {
+            return;
+        }
+    }
+    tracing::error!(
+        channel,
+        chat = %pending.chat,
+        message_id = pending.message_id,
+        "an answer kept meeting a bug; the message stays owed"
+    );
+}
+
 /// Longest wait between a turn's tries while the database fails.
 const TROUBLE_WAIT: Duration = Duration::from_secs(5);
 
@@ -520,6 +551,46 @@ mod tests {
         })
         .await;
         assert_eq!(answered.lock().unwrap()[4], 4);
+        workers.drain().await;
+    }
+
+    /// A panic while answering is contained: the message is tried again (each try counts a
+    /// turn, the last of which gives up with a reply), and the chat's next messages are
+    /// answered by the same worker, in order.
+    #[tokio::test]
+    async fn an_answer_that_panics_is_tried_again_and_the_chat_goes_on() {
+        let tries = Arc::new(Mutex::new(Vec::new()));
+        let log = tries.clone();
+        let workers = ChatWorkers::new("test", move |p: Pending| {
+            let log = log.clone();
+            async move {
+                let tried = {
+                    let mut log = log.lock().unwrap();
+                    log.push(p.message_id);
+                    log.iter().filter(|&&id| id == p.message_id).count()
+                };
+                tokio::task::yield_now().await;
+                // 2 meets a bug twice, then is answered; 3 meets it every time
+                if (p.message_id == 2 && tried <= 2) || p.message_id == 3 {
+                    panic!("a bug in answering {}", p.message_id);
+                }
+            }
+        });
+        for id in 1..=4 {
+            workers.dispatch(pending("telegram:1", id));
+        }
+        let all = 1 + 3 + (MAX_REPLY_ATTEMPTS as usize + 1) + 1;
+        eventually("every try is made", || tries.lock().unwrap().len() == all).await;
+        let mut expected = vec![1, 2, 2, 2];
+        expected.extend(std::iter::repeat_n(3, MAX_REPLY_ATTEMPTS as usize + 1));
+        expected.push(4);
+        assert_eq!(*tries.lock().unwrap(), expected);
+        assert_eq!(workers.live(), 1, "the chat's worker is still there");
+        workers.dispatch(pending("telegram:1", 5));
+        eventually("the next message", || {
+            tries.lock().unwrap().last() == Some(&5)
+        })
+        .await;
         workers.drain().await;
     }
 

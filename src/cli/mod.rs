@@ -20,6 +20,7 @@ use clap::{Parser, Subcommand};
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::Agent;
+use crate::base::bug::contained;
 use crate::channels::Channel;
 use crate::channels::discord::DiscordChannel;
 use crate::channels::telegram::TelegramChannel;
@@ -332,7 +333,12 @@ async fn start(config: Arc<Config>) -> anyhow::Result<ExitCode> {
         running.spawn(async move {
             let name = channel.name();
             tracing::info!(channel = name, "starting");
-            let result = channel.run(agent, shutdown.clone()).await;
+            // A bug met in the channel's own plumbing (what a message, an answer or a batch
+            // meets is contained closer to it) stops the daemon like a failure, loudly, for
+            // its supervisor to start it again: a channel quietly gone is worse.
+            let result = contained(name, channel.run(agent, shutdown.clone()))
+                .await
+                .unwrap_or_else(|bug| Err(anyhow::anyhow!(bug)));
             if let Err(e) = &result {
                 tracing::error!(channel = name, error = %format!("{e:#}"), "channel stopped");
                 // One channel failing for good (a bad token) stops the daemon: better loud than half up.

@@ -179,7 +179,9 @@ impl Http {
                         tracing::warn!(provider = self.provider, %status, ?wait, attempt, "LLM request failed; retrying");
                         tokio::time::sleep(wait).await;
                     } else {
-                        let text = resp.text().await.unwrap_or_default();
+                        // only its start is shown: the rest is not read
+                        let (body, _) = read_up_to(resp, MAX_ERROR_BYTES).await.unwrap_or_default();
+                        let text = String::from_utf8_lossy(&body);
                         return Err(LlmError::Status {
                             provider: self.provider,
                             status: status.as_u16(),
@@ -203,9 +205,22 @@ impl Http {
         }
     }
 
-    /// Reads a whole JSON body (within the request's timeout).
+    /// Reads a whole JSON body (within the request's timeout), of at most [`MAX_BODY_BYTES`].
     pub async fn json(&self, resp: Response) -> Result<Value, LlmError> {
-        let bytes = resp.bytes().await.map_err(|e| self.network_error(&e))?;
+        let announced = resp.content_length();
+        let (bytes, whole) = if announced.is_some_and(|n| n > MAX_BODY_BYTES as u64) {
+            (Vec::new(), false)
+        } else {
+            read_up_to(resp, MAX_BODY_BYTES)
+                .await
+                .map_err(|e| self.network_error(&e))?
+        };
+        if !whole {
+            return Err(self.invalid(format!(
+                "the answer is longer than {} MiB",
+                MAX_BODY_BYTES >> 20
+            )));
+        }
         serde_json::from_slice(&bytes).map_err(|e| LlmError::InvalidResponse {
             provider: self.provider,
             detail: format!(
@@ -246,11 +261,35 @@ impl Http {
     }
 }
 
-/// `Retry-After` in seconds (the HTTP-date form is rare for APIs and treated as absent).
+/// The most bytes a whole (not streamed) answer is read for: a model's answer is a few KB, a
+/// batch of embeddings a few MB; past it the answer is refused, not read into memory for ever.
+pub const MAX_BODY_BYTES: usize = super::sse::MAX_STREAM_BYTES;
+/// The most of an error's body read: only its start is shown.
+const MAX_ERROR_BYTES: usize = 64 << 10;
+
+/// `resp`'s body up to `limit` bytes, and whether that was all of it (what lies past the
+/// limit is not read).
+async fn read_up_to(mut resp: Response, limit: usize) -> Result<(Vec<u8>, bool), reqwest::Error> {
+    let announced = resp.content_length().and_then(|n| usize::try_from(n).ok());
+    let mut body = Vec::with_capacity(announced.unwrap_or(0).min(limit));
+    while let Some(chunk) = resp.chunk().await? {
+        if body.len() + chunk.len() > limit {
+            let room = limit - body.len();
+            body.extend_from_slice(&chunk[..room]);
+            return Ok((body, false));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok((body, true))
+}
+
+/// `Retry-After` in seconds (the HTTP-date form is rare for APIs and treated as absent); a
+/// wait too long for any clock reads as the longest there is (so: longer than any waited for).
 fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     let value: &HeaderValue = headers.get(RETRY_AFTER)?;
     let secs: f64 = value.to_str().ok()?.trim().parse().ok()?;
-    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))
+    (secs.is_finite() && secs >= 0.0)
+        .then(|| Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
 }
 
 /// The provider's own error message when the body has one, else the start of the body.
@@ -342,6 +381,16 @@ mod tests {
             HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"),
         );
         assert_eq!(retry_after(&h), None);
+        for (asked, read) in [
+            ("1e20", Some(Duration::MAX)),
+            ("0.5", Some(Duration::from_millis(500))),
+            ("-1", None),
+            ("NaN", None),
+            ("inf", None),
+        ] {
+            h.insert(RETRY_AFTER, HeaderValue::from_static(asked));
+            assert_eq!(retry_after(&h), read, "{asked}");
+        }
     }
 
     #[test]

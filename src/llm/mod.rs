@@ -19,7 +19,7 @@ use async_trait::async_trait;
 use serde_json::Value;
 
 pub use anthropic::AnthropicProvider;
-pub use http::HttpSettings;
+pub use http::{HttpSettings, MAX_BODY_BYTES};
 pub use metered::Metered;
 pub use openai::OpenAiProvider;
 pub use tools::{ToolSet, ToolSpec};

@@ -8,6 +8,7 @@ use tokio_util::sync::CancellationToken;
 use super::apply::{self, Dedup, Embedded, Fact};
 use super::batch::{self, Batch};
 use super::{ChatReport, Failure, Reflector, attribute, gate, parse, prompt};
+use crate::base::bug::contained;
 use crate::llm::{ChatMessage, LlmRequest};
 use crate::store::{ChatRow, DueChat, RunStats, Tokens};
 
@@ -65,7 +66,13 @@ pub(super) async fn reflect(
             }
         };
         report.stats.messages_read += batch.messages as i64;
-        match reflect_batch(r, chat, &batch, cursor, now, cancel).await {
+        let reflected = contained(
+            "a reflector batch",
+            reflect_batch(r, chat, &batch, cursor, now, cancel),
+        )
+        .await
+        .unwrap_or_else(|bug| Err(Failure::Bug(bug.to_string())));
+        match reflected {
             Ok(Some((stats, method))) => {
                 methods.insert(method);
                 report.stats += stats;
@@ -74,21 +81,29 @@ pub(super) async fn reflect(
             }
             // Another pass (another process) stored this batch meanwhile: its run says so.
             Ok(None) => break,
-            Err(Failure::Parse(why)) => match set_aside(r, chat, &batch, cursor, now, &why).await {
-                Ok(SetAside::Done) => {
-                    report.set_aside += 1;
-                    notes.push(format!(
-                        "messages {}..={} set aside after {} unreadable answers ({why})",
-                        cursor + 1,
-                        batch.last_id,
-                        r.settings.max_parse_failures
-                    ));
-                    cursor = batch.last_id;
+            Err(failure @ (Failure::Parse(_) | Failure::Bug(_))) => {
+                let why = failure.to_string();
+                let what = if matches!(failure, Failure::Bug(_)) {
+                    "tries that met a bug"
+                } else {
+                    "unreadable answers"
+                };
+                match set_aside(r, chat, &batch, cursor, now, &why).await {
+                    Ok(SetAside::Done) => {
+                        report.set_aside += 1;
+                        notes.push(format!(
+                            "messages {}..={} set aside after {} {what} ({why})",
+                            cursor + 1,
+                            batch.last_id,
+                            r.settings.max_parse_failures
+                        ));
+                        cursor = batch.last_id;
+                    }
+                    Ok(SetAside::NotYet) => report.failure = Some(failure),
+                    Ok(SetAside::Moved) => break,
+                    Err(e) => report.failure = Some(Failure::Store(e.to_string())),
                 }
-                Ok(SetAside::NotYet) => report.failure = Some(Failure::Parse(why)),
-                Ok(SetAside::Moved) => break,
-                Err(e) => report.failure = Some(Failure::Store(e.to_string())),
-            },
+            }
             Err(failure) => report.failure = Some(failure),
         }
     }

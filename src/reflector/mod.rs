@@ -110,6 +110,9 @@ pub enum Failure {
     Parse(String),
     /// The database refused the batch.
     Store(String),
+    /// Reading the batch met a bug (a panic, contained): the batch is retried, and set aside
+    /// like one the model keeps answering unreadably.
+    Bug(String),
     /// Shutdown came first; not the chat's fault, so no backoff.
     Interrupted,
 }
@@ -120,6 +123,7 @@ impl fmt::Display for Failure {
             Self::Llm(e) => write!(f, "LLM call failed: {e}"),
             Self::Parse(e) => write!(f, "{e}"),
             Self::Store(e) => write!(f, "database error: {e}"),
+            Self::Bug(e) => write!(f, "{e}"),
             Self::Interrupted => {
                 f.write_str("interrupted by shutdown; the batch is retried next pass")
             }

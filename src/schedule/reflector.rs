@@ -153,6 +153,7 @@ fn record_metrics(took: std::time::Duration, report: &crate::reflector::PassRepo
             Some(Failure::Llm(_)) => "llm_error",
             Some(Failure::Parse(_)) => "parse_error",
             Some(Failure::Store(_)) => "store_error",
+            Some(Failure::Bug(_)) => "bug",
             Some(Failure::Interrupted) => "interrupted",
         };
         let s = &chat.stats;

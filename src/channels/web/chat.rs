@@ -22,6 +22,7 @@ use super::api::{ApiError, ApiJson, ApiQuery, ApiResult, conversation};
 use super::{App, owed};
 use crate::agent::{Agent, IncomingMessage, Pending, Place, Received, ReplyKind};
 use crate::base::ChatKey;
+use crate::base::bug::contained;
 use crate::channels::turn::TURN_FAILED;
 use crate::channels::workers::DRAIN_TIMEOUT;
 use crate::store::now_ms;
@@ -151,7 +152,13 @@ async fn stream_turn(
 ) {
     let chat = &pending.chat;
     let (deltas, mut pieces) = mpsc::unbounded_channel::<String>();
-    let turn = agent.respond_in(place, pending, Some(&deltas));
+    // a bug met while answering is the turn's failure: the page is told, the message stays
+    // owed (the sweep tries it again, and its turns are counted)
+    let turn = async {
+        contained("an answer", agent.respond_in(place, pending, Some(&deltas)))
+            .await
+            .unwrap_or_else(|bug| Err(anyhow::anyhow!(bug)))
+    };
     tokio::pin!(turn);
     let cut_off = async {
         shutdown.cancelled().await;

@@ -9,6 +9,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::Retriever;
+use crate::base::bug::contained;
 
 /// Memories embedded per call.
 pub const BATCH: usize = 32;
@@ -102,7 +103,9 @@ async fn run(retriever: &Retriever, shutdown: &CancellationToken) {
     // First learn the dimension and queue what the current model has not embedded.
     loop {
         let attempt = tokio::select! {
-            r = queue_stale(retriever) => r,
+            r = contained("queueing memories to embed", queue_stale(retriever)) => {
+                r.unwrap_or_else(|bug| Err(bug.to_string()))
+            }
             () = shutdown.cancelled() => return,
         };
         match attempt {
@@ -124,7 +127,9 @@ async fn run(retriever: &Retriever, shutdown: &CancellationToken) {
     backoff = BACKOFF_START;
     loop {
         let round = tokio::select! {
-            r = embed_pending(retriever, BATCH * 8) => r,
+            r = contained("embedding memories", embed_pending(retriever, BATCH * 8)) => {
+                r.unwrap_or_else(|bug| Err(bug.to_string()))
+            }
             () = shutdown.cancelled() => return,
         };
         match round {
